@@ -1,0 +1,86 @@
+import { LRUCache } from 'lru-cache';
+import type { ServerRecord } from '../types.js';
+
+/** Options of the code-lookup cache. */
+export interface CodeCacheOptions {
+  /** How long another instance's write may stay unseen here, in milliseconds; must be > 0. */
+  ttlMs: number;
+  /** How many codes are kept at most; the least recently used go first. */
+  maxEntries: number;
+}
+
+/**
+ * The in-process cache of code lookups (SPEC §6): a hit answers without touching the database.
+ *
+ * Only found servers are cached, not unknown codes. Guessed or random codes are all different, so
+ * caching them would absorb nothing and would evict real servers from the bounded cache; and an
+ * unknown code is an indexed miss, cheap for the database.
+ *
+ * Writes made through this store instance call `forget` and are seen at once. Writes made by
+ * another instance are seen when the entry expires, after `ttlMs` at most.
+ */
+export class CodeCache {
+  readonly #entries: LRUCache<string, ServerRecord>;
+  /** Every cached code of a server, so a write known by server id can drop them all. */
+  readonly #codesById = new Map<string, Set<string>>();
+  /** Bumped by every `forget`: a lookup that overlapped a write must not cache what it read. */
+  #generation = 0;
+
+  constructor(options: CodeCacheOptions) {
+    this.#entries = new LRUCache<string, ServerRecord>({
+      max: options.maxEntries,
+      ttl: options.ttlMs,
+      // Keeps `#codesById` exactly as large as the cache, whatever removes an entry.
+      dispose: (server, code) => {
+        const codes = this.#codesById.get(server.id);
+        codes?.delete(code);
+        if (codes?.size === 0) this.#codesById.delete(server.id);
+      },
+    });
+  }
+
+  /** A copy of the cached server for `code`, or `undefined` on a miss or an expired entry. */
+  get(code: string): ServerRecord | undefined {
+    const server = this.#entries.get(code);
+    return server && copyServer(server);
+  }
+
+  /** A token to pass to `remember` for a lookup that starts now. */
+  begin(): number {
+    return this.#generation;
+  }
+
+  /**
+   * Caches what a lookup read, unless a write happened on this instance since the lookup began:
+   * the row read may then be older than the write, and caching it would bring back a rotated or
+   * deactivated code for a whole TTL.
+   */
+  remember(code: string, server: ServerRecord, token: number): void {
+    if (token !== this.#generation) return;
+    this.#entries.set(code, copyServer(server));
+    let codes = this.#codesById.get(server.id);
+    if (!codes) {
+      codes = new Set();
+      this.#codesById.set(server.id, codes);
+    }
+    codes.add(code);
+  }
+
+  /** Drops every cached code of a server; called by each write through the store. */
+  forget(serverId: string): void {
+    this.#generation++;
+    const codes = this.#codesById.get(serverId);
+    if (!codes) return;
+    for (const code of [...codes]) this.#entries.delete(code);
+  }
+}
+
+/** Callers get their own copy, so mutating a returned record never changes the cache. */
+export function copyServer(server: ServerRecord): ServerRecord {
+  return {
+    ...server,
+    parameters: { ...server.parameters },
+    createdAt: new Date(server.createdAt),
+    updatedAt: new Date(server.updatedAt),
+  };
+}

@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { LRUCache } from 'lru-cache';
+import { ConfigurationError, ServerExistsError } from '../errors.js';
+import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
+import { CodeCache } from './cache.js';
+import { generateServerCode, isWellFormedServerCode } from './codes.js';
+import { parseOptions, storeOptionsSchema } from './options.js';
+import { storeResolver } from './resolver.js';
+import { tableNames } from './tables.js';
+import type { NewServer, ServerChanges, ServerStore } from './types.js';
+import { isUniqueViolation, type UniqueConstraint } from './unique-violation.js';
+
+/** Options of `knexServerStore`. */
+export interface KnexServerStoreOptions {
+  /** The prefix given to `migrate`; the store uses the same table names. Default `''`. */
+  tablePrefix?: string;
+  /**
+   * How long a code lookup is cached in this process, in milliseconds; also how long another
+   * instance's rotation or deactivation may go unseen here. `0` disables the cache. Default `5000`.
+   */
+  cacheTtlMs?: number;
+  /** How many codes (and, separately, end users) are cached at most. Default `10000`. */
+  cacheMaxEntries?: number;
+}
+
+/**
+ * A fresh code collides with an existing one with probability ~n/62^16; a few retries make a
+ * failure a sign of something else (a broken random source, a wrong unique index), not bad luck.
+ */
+const CODE_ATTEMPTS = 5;
+
+interface ServerRow {
+  id: string;
+  tenant_id: string;
+  app_id: string;
+  name: string;
+  description: string;
+  server_code: string;
+  status: 'active' | 'inactive';
+  parameters: string;
+  /** `pg` returns bigint columns as strings, SQLite as numbers. */
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+interface EndUserRow {
+  id: string;
+  name: string;
+}
+
+function toServer(row: ServerRow): ServerRecord {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    appId: row.app_id,
+    name: row.name,
+    description: row.description,
+    serverCode: row.server_code,
+    status: row.status,
+    parameters: JSON.parse(row.parameters) as Record<string, string>,
+    createdAt: new Date(Number(row.created_at)),
+    updatedAt: new Date(Number(row.updated_at)),
+  };
+}
+
+/**
+ * The production store (SPEC §6): servers and end users in the host's database through the host's
+ * own Knex instance (SQLite or PostgreSQL), code lookups served from an in-process cache.
+ * The tables must exist already: run `migrate(knex)` first; constructing a store creates nothing.
+ */
+export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): ServerStore {
+  if (typeof knex !== 'function' || typeof (knex as Partial<Knex>).schema !== 'object') {
+    throw new ConfigurationError('knexServerStore: the first argument must be a Knex instance');
+  }
+  const { tablePrefix, cacheTtlMs, cacheMaxEntries } = parseOptions(
+    storeOptionsSchema,
+    options,
+    'knexServerStore',
+  );
+  const tables = tableNames(tablePrefix);
+  const codeConstraint: UniqueConstraint = {
+    name: tables.constraints.serverCode,
+    table: tables.servers,
+    columns: ['server_code'],
+  };
+  const appConstraint: UniqueConstraint = {
+    name: tables.constraints.tenantApp,
+    table: tables.servers,
+    columns: ['tenant_id', 'app_id'],
+  };
+  const codes = cacheTtlMs > 0 ? new CodeCache({ ttlMs: cacheTtlMs, maxEntries: cacheMaxEntries }) : null;
+  // A server's end user never changes once created, so it needs no TTL; one promise per server also
+  // folds concurrent first calls in this process into one insert.
+  const endUsers = new LRUCache<string, Promise<EndUser>>({ max: cacheMaxEntries });
+
+  const servers = () => knex<ServerRow>(tables.servers);
+
+  /** Retries `write` with a fresh code while the code, and only the code, collides. */
+  async function withFreshCode<T>(write: (code: string) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await write(generateServerCode());
+      } catch (error) {
+        if (attempt >= CODE_ATTEMPTS || !isUniqueViolation(error, codeConstraint)) throw error;
+      }
+    }
+  }
+
+  /**
+   * One UPDATE that also moves `updated_at` strictly forward: to now, or by 1 ms when the row
+   * already holds now or later (two writes in the same millisecond, or a clock that went back).
+   */
+  async function change(id: string, values: Partial<ServerRow>): Promise<ServerRecord | null> {
+    codes?.forget(id);
+    const now = Date.now();
+    const [row]: ServerRow[] = await knex(tables.servers)
+      .where({ id })
+      .update({
+        ...values,
+        updated_at: knex.raw('case when ?? < ? then ? else ?? + 1 end', [
+          'updated_at',
+          now,
+          now,
+          'updated_at',
+        ]),
+      })
+      .returning('*');
+    // Forget again: a lookup that started before the UPDATE committed may have cached the old row.
+    codes?.forget(id);
+    return row ? toServer(row) : null;
+  }
+
+  const store: ServerStore = {
+    async createServer(input: NewServer) {
+      const now = Date.now();
+      const base = {
+        id: randomUUID(),
+        tenant_id: input.tenantId,
+        app_id: input.appId,
+        name: input.name,
+        description: input.description,
+        status: 'active' as const,
+        parameters: JSON.stringify(input.parameters),
+        created_at: now,
+        updated_at: now,
+      };
+      try {
+        // Insert and let the unique index reject a taken code; never check first (SPEC §6).
+        const row = await withFreshCode(async (code) => {
+          const candidate: ServerRow = { ...base, server_code: code };
+          await servers().insert(candidate);
+          return candidate;
+        });
+        return toServer(row);
+      } catch (error) {
+        if (isUniqueViolation(error, appConstraint)) throw new ServerExistsError(input.tenantId, input.appId);
+        throw error;
+      }
+    },
+
+    async getServerByApp(tenantId, appId) {
+      const row = await servers().where({ tenant_id: tenantId, app_id: appId }).first();
+      return row ? toServer(row as ServerRow) : null;
+    },
+
+    async getServerById(id) {
+      const row = await servers().where({ id }).first();
+      return row ? toServer(row as ServerRow) : null;
+    },
+
+    async getServerByCode(serverCode) {
+      // A string that cannot be a code is unknown without a query.
+      if (!isWellFormedServerCode(serverCode)) return null;
+      const cached = codes?.get(serverCode);
+      if (cached) return cached;
+      const token = codes?.begin() ?? 0;
+      const row = await servers().where({ server_code: serverCode }).first();
+      if (!row) return null;
+      const server = toServer(row as ServerRow);
+      codes?.remember(serverCode, server, token);
+      return server;
+    },
+
+    async updateServer(id, changes: ServerChanges) {
+      const values: Partial<ServerRow> = {};
+      if (changes.name !== undefined) values.name = changes.name;
+      if (changes.description !== undefined) values.description = changes.description;
+      if (changes.parameters !== undefined) values.parameters = JSON.stringify(changes.parameters);
+      if (changes.status !== undefined) values.status = changes.status;
+      return change(id, values);
+    },
+
+    async rotateCode(id) {
+      // One UPDATE: the old code stops existing in the same statement that creates the new one.
+      return withFreshCode((code) => change(id, { server_code: code }));
+    },
+
+    async deactivateServer(id) {
+      return change(id, { status: 'inactive' });
+    },
+
+    async deleteServer(id) {
+      codes?.forget(id);
+      endUsers.delete(id);
+      const deleted = await knex.transaction(async (trx) => {
+        const count = await trx(tables.servers).where({ id }).delete();
+        // The foreign key cascades on PostgreSQL; SQLite enforces it only with PRAGMA foreign_keys.
+        await trx(tables.endUsers).where({ server_id: id }).delete();
+        return count;
+      });
+      codes?.forget(id);
+      return deleted > 0;
+    },
+
+    getOrCreateEndUser(server, name) {
+      let endUser = endUsers.get(server.id);
+      if (!endUser) {
+        endUser = findOrCreateEndUser(server, name);
+        endUsers.set(server.id, endUser);
+        // A failed attempt must not stick: the next call tries again.
+        endUser.catch(() => {
+          if (endUsers.get(server.id) === endUser) endUsers.delete(server.id);
+        });
+      }
+      return endUser;
+    },
+
+    resolver(loadApp: LoadApp): ResolveServer {
+      return storeResolver(store, loadApp);
+    },
+  };
+
+  /**
+   * Race-safe across processes (SPEC §4.5): every contender inserts, the unique index on
+   * `server_id` keeps the first and ignores the rest, and all read back the one that won.
+   */
+  async function findOrCreateEndUser(server: ServerRecord, name: string): Promise<EndUser> {
+    const now = Date.now();
+    await knex(tables.endUsers)
+      .insert({
+        id: randomUUID(),
+        tenant_id: server.tenantId,
+        app_id: server.appId,
+        server_id: server.id,
+        type: 'mcp',
+        name,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict('server_id')
+      .ignore();
+    const row: EndUserRow | undefined = await knex(tables.endUsers)
+      .select('id', 'name')
+      .where({ server_id: server.id })
+      .first();
+    // Only a concurrent delete of the server between the two statements gets here.
+    if (!row) throw new Error(`the end user of server ${server.id} vanished while it was created`);
+    return { id: row.id, name: row.name };
+  }
+
+  return store;
+}

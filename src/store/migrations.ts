@@ -1,0 +1,126 @@
+import type { Knex } from 'knex';
+import { migrateOptionsSchema, parseOptions, rollbackOptionsSchema } from './options.js';
+import { type TableNames, tableNames } from './tables.js';
+
+/** Options of `migrate`. */
+export interface MigrateOptions {
+  /** Prepended to every table the package creates, including its migrations table. Default `''`. */
+  tablePrefix?: string;
+}
+
+/** Options of `rollback`. */
+export interface RollbackOptions extends MigrateOptions {
+  /** Undo every migration of the package, not only the last batch. Default `false`. */
+  all?: boolean;
+}
+
+interface Migration {
+  name: string;
+  up(knex: Knex, tables: TableNames): Promise<void>;
+  down(knex: Knex, tables: TableNames): Promise<void>;
+}
+
+/**
+ * Timestamps are epoch milliseconds in a bigint column: SQLite has no date type, so this is the one
+ * representation that reads back the same on every driver, keeps millisecond precision, and lets an
+ * UPDATE move `updated_at` strictly forward with plain arithmetic (SPEC §6).
+ */
+function timestamps(table: Knex.CreateTableBuilder): void {
+  table.bigInteger('created_at').notNullable();
+  table.bigInteger('updated_at').notNullable();
+}
+
+/**
+ * The package's migrations, in order. Released entries are never edited: a schema change is a new
+ * entry, so hosts that already ran the old ones move forward with `migrate` (SPEC §6).
+ */
+const MIGRATIONS: Migration[] = [
+  {
+    name: '0001_create_servers',
+    async up(knex, { servers, constraints }) {
+      await knex.schema.createTable(servers, (table) => {
+        table.string('id', 36).notNullable().primary();
+        table.string('tenant_id', 255).notNullable();
+        table.string('app_id', 255).notNullable();
+        table.text('name').notNullable();
+        table.text('description').notNullable().defaultTo('');
+        table.string('server_code', 16).notNullable();
+        table
+          .string('status', 16)
+          .notNullable()
+          .defaultTo('active')
+          .checkIn(['active', 'inactive'], constraints.status);
+        // JSON text rather than a JSON column: the same on SQLite and PostgreSQL.
+        table.text('parameters').notNullable().defaultTo('{}');
+        timestamps(table);
+        table.unique(['server_code'], { indexName: constraints.serverCode });
+        // At most one server per app (SPEC §6).
+        table.unique(['tenant_id', 'app_id'], { indexName: constraints.tenantApp });
+      });
+    },
+    async down(knex, { servers }) {
+      await knex.schema.dropTable(servers);
+    },
+  },
+  {
+    name: '0002_create_end_users',
+    async up(knex, { servers, endUsers, constraints }) {
+      await knex.schema.createTable(endUsers, (table) => {
+        table.string('id', 36).notNullable().primary();
+        table.string('tenant_id', 255).notNullable();
+        table.string('app_id', 255).notNullable();
+        // One end user per server (SPEC §4.5): the unique index is what makes creation race-safe.
+        table.string('server_id', 36).notNullable();
+        table.string('type', 16).notNullable().defaultTo('mcp');
+        table.text('name').notNullable();
+        timestamps(table);
+        table.unique(['server_id'], { indexName: constraints.endUserServer });
+        table
+          .foreign('server_id', constraints.endUserServerForeign)
+          .references('id')
+          .inTable(servers)
+          .onDelete('CASCADE');
+      });
+    },
+    async down(knex, { endUsers }) {
+      await knex.schema.dropTable(endUsers);
+    },
+  },
+];
+
+/** Hands our migrations to Knex as code, so nothing is read from the host's migrations folder. */
+function migrationSource(tables: TableNames): Knex.MigrationSource<Migration> {
+  return {
+    getMigrations: async () => MIGRATIONS,
+    getMigrationName: (migration) => migration.name,
+    getMigration: async (migration) => ({
+      up: (knex: Knex) => migration.up(knex, tables),
+      down: (knex: Knex) => migration.down(knex, tables),
+    }),
+  };
+}
+
+function migratorConfig(prefix: string): Knex.MigratorConfig {
+  const tables = tableNames(prefix);
+  return { migrationSource: migrationSource(tables), tableName: tables.migrations };
+}
+
+/**
+ * Creates or updates the package's tables and nothing else; running it again is a no-op.
+ * Returns the names of the migrations it ran.
+ */
+export async function migrate(knex: Knex, options?: MigrateOptions): Promise<string[]> {
+  const { tablePrefix } = parseOptions(migrateOptionsSchema, options, 'migrate');
+  const [, ran] = (await knex.migrate.latest(migratorConfig(tablePrefix))) as [number, string[]];
+  return ran;
+}
+
+/**
+ * Undoes the package's last batch of migrations (or all of them), dropping its tables and their
+ * data. For tests and for admins removing the package. Returns the names of the migrations undone.
+ */
+export async function rollback(knex: Knex, options?: RollbackOptions): Promise<string[]> {
+  const { tablePrefix, all } = parseOptions(rollbackOptionsSchema, options, 'rollback');
+  const [, undone] = (await knex.migrate.rollback(migratorConfig(tablePrefix), all)) as [number, string[]];
+  return undone;
+}

@@ -1,0 +1,35 @@
+/** Every name the package creates in the host's database, derived from one prefix (SPEC §6). */
+export interface TableNames {
+  servers: string;
+  endUsers: string;
+  /** Our own migrations table, so we never share the host's (SPEC §6, STYLE habit 6). */
+  migrations: string;
+  /**
+   * Constraints are named explicitly so a unique violation can be told apart on PostgreSQL
+   * (`error.constraint`); SQLite names the columns instead.
+   */
+  constraints: {
+    serverCode: string;
+    tenantApp: string;
+    status: string;
+    endUserServer: string;
+    endUserServerForeign: string;
+  };
+}
+
+export function tableNames(prefix: string): TableNames {
+  const servers = `${prefix}mcp_servers`;
+  const endUsers = `${prefix}mcp_end_users`;
+  return {
+    servers,
+    endUsers,
+    migrations: `${prefix}mcp_migrations`,
+    constraints: {
+      serverCode: `${servers}_server_code_unique`,
+      tenantApp: `${servers}_tenant_app_unique`,
+      status: `${servers}_status_check`,
+      endUserServer: `${endUsers}_server_unique`,
+      endUserServerForeign: `${endUsers}_server_foreign`,
+    },
+  };
+}
