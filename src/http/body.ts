@@ -1,0 +1,72 @@
+import type { IncomingMessage } from 'node:http';
+import { McpError } from '../protocol/errors.js';
+
+/** The request after a host's body parser may have run (body-parser marks what it parsed with `_body`). */
+type MaybeParsed = IncomingMessage & { body?: unknown; _body?: boolean };
+
+/**
+ * The JSON body (SPEC §1): the host's parsed body when its `express.json()` ran, otherwise read
+ * from the stream here, bounded by `maxBodyBytes` (row 6), and parsed (row 7). No global parser
+ * is installed on the host.
+ */
+export async function readJsonBody(req: MaybeParsed, maxBodyBytes: number): Promise<unknown> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > maxBodyBytes) throw tooLarge(maxBodyBytes);
+  if (req._body === true) {
+    const body = req.body;
+    return typeof body === 'string' || Buffer.isBuffer(body) ? parseJson(body.toString()) : body;
+  }
+  if (req.readableEnded) return parseJson(''); // consumed by someone else, and nothing was left for us
+  return parseJson(await readText(req, maxBodyBytes));
+}
+
+function readText(req: IncomingMessage, maxBodyBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBodyBytes) {
+        cleanup();
+        req.resume(); // discard the rest; the reply closes the connection
+        reject(tooLarge(maxBodyBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(
+        chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'),
+      );
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
+export class BodyTooLarge extends McpError {}
+
+function tooLarge(maxBodyBytes: number): McpError {
+  return new BodyTooLarge('payloadTooLarge', `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`);
+}
+
+function parseJson(text: string): unknown {
+  const trimmed = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (trimmed.trim() === '') throw new McpError('parseError', 'Parse error: the body is empty');
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    throw new McpError('parseError', 'Parse error: the body is not valid JSON');
+  }
+}

@@ -1,0 +1,84 @@
+import type { AddressInfo } from 'node:net';
+import { McpError } from '../protocol/errors.js';
+
+/**
+ * Transport checks of SPEC §2 rows 2-5, on plain header values so they need no framework. Each
+ * returns an `McpError` to write, or `null` when the request may go on.
+ */
+
+/** Row 2: a browser's `Origin` must be the request's own origin or an allowed one. */
+export function checkOrigin(
+  origin: string | undefined,
+  ownOrigin: string,
+  allowedOrigins: ReadonlySet<string>,
+): McpError | null {
+  if (origin === undefined) return null; // non-browser clients send no Origin
+  const normalized = origin.toLowerCase();
+  if (normalized === ownOrigin.toLowerCase() || allowedOrigins.has(normalized)) return null;
+  return new McpError('originNotAllowed', `Origin not allowed: ${origin}`);
+}
+
+const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Row 3, DNS rebinding: only a server listening on loopback is checked; there, `Host` must name
+ * the loopback itself (any port) or be an allowed host.
+ */
+export function checkHost(
+  host: string | undefined,
+  listensOnLoopback: boolean,
+  allowedHosts: ReadonlySet<string>,
+): McpError | null {
+  if (!listensOnLoopback) return null;
+  const value = (host ?? '').toLowerCase();
+  const hostname = hostnameOf(value);
+  if (LOOPBACK_HOSTNAMES.has(hostname) || allowedHosts.has(value) || allowedHosts.has(hostname)) return null;
+  return new McpError(
+    'hostNotAllowed',
+    `Host not allowed: ${host ?? '(none)'}. A reverse proxy that forwards other host names must list them in the allowedHosts option`,
+  );
+}
+
+function hostnameOf(host: string): string {
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
+  const colon = host.indexOf(':');
+  return colon === -1 ? host : host.slice(0, colon);
+}
+
+/** Whether a listening address is loopback (127.0.0.0/8, ::1, or IPv4-mapped 127.x). */
+export function isLoopbackAddress(address: AddressInfo | string | null): boolean {
+  if (address === null || typeof address === 'string') return false; // a pipe or unix socket
+  const ip = address.address.replace(/^::ffff:/, '');
+  return ip === '::1' || ip.startsWith('127.');
+}
+
+/** Row 4: the body must be JSON (`application/json` or a `+json` type). */
+export function checkContentType(contentType: string | undefined): McpError | null {
+  const type = mediaType(contentType ?? '');
+  if (type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))) return null;
+  return new McpError(
+    'unsupportedMediaType',
+    'Unsupported Media Type: Content-Type must be application/json',
+  );
+}
+
+const ACCEPTABLE = new Set(['application/json', 'text/event-stream', '*/*', 'application/*', 'text/*']);
+
+/** Row 5: an `Accept` header must allow JSON or an event stream; we always answer JSON. */
+export function checkAccept(accept: string | undefined): McpError | null {
+  if (accept === undefined || accept.trim() === '') return null;
+  for (const range of accept.split(',')) {
+    const [type = '', ...params] = range.split(';');
+    const refused = params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(param));
+    if (!refused && ACCEPTABLE.has(type.trim().toLowerCase())) return null;
+  }
+  return new McpError(
+    'notAcceptable',
+    'Not Acceptable: the client must accept application/json or text/event-stream',
+  );
+}
+
+function mediaType(header: string): string {
+  const semicolon = header.indexOf(';');
+  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
+}

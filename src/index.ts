@@ -1,0 +1,24 @@
+export { AppRunError, ConfigurationError, ServerExistsError } from './errors.js';
+export type { McpServerOptions } from './middleware.js';
+export { MCP_ROUTE, mcpServer } from './middleware.js';
+export type { ErrorContext } from './protocol/context.js';
+export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './protocol/versions.js';
+export { memoryServerStore } from './store/memory.js';
+export type { NewServer, ServerChanges, ServerStore } from './store/types.js';
+export type {
+  AppEvent,
+  AppMode,
+  AppResult,
+  AppRun,
+  DeclaredOutput,
+  EndUser,
+  HostApp,
+  InputVariable,
+  InputVariableType,
+  LoadApp,
+  NestedInputVariable,
+  ResolvedServer,
+  ResolveServer,
+  RunApp,
+  ServerRecord,
+} from './types.js';

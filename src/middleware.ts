@@ -1,0 +1,128 @@
+import type { Server } from 'node:net';
+import { type NextFunction, type Request, type Response, Router } from 'express';
+import { BodyTooLarge, readJsonBody } from './http/body.js';
+import { checkAccept, checkContentType, checkHost, checkOrigin, isLoopbackAddress } from './http/guards.js';
+import { type McpServerOptions, parseOptions } from './options.js';
+import type { McpHeaders } from './protocol/context.js';
+import { createEndpoint } from './protocol/endpoint.js';
+import { errorBody, McpError } from './protocol/errors.js';
+
+export type { McpServerOptions } from './options.js';
+
+/** The route, relative to where the host mounts the router (SPEC §1). */
+export const MCP_ROUTE = '/mcp/server/:serverCode/mcp';
+
+/**
+ * `app.use(mcpServer({ resolveServer, runApp }))`: an Express Router (Express 4 and 5) that
+ * serves `POST /mcp/server/:serverCode/mcp`. The Express layer only handles the body, the headers
+ * and the status; the protocol lives in a framework-free core.
+ */
+export function mcpServer(options: McpServerOptions): Router {
+  const config = parseOptions(options);
+  const allowedOrigins = new Set(config.allowedOrigins.map((origin) => origin.toLowerCase()));
+  const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
+  const endpoint = createEndpoint({
+    runApp: config.runApp,
+    serverInfo: config.serverInfo,
+    toolName: config.toolName,
+    callTimeoutMs: config.callTimeoutMs,
+    report: (error, context) => {
+      try {
+        config.onError(error, context);
+      } catch {
+        // A failing hook must not turn into a second failure of the request.
+      }
+    },
+  });
+
+  const handle = async (req: Request, res: Response) => {
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      return send(res, new McpError('methodNotAllowed', `Method not allowed: ${req.method}; use POST`));
+    }
+    const transportError =
+      checkOrigin(req.headers.origin, `${req.protocol}://${req.headers.host}`, allowedOrigins) ??
+      checkHost(req.headers.host, listensOnLoopback(req), allowedHosts) ??
+      checkContentType(req.headers['content-type']) ??
+      checkAccept(req.headers.accept);
+    if (transportError) return send(res, transportError);
+
+    let payload: unknown;
+    try {
+      payload = await readJsonBody(req, config.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) res.setHeader('Connection', 'close');
+      if (error instanceof McpError) return send(res, error);
+      config.onError(error, { phase: 'dispatch' });
+      return send(res, new McpError('internal', 'Internal error'));
+    }
+
+    const closed = new AbortController();
+    res.once('close', () => {
+      // MCP 2026-07-28: a client that closes the response stream cancels the request.
+      if (!res.writableFinished) closed.abort();
+    });
+    const serverCode = req.params.serverCode as string;
+    const reply = await endpoint({
+      payload,
+      headers: mcpHeaders(req),
+      resolve: () => config.resolveServer(serverCode, req),
+      closed: closed.signal,
+      request: req,
+    });
+    write(res, reply.status, reply.body);
+  };
+
+  const router = Router();
+  router.all(MCP_ROUTE, (req: Request, res: Response, next: NextFunction) => {
+    handle(req, res).catch((error) => {
+      // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.
+      config.onError(error, { phase: 'dispatch' });
+      if (!res.headersSent) send(res, new McpError('internal', 'Internal error'));
+      else next(error);
+    });
+  });
+  return router;
+}
+
+function mcpHeaders(req: Request): McpHeaders {
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  return {
+    protocolVersion: header('mcp-protocol-version'),
+    method: header('mcp-method'),
+    name: header('mcp-name'),
+  };
+}
+
+const loopbackByServer = new WeakMap<Server, boolean>();
+
+/** SPEC §2 row 3 looks at where the host's HTTP server listens, which never changes while it runs. */
+function listensOnLoopback(req: Request): boolean {
+  const server = (req.socket as { server?: Server }).server;
+  if (!server) return false;
+  let loopback = loopbackByServer.get(server);
+  if (loopback === undefined) {
+    loopback = isLoopbackAddress(server.address());
+    loopbackByServer.set(server, loopback);
+  }
+  return loopback;
+}
+
+function send(res: Response, error: McpError): void {
+  write(res, error.status, errorBody(error));
+}
+
+function write(res: Response, status: number, body: unknown): void {
+  res.statusCode = status;
+  if (body === undefined) {
+    res.end();
+    return;
+  }
+  const json = JSON.stringify(body);
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.end(json);
+}

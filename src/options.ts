@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { ConfigurationError } from './errors.js';
+import type { ErrorContext } from './protocol/context.js';
+import type { HostApp, ResolveServer, RunApp } from './types.js';
+import { PACKAGE_VERSION } from './version.js';
+
+/** Options of `mcpServer()`. Only `resolveServer` and `runApp` are required. */
+export interface McpServerOptions {
+  /** Maps the URL's server code to its server and app; `null` for an unknown code. */
+  resolveServer: ResolveServer;
+  /** Runs one app once (SPEC §5). */
+  runApp: RunApp;
+  /** Shown in `initialize` and `server/discover`. Default: `{ name: 'express-app-mcp', version: <package version> }`. */
+  serverInfo?: { name: string; version: string };
+  /** Overrides the tool name derived from the app name; the result is still made valid. Default: derived from `app.name`. */
+  toolName?: (app: HostApp) => string;
+  /** Browser origins allowed besides the request's own origin. Default: none. */
+  allowedOrigins?: string[];
+  /** `Host` values allowed when the server listens on loopback, e.g. behind a reverse proxy. Default: none besides localhost, 127.0.0.1 and [::1]. */
+  allowedHosts?: string[];
+  /** Largest body read, in bytes. Default: 4 MiB. */
+  maxBodyBytes?: number;
+  /** Longest a `tools/call` may run before it is aborted, in ms; `0` disables the limit. Default: 300000 (5 minutes). */
+  callTimeoutMs?: number;
+  /** Receives internal failures with their cause; nothing of them reaches the client. Default: `console.error`. */
+  onError?: (error: unknown, context: ErrorContext) => void;
+}
+
+const fn = <T>(name: string) =>
+  z.custom<T>((value) => typeof value === 'function', { error: `${name} must be a function` });
+
+const OptionsSchema = z.strictObject({
+  resolveServer: fn<ResolveServer>('resolveServer'),
+  runApp: fn<RunApp>('runApp'),
+  serverInfo: z
+    .strictObject({ name: z.string().min(1), version: z.string().min(1) })
+    .default({ name: 'express-app-mcp', version: PACKAGE_VERSION }),
+  toolName: fn<(app: HostApp) => string>('toolName').optional(),
+  allowedOrigins: z.array(z.string()).default([]),
+  allowedHosts: z.array(z.string()).default([]),
+  maxBodyBytes: z
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024),
+  callTimeoutMs: z.int().nonnegative().default(300_000),
+  onError: fn<(error: unknown, context: ErrorContext) => void>('onError').default(() => defaultOnError),
+});
+
+export type ParsedOptions = z.infer<typeof OptionsSchema>;
+
+function defaultOnError(error: unknown, context: ErrorContext): void {
+  console.error(`express-app-mcp: internal failure during ${context.phase}`, error);
+}
+
+/**
+ * Validates the options once, at factory time; an unknown or ill-typed option is a
+ * `ConfigurationError` that names it. The caller's object is never mutated.
+ */
+export function parseOptions(options: McpServerOptions): ParsedOptions {
+  const parsed = OptionsSchema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  throw new ConfigurationError(`express-app-mcp: ${describeOptionIssues(parsed.error)}`);
+}
+
+export function describeOptionIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      if (issue.code === 'unrecognized_keys')
+        return `unknown option ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+      const name = issue.path.join('.') || 'options';
+      return `invalid option "${name}": ${issue.message}`;
+    })
+    .join('; ');
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/** JSON-RPC ids are strings or integers; `0` is a valid id (JSON-RPC 2.0 §4). */
+export const RequestIdSchema = z.union([z.string(), z.int()]);
+export type RequestId = z.infer<typeof RequestIdSchema>;
+
+const ParamsSchema = z.record(z.string(), z.unknown(), { error: 'params must be an object' });
+
+/** One JSON-RPC 2.0 request or notification (SPEC §2 row 8). A null id counts as no id (row 10). */
+export const MessageSchema = z.object({
+  jsonrpc: z.literal('2.0', { error: 'jsonrpc must be "2.0"' }),
+  method: z.string({ error: 'method must be a string' }),
+  id: z.union([z.string(), z.int(), z.null()], { error: 'id must be a string or an integer' }).optional(),
+  params: ParamsSchema.optional(),
+});
+
+export type Message = z.infer<typeof MessageSchema>;
+
+export const InitializeParamsSchema = z.object({
+  protocolVersion: z.custom<unknown>((value) => value !== undefined, {
+    error: 'protocolVersion is required',
+  }),
+  clientInfo: z.looseObject({ name: z.string().optional(), version: z.string().optional() }).optional(),
+});
+
+export const CallToolParamsSchema = z.object({
+  name: z.string({ error: 'name must be a string' }),
+  arguments: z.record(z.string(), z.unknown(), { error: 'arguments must be an object' }).nullish(),
+});
+
+export const CancelledParamsSchema = z.object({ requestId: RequestIdSchema });
+
+/** A response of ours. */
+export type Response =
+  | { jsonrpc: '2.0'; id: RequestId | null; result: unknown }
+  | { jsonrpc: '2.0'; id: RequestId | null; error: { code: number; message: string; data?: unknown } };
+
+/** Describes zod issues as one sentence for an error message, and as plain data for `error.data`. */
+export function describeIssues(error: z.ZodError): {
+  text: string;
+  issues: { path: string; message: string }[];
+} {
+  const issues = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  const text = issues.map(({ path, message }) => (path ? `${path}: ${message}` : message)).join('; ');
+  return { text, issues };
+}

@@ -1,0 +1,128 @@
+import type { Request } from 'express';
+import type { z } from 'zod';
+import { CallCancelled, type CallToolResult, errorResult, runToolCall } from '../tool/call.js';
+import type { AppTool, ToolNamer } from '../tool/tool.js';
+import { createToolCache } from '../tool/tool.js';
+import type { RunApp } from '../types.js';
+import type { ErrorReporter } from './context.js';
+import { McpError } from './errors.js';
+import { InflightCalls } from './inflight.js';
+import { CallToolParamsSchema, CancelledParamsSchema, describeIssues, type RequestId } from './messages.js';
+import type { ServingTarget } from './server.js';
+import { featuresOf, type VersionFeatures } from './versions.js';
+
+export interface MethodOptions {
+  runApp: RunApp;
+  toolName?: ToolNamer;
+  callTimeoutMs: number;
+  report: ErrorReporter;
+}
+
+/** What a method needs to know about the request it serves; the version is explicit (SPEC §2.1). */
+export interface MethodCall {
+  id: RequestId;
+  params: Record<string, unknown>;
+  protocolVersion: string;
+  target: ServingTarget;
+  closed: AbortSignal;
+  request: Request;
+  /** The client's name for its end user record (SPEC §4.5), when the request tells it. */
+  clientName?: string;
+}
+
+/** Unnamed clients' runs are attributed to an end user with this name. */
+export const DEFAULT_CLIENT_NAME = 'mcp-client';
+
+/** `clientInfo.name@clientInfo.version` (SPEC §4.5), or undefined when the client did not say. */
+export function clientNameOf(clientInfo: unknown): string | undefined {
+  if (typeof clientInfo !== 'object' || clientInfo === null) return undefined;
+  const { name, version } = clientInfo as { name?: unknown; version?: unknown };
+  if (typeof name !== 'string' || name === '') return undefined;
+  return typeof version === 'string' && version !== '' ? `${name}@${version}` : name;
+}
+
+/** The tool methods both eras share: listing, calling and cancelling a server's one tool. */
+export function createToolMethods(options: MethodOptions) {
+  const toolFor = createToolCache(options.toolName);
+  const inflight = new InflightCalls();
+
+  function parseParams<S extends z.ZodType>(schema: S, call: MethodCall, method: string): z.infer<S> {
+    const parsed = schema.safeParse(call.params);
+    if (parsed.success) return parsed.data;
+    const { text, issues } = describeIssues(parsed.error);
+    throw new McpError('invalidParams', `Invalid params for ${method}: ${text}`, { issues }, call.id);
+  }
+
+  return {
+    toolOf(target: ServingTarget): AppTool {
+      return toolFor(target.app, target.server);
+    },
+
+    listTools(call: Pick<MethodCall, 'target' | 'protocolVersion'>) {
+      return {
+        tools: [toolFor(call.target.app, call.target.server).describe(featuresOf(call.protocolVersion))],
+      };
+    },
+
+    async callTool(call: MethodCall): Promise<CallToolResult> {
+      const params = parseParams(CallToolParamsSchema, call, 'tools/call');
+      const { server, app } = call.target;
+      const tool = toolFor(app, server);
+      if (params.name !== tool.name) {
+        throw new McpError('unknownTool', `Unknown tool: ${params.name}`, undefined, call.id);
+      }
+      const features = featuresOf(call.protocolVersion);
+      const checked = tool.checkArguments(params.arguments ?? {});
+      if (!checked.ok) return invalidArguments(tool.name, checked.problems, features, call.id);
+
+      const endUser = await call.target.endUser(call.clientName ?? DEFAULT_CLIENT_NAME);
+      const cancel = new AbortController();
+      const unregister = inflight.add(server.id, call.id, cancel);
+      try {
+        return await runToolCall(
+          tool,
+          {
+            app,
+            server,
+            endUser,
+            ...checked.value,
+            signal: AbortSignal.any([call.closed, cancel.signal]),
+            protocolVersion: call.protocolVersion,
+            request: call.request,
+          },
+          features,
+          {
+            runApp: options.runApp,
+            callTimeoutMs: options.callTimeoutMs,
+            report: (error) => options.report(error, { phase: 'run', serverId: server.id, appId: app.id }),
+          },
+        );
+      } finally {
+        unregister();
+      }
+    },
+
+    /** `notifications/cancelled`: aborts the matching call of the same server in this process. */
+    cancel(target: ServingTarget, params: Record<string, unknown> | undefined): void {
+      const parsed = CancelledParamsSchema.safeParse(params ?? {});
+      if (parsed.success) inflight.cancel(target.server.id, parsed.data.requestId, new CallCancelled());
+    },
+  };
+}
+
+export type ToolMethods = ReturnType<typeof createToolMethods>;
+
+/**
+ * Arguments that fail the form: from 2025-11-25 a tool result the model can read and correct
+ * (SEP-1303); before, a JSON-RPC invalid-params error (SPEC §2.1).
+ */
+function invalidArguments(
+  toolName: string,
+  problems: string[],
+  features: VersionFeatures,
+  id: RequestId,
+): CallToolResult {
+  const text = `Invalid arguments for tool ${toolName}: ${problems.join('; ')}`;
+  if (features.toolErrorsAsResults) return errorResult(text);
+  throw new McpError('invalidParams', text, { problems }, id);
+}

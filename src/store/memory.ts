@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { ServerExistsError } from '../errors.js';
+import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
+import { generateServerCode } from './codes.js';
+import { storeResolver } from './resolver.js';
+import type { NewServer, ServerChanges, ServerStore } from './types.js';
+
+/**
+ * A store that keeps everything in this process: for tests, demos and single-process prototypes.
+ * Nothing survives a restart; use `knexServerStore` in production.
+ */
+export function memoryServerStore(): ServerStore {
+  const servers = new Map<string, ServerRecord>();
+  const endUsers = new Map<string, Promise<EndUser>>();
+  const copy = (server: ServerRecord | undefined): ServerRecord | null =>
+    server ? { ...server, parameters: { ...server.parameters } } : null;
+  const find = (predicate: (server: ServerRecord) => boolean) => {
+    for (const server of servers.values()) if (predicate(server)) return copy(server);
+    return null;
+  };
+  const change = (id: string, apply: (server: ServerRecord) => void) => {
+    const server = servers.get(id);
+    if (!server) return null;
+    apply(server);
+    server.updatedAt = new Date();
+    return copy(server);
+  };
+
+  const store: ServerStore = {
+    async createServer(input: NewServer) {
+      if (find((s) => s.tenantId === input.tenantId && s.appId === input.appId)) {
+        throw new ServerExistsError(input.tenantId, input.appId);
+      }
+      const now = new Date();
+      const server: ServerRecord = {
+        id: randomUUID(),
+        ...input,
+        parameters: { ...input.parameters },
+        serverCode: generateServerCode(),
+        status: 'active',
+        createdAt: now,
+        updatedAt: now,
+      };
+      servers.set(server.id, server);
+      return copy(server) as ServerRecord;
+    },
+    async getServerByApp(tenantId, appId) {
+      return find((s) => s.tenantId === tenantId && s.appId === appId);
+    },
+    async getServerById(id) {
+      return copy(servers.get(id));
+    },
+    async getServerByCode(serverCode) {
+      return find((s) => s.serverCode === serverCode);
+    },
+    async updateServer(id, changes: ServerChanges) {
+      return change(id, (server) => {
+        if (changes.name !== undefined) server.name = changes.name;
+        if (changes.description !== undefined) server.description = changes.description;
+        if (changes.parameters !== undefined) server.parameters = { ...changes.parameters };
+        if (changes.status !== undefined) server.status = changes.status;
+      });
+    },
+    async rotateCode(id) {
+      return change(id, (server) => {
+        server.serverCode = generateServerCode();
+      });
+    },
+    async deactivateServer(id) {
+      return store.updateServer(id, { status: 'inactive' });
+    },
+    async deleteServer(id) {
+      endUsers.delete(id);
+      return servers.delete(id);
+    },
+    getOrCreateEndUser(server, name) {
+      // One promise per server: concurrent first calls share it, so exactly one record exists.
+      let endUser = endUsers.get(server.id);
+      if (!endUser) {
+        endUser = Promise.resolve({ id: randomUUID(), name });
+        endUsers.set(server.id, endUser);
+      }
+      return endUser;
+    },
+    resolver(loadApp: LoadApp): ResolveServer {
+      return storeResolver(store, loadApp);
+    },
+  };
+  return store;
+}

@@ -1,0 +1,45 @@
+import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
+
+/** What a new server needs; the store draws its id and code. */
+export interface NewServer {
+  tenantId: string;
+  appId: string;
+  name: string;
+  description: string;
+  parameters: Record<string, string>;
+}
+
+/** The editable fields of a server; absent fields are kept. */
+export interface ServerChanges {
+  name?: string;
+  description?: string;
+  parameters?: Record<string, string>;
+  status?: 'active' | 'inactive';
+}
+
+/**
+ * Where servers and their end users live (SPEC §6). The Knex store implements it; so does the
+ * memory store used in tests. Every write invalidates the store's own code cache at once.
+ */
+export interface ServerStore {
+  /** Publishes an app: a new active server with a fresh code. Throws `ServerExistsError` when the app has one. */
+  createServer(input: NewServer): Promise<ServerRecord>;
+  /** The app's server within a tenant, or `null`. */
+  getServerByApp(tenantId: string, appId: string): Promise<ServerRecord | null>;
+  /** A server by its id, or `null`. */
+  getServerById(id: string): Promise<ServerRecord | null>;
+  /** A server by its code (served from the lookup cache when enabled), or `null`. */
+  getServerByCode(serverCode: string): Promise<ServerRecord | null>;
+  /** Applies changes and moves `updatedAt`; `null` when there is no such server. */
+  updateServer(id: string, changes: ServerChanges): Promise<ServerRecord | null>;
+  /** Replaces the code atomically; the old one is unknown from then on. `null` when there is no such server. */
+  rotateCode(id: string): Promise<ServerRecord | null>;
+  /** Sets the status to `inactive`; `null` when there is no such server. */
+  deactivateServer(id: string): Promise<ServerRecord | null>;
+  /** Unpublishes: removes the server and its end user. `false` when there was none. */
+  deleteServer(id: string): Promise<boolean>;
+  /** The server's end user, created on first use; concurrent first calls yield one record. */
+  getOrCreateEndUser(server: ServerRecord, name: string): Promise<EndUser>;
+  /** A `resolveServer` for `mcpServer`, loading each code's app with `loadApp`. */
+  resolver(loadApp: LoadApp): ResolveServer;
+}

@@ -1,0 +1,66 @@
+import type { AppEvent, AppMode, AppResult } from '../types.js';
+
+/** What a run produced, before it is shaped into a `tools/call` result. */
+export type Produced =
+  | { kind: 'outputs'; outputs: Record<string, unknown> }
+  | { kind: 'answer'; answer: string }
+  | { kind: 'error'; message: string };
+
+export const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
+  typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+
+/** A plain `{outputs}` or `{answer}` return (SPEC §4.4: any mode may return a plain result). */
+export function fromPlainResult(mode: AppMode, result: AppResult | null | undefined): Produced {
+  const record = (result ?? {}) as Record<string, unknown>;
+  if (mode === 'workflow') return { kind: 'outputs', outputs: asOutputs(record.outputs) };
+  return { kind: 'answer', answer: typeof record.answer === 'string' ? record.answer : '' };
+}
+
+/**
+ * Folds an event stream into a result (SPEC §4.4). The answer is the `message` answers (a
+ * `message_replace` replaces what came before); without any, the `agent_message` answers; without
+ * those, the `agent_thought` thoughts. An `error` event ends the run. Unknown events are ignored.
+ */
+export async function fromEvents(
+  mode: AppMode,
+  events: AsyncIterable<AppEvent>,
+  signal: AbortSignal,
+): Promise<Produced> {
+  let outputs: Record<string, unknown> = {};
+  let message: string | null = null;
+  let agentMessage: string | null = null;
+  let thoughts = '';
+  for await (const event of events) {
+    if (signal.aborted) break;
+    switch (event?.event) {
+      case 'message':
+        message = (message ?? '') + text(event.answer);
+        break;
+      case 'message_replace':
+        message = text(event.answer);
+        break;
+      case 'agent_message':
+        agentMessage = (agentMessage ?? '') + text(event.answer);
+        break;
+      case 'agent_thought':
+        thoughts += text(event.thought);
+        break;
+      case 'workflow_finished':
+        outputs = asOutputs(event.outputs);
+        break;
+      case 'error':
+        return { kind: 'error', message: text(event.message) || 'the app reported an error' };
+    }
+  }
+  if (mode === 'workflow') return { kind: 'outputs', outputs };
+  return { kind: 'answer', answer: message ?? agentMessage ?? thoughts };
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** `null` or missing outputs are an empty object (SPEC §4.4). */
+function asOutputs(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}

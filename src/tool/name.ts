@@ -1,0 +1,14 @@
+/** MCP tool names: 1 to 128 of `A-Z a-z 0-9 _ . -` (SEP-986, MCP 2025-11-25 "Tool names"). */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/**
+ * Derives a valid tool name from an app name (SPEC §4.1): every run of other characters becomes
+ * `_`, leading and trailing `_` are trimmed, the result is cut to 128, and an empty one is `app`.
+ */
+export function toToolName(appName: string): string {
+  const name = appName
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 128);
+  return name === '' ? 'app' : name;
+}

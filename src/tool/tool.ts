@@ -1,0 +1,62 @@
+import type { VersionFeatures } from '../protocol/versions.js';
+import type { HostApp, ServerRecord } from '../types.js';
+import { type ArgumentCheck, compileArgumentChecker } from './arguments.js';
+import { buildInputSchema } from './input-schema.js';
+import { toToolName } from './name.js';
+import { buildOutputSchema, compileOutputCheck } from './outputs.js';
+
+/** One server's tool: its descriptors and checks, computed once per app and server revision. */
+export interface AppTool {
+  readonly name: string;
+  /** The `tools/list` entry for a protocol version (SPEC §2.1 table). */
+  describe(features: VersionFeatures): Readonly<Record<string, unknown>>;
+  checkArguments(args: Record<string, unknown>): ArgumentCheck;
+  /** Problems with a workflow's outputs against its declared outputs; `null` when none are declared. */
+  readonly checkOutputs: ((outputs: Record<string, unknown>) => string[]) | null;
+}
+
+export type ToolNamer = (app: HostApp) => string;
+
+function buildTool(app: HostApp, server: ServerRecord, toolName: ToolNamer | undefined): AppTool {
+  // An override is trusted for intent, not for syntax: it is made valid the same way.
+  const name = toToolName(toolName ? toolName(app) : app.name);
+  const description = server.description || app.description || '';
+  const inputSchema = buildInputSchema(app, server.parameters ?? {});
+  const outputSchema = buildOutputSchema(app);
+  const icons = app.icon && /^(https:|data:)/i.test(app.icon) ? [{ src: app.icon }] : undefined;
+
+  // Exactly the keys each era knows (SPEC §2.1): older clients validate tool shapes strictly.
+  const basic = Object.freeze({ name, description, inputSchema });
+  const structured = Object.freeze({ name, title: app.name, description, inputSchema, outputSchema });
+  const withIcons = icons ? Object.freeze({ ...structured, icons }) : structured;
+
+  return {
+    name,
+    describe: (features) => (features.icons ? withIcons : features.structured ? structured : basic),
+    checkArguments: compileArgumentChecker(app),
+    checkOutputs: compileOutputCheck(app),
+  };
+}
+
+/**
+ * Caches tools by app object and server revision, so the hot path builds nothing. A host that
+ * returns a new app object per request still gets correct tools, only rebuilt each time.
+ */
+export function createToolCache(toolName?: ToolNamer): (app: HostApp, server: ServerRecord) => AppTool {
+  const byApp = new WeakMap<HostApp, Map<string, AppTool>>();
+  return (app, server) => {
+    const revision = `${server.id}\u0000${server.updatedAt?.getTime?.()}\u0000${server.description}`;
+    let tools = byApp.get(app);
+    if (!tools) {
+      tools = new Map();
+      byApp.set(app, tools);
+    }
+    let tool = tools.get(revision);
+    if (!tool) {
+      if (tools.size >= 8) tools.clear(); // old revisions of a long-lived app object
+      tool = buildTool(app, server, toolName);
+      tools.set(revision, tool);
+    }
+    return tool;
+  };
+}

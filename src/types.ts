@@ -1,0 +1,121 @@
+import type { Request } from 'express';
+
+/** The kinds of host apps that can be published (SPEC §1). */
+export type AppMode = 'workflow' | 'chat' | 'advanced-chat' | 'agent-chat' | 'completion';
+
+/** The form types a host app's input form may use (Dify's `user_input_form`). */
+export type InputVariableType =
+  | 'text-input'
+  | 'paragraph'
+  | 'select'
+  | 'number'
+  | 'checkbox'
+  | 'json_object'
+  | 'file'
+  | 'file-list'
+  | 'external_data_tool';
+
+/** One input of a host app's form, in the flat form. */
+export interface InputVariable {
+  type: InputVariableType;
+  variable: string;
+  label?: string;
+  description?: string;
+  required?: boolean;
+  max_length?: number;
+  options?: string[];
+  default?: unknown;
+  json_schema?: object;
+}
+
+/** Dify's older nested form: `{ 'text-input': { variable, ... } }`. */
+export type NestedInputVariable = { [K in InputVariableType]?: Omit<InputVariable, 'type'> };
+
+/** A declared workflow output (SPEC §4.4). */
+export interface DeclaredOutput {
+  variable: string;
+  type: 'string' | 'number' | 'boolean' | 'object' | 'array';
+  description?: string;
+}
+
+/** One of the host's own apps, as `loadApp` returns it. */
+export interface HostApp {
+  id: string;
+  name: string;
+  mode: AppMode;
+  description?: string;
+  /** Accepts both the flat and the old nested form of each entry. */
+  inputForm: (InputVariable | NestedInputVariable)[];
+  outputs?: DeclaredOutput[];
+  /** `false`: published but not runnable right now (the endpoint answers 503). */
+  available?: boolean;
+  /** An https or data URL, shown as the tool's `icons` from protocol 2025-11-25. */
+  icon?: string;
+}
+
+/** The published MCP face of one app: one row, one code. */
+export interface ServerRecord {
+  id: string;
+  tenantId: string;
+  appId: string;
+  name: string;
+  description: string;
+  serverCode: string;
+  status: 'active' | 'inactive';
+  /** Per-variable descriptions shown to clients, keyed by variable name. */
+  parameters: Record<string, string>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The end user every run of a server is attributed to (SPEC §4.5). */
+export interface EndUser {
+  id: string;
+  name: string;
+}
+
+/** What `resolveServer` returns for a known code. */
+export interface ResolvedServer {
+  server: ServerRecord;
+  /** `null` when the app behind the server no longer exists. */
+  app: HostApp | null;
+  /**
+   * Returns the server's end user, creating it on first use; concurrent first calls must yield
+   * one record. Optional for hand-written resolvers: without it runs get `{ id: server.id, name }`.
+   */
+  endUser?: (name: string) => Promise<EndUser>;
+}
+
+/** Maps a server code to its server and app; `null` means no such code. */
+export type ResolveServer = (serverCode: string, req: Request) => Promise<ResolvedServer | null>;
+
+/** Loads one of the host's apps; `null` when it does not exist (any more). */
+export type LoadApp = (appId: string, tenantId: string) => Promise<HostApp | null> | HostApp | null;
+
+/** One run of a host app, handed to `runApp` (SPEC §5). */
+export interface AppRun {
+  app: HostApp;
+  server: ServerRecord;
+  endUser: EndUser;
+  inputs: Record<string, unknown>;
+  /** Chat modes: the user's question; completion: `""`; workflow: absent. */
+  query?: string;
+  /** Aborted on cancellation, on timeout, and when the client closes the response. */
+  signal: AbortSignal;
+  protocolVersion: string;
+  request: Request;
+}
+
+export type AppResult = { outputs: Record<string, unknown> | null } | { answer: string };
+
+export type AppEvent =
+  | { event: 'message' | 'agent_message' | 'message_replace'; answer: string }
+  | { event: 'agent_thought'; thought: string }
+  | { event: 'workflow_finished'; outputs: Record<string, unknown> | null }
+  | { event: 'progress'; progress: number; total?: number; message?: string }
+  | { event: 'error'; message: string };
+
+/** Runs one app once: a plain result, or a stream of events. */
+export type RunApp = (
+  run: AppRun,
+) => Promise<AppResult | AsyncIterable<AppEvent>> | AppResult | AsyncIterable<AppEvent>;
