@@ -3,7 +3,15 @@ export type { McpServerOptions } from './middleware.js';
 export { MCP_ROUTE, mcpServer } from './middleware.js';
 export type { ErrorContext } from './protocol/context.js';
 export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './protocol/versions.js';
-export { memoryServerStore } from './store/memory.js';
+export {
+  type KnexServerStoreOptions,
+  knexServerStore,
+  type MigrateOptions,
+  memoryServerStore,
+  migrate,
+  type RollbackOptions,
+  rollback,
+} from './store/index.js';
 export type { NewServer, ServerChanges, ServerStore } from './store/types.js';
 export type {
   AppEvent,
