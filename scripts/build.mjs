@@ -29,7 +29,12 @@ const require = createRequire(import.meta.url);
 const { values } = parseArgs({ options: { 'out-dir': { type: 'string', default: 'dist' } } });
 const outDir = resolve(root, values['out-dir']);
 
-const scratch = join(root, 'node_modules', '.cache', `express-app-mcp-build-${randomBytes(6).toString('hex')}`);
+const scratch = join(
+  root,
+  'node_modules',
+  '.cache',
+  `express-app-mcp-build-${randomBytes(6).toString('hex')}`,
+);
 
 try {
   await mkdir(scratch, { recursive: true });
@@ -112,5 +117,9 @@ async function listFiles(folder) {
   }
   return entries
     .filter((entry) => entry.isFile())
-    .map((entry) => relative(folder, join(entry.parentPath ?? entry.path, entry.name)).split('\\').join('/'));
+    .map((entry) =>
+      relative(folder, join(entry.parentPath ?? entry.path, entry.name))
+        .split('\\')
+        .join('/'),
+    );
 }
