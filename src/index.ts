@@ -1,3 +1,11 @@
+export {
+  type AuthorizeConsole,
+  type ConsoleAccess,
+  type ConsoleErrorContext,
+  type ConsoleServer,
+  type McpConsoleOptions,
+  mcpConsole,
+} from './console/router.js';
 export { AppRunError, ConfigurationError, ServerExistsError } from './errors.js';
 export type { McpServerOptions } from './middleware.js';
 export { MCP_ROUTE, mcpServer } from './middleware.js';

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { ConsoleError, type FieldErrors } from './errors.js';
+
+/** Dify's limit on a server's description (SPEC §7); counted in characters (code points), not UTF-16 units. */
+export const MAX_DESCRIPTION_LENGTH = 255;
+
+const requiredOr =
+  (message: string) =>
+  (issue: { input: unknown }): string =>
+    issue.input === undefined ? 'is required' : message;
+
+const description = z
+  .string({ error: 'must be a string' })
+  .refine(
+    (text) => [...text].length <= MAX_DESCRIPTION_LENGTH,
+    `must be at most ${MAX_DESCRIPTION_LENGTH} characters`,
+  )
+  .nullish();
+
+/** Per-variable descriptions shown to MCP clients; keys the app's form no longer has are kept and ignored (SPEC §4.2). */
+const parameters = z.record(z.string(), z.string({ error: 'must be a string' }), {
+  error: requiredOr('must be an object of strings'),
+});
+
+// Unknown body fields are dropped, not refused: Dify's console ignores them too, and its UI sends extras.
+const body = <T extends z.ZodRawShape>(shape: T) =>
+  z.object(shape, { error: 'the request body must be a JSON object' });
+
+/** `POST /apps/:appId/server`: publish. An absent, null or empty description means the app's. */
+export const PublishBodySchema = body({ description, parameters });
+
+/** `PUT /apps/:appId/server`: edit. `description` null/absent keeps it, `""` resets it; `status` absent/null keeps it. */
+export const UpdateBodySchema = body({
+  id: z.string({ error: requiredOr('must be a string') }).min(1, 'must not be empty'),
+  description,
+  parameters,
+  status: z.enum(['active', 'inactive'], { error: 'must be active or inactive' }).nullish(),
+});
+
+/** Validates a request body; failure is a 400 whose `fields` name every bad field at once. */
+export function validateBody<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  // No body at all is an empty object, so the reply names the required fields.
+  const parsed = schema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  const fields: FieldErrors = {};
+  const problems: string[] = [];
+  for (const issue of parsed.error.issues) {
+    const path = issue.path.map(String).join('.');
+    if (!path) {
+      problems.push(issue.message);
+      continue;
+    }
+    if (path in fields) continue;
+    fields[path] = issue.message;
+    problems.push(`${path} ${issue.message}`);
+  }
+  const message = `Invalid request body: ${problems.join('; ')}`;
+  throw new ConsoleError('invalid_request', message, Object.keys(fields).length > 0 ? fields : undefined);
+}

@@ -1,0 +1,86 @@
+import type { Request } from 'express';
+import { z } from 'zod';
+import { parseOptions } from '../store/options.js';
+import type { ServerStore } from '../store/types.js';
+import type { LoadApp } from '../types.js';
+
+/** Who is calling the console, as the host's `authorize` sees it. */
+export interface ConsoleAccess {
+  /** Every server read or written is scoped to this tenant. */
+  tenantId: string;
+  /** `false`: read only; publishing, editing, rotating and unpublishing answer 403. */
+  canEdit: boolean;
+}
+
+/** The host's check of a console request: `null` when the caller is not signed in (401). */
+export type AuthorizeConsole = (req: Request) => Promise<ConsoleAccess | null> | ConsoleAccess | null;
+
+/** What the console was doing when an internal failure happened; never a server code. */
+export interface ConsoleErrorContext {
+  operation: 'authorize' | 'get' | 'publish' | 'update' | 'refresh' | 'unpublish';
+  tenantId?: string;
+  appId?: string;
+  serverId?: string;
+}
+
+/** Options of `mcpConsole()`. Only `store`, `loadApp` and `authorize` are required. */
+export interface McpConsoleOptions {
+  /** Where servers live; use the same instance as `mcpServer`'s resolver, so edits take effect at once. */
+  store: ServerStore;
+  /** Loads one of the host's apps within a tenant; `null` answers 404. */
+  loadApp: LoadApp;
+  /** Identifies the caller: `null` answers 401; reads need any access, writes need `canEdit` (else 403). */
+  authorize: AuthorizeConsole;
+  /**
+   * The MCP endpoint path of a server code, shown as the server's `url`; set it when `mcpServer` is
+   * mounted under a prefix. Default: `(code) => '/mcp/server/' + code + '/mcp'`.
+   */
+  mcpPath?: (serverCode: string) => string;
+  /** Receives internal failures (store, `loadApp`, `authorize`) with their cause; clients get a plain 500. Default: `console.error`. */
+  onError?: (error: unknown, context: ConsoleErrorContext) => void;
+}
+
+const fn = <T>() => z.custom<T>((value) => typeof value === 'function', { error: 'must be a function' });
+
+const STORE_METHODS = [
+  'createServer',
+  'getServerByApp',
+  'getServerById',
+  'updateServer',
+  'rotateCode',
+  'deleteServer',
+] as const;
+
+const isStore = (value: unknown): value is ServerStore =>
+  typeof value === 'object' &&
+  value !== null &&
+  STORE_METHODS.every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
+
+const defaultMcpPath = (serverCode: string) => `/mcp/server/${encodeURIComponent(serverCode)}/mcp`;
+
+function defaultOnError(error: unknown, context: ConsoleErrorContext): void {
+  console.error(`express-app-mcp console: internal failure during ${context.operation}`, error);
+}
+
+const ConsoleOptionsSchema = z.strictObject({
+  store: z.custom<ServerStore>(isStore, {
+    error: 'must be a server store such as knexServerStore(knex)',
+  }),
+  loadApp: fn<LoadApp>(),
+  authorize: fn<AuthorizeConsole>(),
+  mcpPath: fn<(serverCode: string) => string>().default(() => defaultMcpPath),
+  onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(() => defaultOnError),
+});
+
+export type ParsedConsoleOptions = z.output<typeof ConsoleOptionsSchema>;
+
+/**
+ * Validates the options once, at factory time (STYLE habit 2): an unknown or ill-typed option is a
+ * `ConfigurationError` naming it; the caller's object is left untouched.
+ */
+export function parseConsoleOptions(options: McpConsoleOptions): ParsedConsoleOptions {
+  return parseOptions(ConsoleOptionsSchema, options, 'mcpConsole');
+}
+
+/** What a host's `authorize` must return; extra fields (a user record, roles) are allowed and ignored. */
+export const ConsoleAccessSchema = z.object({ tenantId: z.string().min(1), canEdit: z.boolean() });

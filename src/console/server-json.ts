@@ -1,0 +1,35 @@
+import type { ServerRecord } from '../types.js';
+
+/** A server as the console shows it (SPEC §7), in Dify's field names. */
+export interface ConsoleServer {
+  id: string;
+  name: string;
+  server_code: string;
+  description: string;
+  status: 'active' | 'inactive';
+  parameters: Record<string, string>;
+  /** Unix seconds, like Dify's `TimestampField`. */
+  created_at: number;
+  updated_at: number;
+  /** The MCP endpoint path for the code. */
+  url: string;
+}
+
+const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+export function toConsoleServer(
+  server: ServerRecord,
+  mcpPath: (serverCode: string) => string,
+): ConsoleServer {
+  return {
+    id: server.id,
+    name: server.name,
+    server_code: server.serverCode,
+    description: server.description,
+    status: server.status,
+    parameters: server.parameters,
+    created_at: unixSeconds(server.createdAt),
+    updated_at: unixSeconds(server.updatedAt),
+    url: mcpPath(server.serverCode),
+  };
+}
