@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { HostApp, InputVariable } from '../types.js';
-import { exposedInputs, takesQuery } from './input-form.js';
+import { defaultOf, exposedInputs, jsonSchemaOf, maxLengthOf, optionsOf, takesQuery } from './input-form.js';
 
 /** What a run receives once the arguments passed (SPEC §4.3). */
 export interface RunInputs {
@@ -10,24 +10,29 @@ export interface RunInputs {
 
 export type ArgumentCheck = { ok: true; value: RunInputs } | { ok: false; problems: string[] };
 
+type Checked = { ok: true; value: unknown } | { ok: false; problems: string[] };
+
 interface Field {
   name: string;
   required: boolean;
   /** Whether `""` counts as a missing value for an optional field (it does for non-text types). */
   emptyIsMissing: boolean;
   defaultValue: unknown;
-  schema: z.ZodType;
+  /** The value to run with, or every problem with it, each naming the field. */
+  check(value: unknown): Checked;
 }
 
 /**
  * Compiles the app's form into one checker, once per app (SPEC §4.3): required values, types,
  * `enum`, `maxLength`, the two unambiguous coercions, defaults, extra arguments dropped, NUL
  * stripped. Every problem is reported at once, in words a language model can act on.
+ *
+ * Leniencies beyond the input schema, on purpose: the two coercions, and `null` (or `""` for a
+ * non-text type) for an optional value, which counts as "not given" and takes the default.
  */
 export function compileArgumentChecker(app: HostApp): (args: Record<string, unknown>) => ArgumentCheck {
   const fields = exposedInputs(app).map(toField);
-  const queryField = takesQuery(app) ? textField('query', true) : null;
-  if (queryField) fields.unshift(queryField);
+  if (takesQuery(app)) fields.unshift(textField('query', true));
   const mode = app.mode;
 
   return (args) => {
@@ -39,21 +44,21 @@ export function compileArgumentChecker(app: HostApp): (args: Record<string, unkn
         raw === undefined || raw === null || (raw === '' && (field.required || field.emptyIsMissing));
       if (missing) {
         if (field.required) problems.push(`${field.name} is required`);
-        else if (field.defaultValue !== undefined) values[field.name] = field.defaultValue;
+        else if (field.defaultValue !== undefined) setValue(values, field.name, field.defaultValue);
         continue;
       }
-      const parsed = field.schema.safeParse(raw);
-      if (parsed.success) values[field.name] = parsed.data;
-      else problems.push(...parsed.error.issues.map((issue) => describeIssue(field.name, issue)));
+      const checked = field.check(raw);
+      if (checked.ok) setValue(values, field.name, checked.value);
+      else problems.push(...checked.problems);
     }
     if (problems.length > 0) return { ok: false, problems };
     return { ok: true, value: toRunInputs(mode, values) };
   };
 }
 
-/** Our own messages sit at the field itself; issues inside a JSON object name the path to the bad value. */
-function describeIssue(name: string, issue: z.core.$ZodIssue): string {
-  return issue.path.length === 0 ? issue.message : `${name}.${issue.path.join('.')}: ${issue.message}`;
+/** A variable may be named like an Object.prototype member (`__proto__`); it stays a plain key. */
+function setValue(values: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(values, name, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function toRunInputs(mode: HostApp['mode'], values: Record<string, unknown>): RunInputs {
@@ -66,49 +71,51 @@ function toRunInputs(mode: HostApp['mode'], values: Record<string, unknown>): Ru
 function toField(input: InputVariable): Field {
   const name = input.variable;
   const required = input.required === true;
+  const defaultValue = defaultOf(input);
   switch (input.type) {
     case 'number':
-      return { ...base(input), schema: numberSchema(name) };
+      return { name, required, emptyIsMissing: true, defaultValue, check: fromZod(numberSchema(name)) };
     case 'checkbox':
-      return { ...base(input), schema: booleanSchema(name) };
+      return { name, required, emptyIsMissing: true, defaultValue, check: fromZod(booleanSchema(name)) };
     case 'json_object':
-      return { ...base(input), schema: objectSchema(name, input.json_schema) };
+      return { name, required, emptyIsMissing: true, defaultValue, check: objectCheck(name, input) };
     case 'select':
-      return { ...textField(name, required, undefined, input.options), defaultValue: input.default };
+      return { ...textField(name, required, undefined, optionsOf(input)), defaultValue };
     default:
-      return { ...textField(name, required, input.max_length), defaultValue: input.default };
+      return { ...textField(name, required, maxLengthOf(input)), defaultValue };
   }
 }
 
-function base(input: InputVariable): Omit<Field, 'schema'> {
-  return {
-    name: input.variable,
-    required: input.required === true,
-    emptyIsMissing: true,
-    defaultValue: input.default,
+/** A schema whose every message is written for the field, so the messages are the problems. */
+function fromZod(schema: z.ZodType): Field['check'] {
+  return (value) => {
+    const parsed = schema.safeParse(value);
+    return parsed.success
+      ? { ok: true, value: parsed.data }
+      : { ok: false, problems: parsed.error.issues.map((issue) => issue.message) };
   };
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what is stripped (SPEC §4.3).
 const NUL = /\u0000/g;
 
-function textField(name: string, required: boolean, maxLength?: number, options?: string[]): Field {
+function textField(name: string, required: boolean, maxLength?: number, options: string[] = []): Field {
   let schema: z.ZodType<string> = z
     .string({ error: `${name} must be a string` })
     .transform((text) => text.replace(NUL, ''));
-  if (typeof maxLength === 'number' && maxLength > 0) {
+  if (maxLength !== undefined) {
     // JSON Schema's maxLength counts code points, not UTF-16 units.
     schema = schema.refine((text) => codePointLength(text) <= maxLength, {
       error: `${name} must be at most ${maxLength} characters`,
     });
   }
-  if (options?.length) {
+  if (options.length > 0) {
     const allowed = new Set(options);
     schema = schema.refine((text) => allowed.has(text), {
       error: `${name} must be one of ${options.join(', ')}`,
     });
   }
-  return { name, required, emptyIsMissing: false, defaultValue: undefined, schema };
+  return { name, required, emptyIsMissing: false, defaultValue: undefined, check: fromZod(schema) };
 }
 
 function codePointLength(text: string): number {
@@ -117,13 +124,13 @@ function codePointLength(text: string): number {
   return length;
 }
 
+/** Plain decimal notation only: "0x10", "Infinity" or "1_000" are not unambiguous numbers. */
+const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
 /** A numeric string is an unambiguous number (SPEC §4.3); anything else stays as it is and fails. */
 function numberSchema(name: string): z.ZodType {
   return z.preprocess(
-    (value) =>
-      typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))
-        ? Number(value)
-        : value,
+    (value) => (typeof value === 'string' && NUMERIC.test(value) ? Number(value) : value),
     z.number({ error: `${name} must be a number` }),
   );
 }
@@ -135,22 +142,31 @@ function booleanSchema(name: string): z.ZodType {
   );
 }
 
-function objectSchema(name: string, jsonSchema: object | undefined): z.ZodType {
-  const isObject = z.custom<Record<string, unknown>>(
-    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-    { error: `${name} must be a JSON object` },
-  );
-  const inner = jsonSchema ? fromJsonSchema(jsonSchema) : null;
-  return inner ? isObject.pipe(inner as z.ZodType<unknown, Record<string, unknown>>) : isObject;
+/**
+ * A JSON object, and when the form gives a `json_schema`, one that follows it. Problems inside the
+ * object name the path to the bad value (`config.retries: ...`).
+ */
+function objectCheck(name: string, input: InputVariable): Field['check'] {
+  const jsonSchema = jsonSchemaOf(input);
+  const contents = jsonSchema ? fromJsonSchema(jsonSchema) : null;
+  return (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      return { ok: false, problems: [`${name} must be a JSON object`] };
+    }
+    if (!contents) return { ok: true, value };
+    const parsed = contents.safeParse(value);
+    if (parsed.success) return { ok: true, value };
+    return {
+      ok: false,
+      problems: parsed.error.issues.map((issue) => `${[name, ...issue.path].join('.')}: ${issue.message}`),
+    };
+  };
 }
 
 /** The app's own `json_schema` checks the object's contents; a schema zod cannot read only checks "is an object". */
-function fromJsonSchema(jsonSchema: object): z.ZodType | null {
+function fromJsonSchema(jsonSchema: Record<string, unknown>): z.ZodType | null {
   try {
-    const schema = z.fromJSONSchema({ type: 'object', ...jsonSchema } as Parameters<
-      typeof z.fromJSONSchema
-    >[0]);
-    return schema.transform((value) => value);
+    return z.fromJSONSchema({ type: 'object', ...jsonSchema } as Parameters<typeof z.fromJSONSchema>[0]);
   } catch {
     return null;
   }

@@ -53,7 +53,7 @@ export async function runToolCall(
       : undefined;
   const signal = timer ? AbortSignal.any([run.signal, timeout.signal]) : run.signal;
   try {
-    const produced = await untilAborted(produce({ ...run, signal }), signal);
+    const produced = await untilAborted(() => produce({ ...run, signal }), signal);
     return shape(produced, tool, features, options);
   } catch (error) {
     // Once stopped from outside, whatever the app throws is an echo of that stop.
@@ -97,9 +97,13 @@ function shape(
   return result;
 }
 
-/** Settles with the work, or rejects with the signal's reason as soon as it fires. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * Settles with the work, or rejects with the signal's reason as soon as it fires. Work whose
+ * signal has already fired (a call cancelled before it ran) is not started at all.
+ */
+function untilAborted<T>(start: () => Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
+  const work = start();
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });

@@ -18,13 +18,18 @@ const HIDDEN_TYPES = new Set<InputVariableType>(['file', 'file-list', 'external_
 /**
  * The app's form in the flat shape, with only the inputs a tool exposes. Accepts Dify's flat
  * entries (`{type, variable, ...}`) and the older nested ones (`{'text-input': {variable, ...}}`);
- * entries of an unknown type are left out, as a client could not know how to fill them.
+ * entries of an unknown type are left out, as a client could not know how to fill them. A variable
+ * named twice keeps its first entry, and in chat modes the implicit `query` (SPEC §4.2) wins over a
+ * form variable of that name, so the schema and the checker always describe the same fields.
  */
 export function exposedInputs(app: HostApp): InputVariable[] {
   const inputs: InputVariable[] = [];
+  const seen = new Set<string>(takesQuery(app) ? ['query'] : []);
   for (const entry of app.inputForm ?? []) {
     const variable = flatten(entry);
-    if (variable && !HIDDEN_TYPES.has(variable.type)) inputs.push(variable);
+    if (!variable || HIDDEN_TYPES.has(variable.type) || seen.has(variable.variable)) continue;
+    seen.add(variable.variable);
+    inputs.push(variable);
   }
   return inputs;
 }
@@ -49,3 +54,38 @@ export const takesQuery = (app: HostApp): boolean =>
   app.mode === 'chat' || app.mode === 'advanced-chat' || app.mode === 'agent-chat';
 
 export const QUERY_DESCRIPTION = 'User Input/Question content';
+
+/** A text's `max_length`, when it is a usable limit (JSON Schema's `maxLength` is a non-negative integer). */
+export function maxLengthOf(input: InputVariable): number | undefined {
+  const limit = input.max_length;
+  return typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? limit : undefined;
+}
+
+/** A select's distinct string options; empty means free text (an empty `enum` would accept nothing). */
+export function optionsOf(input: InputVariable): string[] {
+  if (!Array.isArray(input.options)) return [];
+  return [...new Set(input.options.filter((option): option is string => typeof option === 'string'))];
+}
+
+/** A `null` default is how forms say "no default"; only other values are copied and used. */
+export function defaultOf(input: InputVariable): unknown {
+  return input.default === null ? undefined : input.default;
+}
+
+/**
+ * A `json_object`'s schema as an object. Form editors often store it as JSON text, so a string
+ * holding a JSON object is read too; anything else means "any object".
+ */
+export function jsonSchemaOf(input: InputVariable): Record<string, unknown> | undefined {
+  let schema: unknown = input.json_schema;
+  if (typeof schema === 'string') {
+    try {
+      schema = JSON.parse(schema);
+    } catch {
+      return undefined;
+    }
+  }
+  return typeof schema === 'object' && schema !== null && !Array.isArray(schema)
+    ? (schema as Record<string, unknown>)
+    : undefined;
+}

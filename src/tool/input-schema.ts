@@ -1,5 +1,13 @@
 import type { HostApp, InputVariable } from '../types.js';
-import { exposedInputs, QUERY_DESCRIPTION, takesQuery } from './input-form.js';
+import {
+  defaultOf,
+  exposedInputs,
+  jsonSchemaOf,
+  maxLengthOf,
+  optionsOf,
+  QUERY_DESCRIPTION,
+  takesQuery,
+} from './input-form.js';
 
 export interface JsonSchemaObject {
   type: 'object';
@@ -16,8 +24,14 @@ export function buildInputSchema(app: HostApp, parameters: Record<string, string
     schema.required.push('query');
   }
   for (const input of exposedInputs(app)) {
-    schema.properties[input.variable] = propertySchema(input, parameters);
-    if (input.required && !schema.required.includes(input.variable)) schema.required.push(input.variable);
+    // defineProperty: a variable may be named like an Object.prototype member (`__proto__`).
+    Object.defineProperty(schema.properties, input.variable, {
+      value: propertySchema(input, parameters),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    if (input.required === true) schema.required.push(input.variable);
   }
   return schema;
 }
@@ -25,33 +39,35 @@ export function buildInputSchema(app: HostApp, parameters: Record<string, string
 function propertySchema(input: InputVariable, parameters: Record<string, string>): Record<string, unknown> {
   const property: Record<string, unknown> = { ...typeKeywords(input) };
   property.description = describe(input, parameters);
-  if (input.default !== undefined) property.default = input.default;
+  const fallback = defaultOf(input);
+  if (fallback !== undefined) property.default = fallback;
   return property;
 }
 
 function typeKeywords(input: InputVariable): Record<string, unknown> {
   switch (input.type) {
     case 'text-input':
-    case 'paragraph':
-      return typeof input.max_length === 'number' && input.max_length > 0
-        ? { type: 'string', maxLength: input.max_length }
-        : { type: 'string' };
-    case 'select':
+    case 'paragraph': {
+      const maxLength = maxLengthOf(input);
+      return maxLength === undefined ? { type: 'string' } : { type: 'string', maxLength };
+    }
+    case 'select': {
       // An empty `enum` would accept nothing; without options the field is free text.
-      return input.options?.length ? { type: 'string', enum: [...input.options] } : { type: 'string' };
+      const options = optionsOf(input);
+      return options.length > 0 ? { type: 'string', enum: options } : { type: 'string' };
+    }
     case 'number':
       return { type: 'number' };
     case 'checkbox':
       return { type: 'boolean' };
     default:
-      return jsonObjectKeywords(input.json_schema);
+      return jsonObjectKeywords(jsonSchemaOf(input));
   }
 }
 
-function jsonObjectKeywords(jsonSchema: object | undefined): Record<string, unknown> {
+function jsonObjectKeywords(source: Record<string, unknown> | undefined): Record<string, unknown> {
   const keywords: Record<string, unknown> = { type: 'object' };
-  if (!jsonSchema) return keywords;
-  const source = jsonSchema as Record<string, unknown>;
+  if (!source) return keywords;
   for (const key of ['properties', 'required', 'additionalProperties'] as const) {
     if (source[key] !== undefined) keywords[key] = source[key];
   }
@@ -61,5 +77,8 @@ function jsonObjectKeywords(jsonSchema: object | undefined): Record<string, unkn
 /** The server's own wording first, then the app's (SPEC §4.2); stale `parameters` keys never match. */
 function describe(input: InputVariable, parameters: Record<string, string>): string {
   const fromServer = Object.hasOwn(parameters, input.variable) ? parameters[input.variable] : undefined;
-  return fromServer || input.description || input.label || '';
+  return nonEmpty(fromServer) ?? nonEmpty(input.description) ?? nonEmpty(input.label) ?? '';
 }
+
+const nonEmpty = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;

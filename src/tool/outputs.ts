@@ -13,13 +13,19 @@ export function buildOutputSchema(app: HostApp): Record<string, unknown> {
   if (app.mode !== 'workflow') return ANSWER_SCHEMA;
   if (!app.outputs?.length) return { type: 'object' };
   const schema: JsonSchemaObject = { type: 'object', properties: {}, required: [] };
-  for (const output of app.outputs) {
+  for (const output of declaredOutputs(app)) {
     schema.properties[output.variable] = output.description
       ? { type: output.type, description: output.description }
       : { type: output.type };
     schema.required.push(output.variable);
   }
   return schema;
+}
+
+/** Each declared output once, the first declaration winning, so `required` has no duplicates. */
+function declaredOutputs(app: HostApp): DeclaredOutput[] {
+  const seen = new Set<string>();
+  return (app.outputs ?? []).filter((output) => !seen.has(output.variable) && seen.add(output.variable));
 }
 
 const OUTPUT_TYPES: Record<DeclaredOutput['type'], z.ZodType> = {
@@ -36,7 +42,7 @@ const OUTPUT_TYPES: Record<DeclaredOutput['type'], z.ZodType> = {
  */
 export function compileOutputCheck(app: HostApp): ((outputs: Record<string, unknown>) => string[]) | null {
   if (app.mode !== 'workflow' || !app.outputs?.length) return null;
-  const declared = app.outputs;
+  const declared = declaredOutputs(app);
   return (outputs) => {
     const problems: string[] = [];
     for (const { variable, type } of declared) {
