@@ -32,11 +32,18 @@ export interface VersionFeatures {
   readonly modern: boolean;
 }
 
-export function featuresOf(version: string): VersionFeatures {
-  return {
+function computeFeatures(version: string): VersionFeatures {
+  return Object.freeze({
     structured: version >= '2025-06-18',
     toolErrorsAsResults: version >= '2025-11-25',
     icons: version >= '2025-11-25',
     modern: version >= FIRST_MODERN_VERSION,
-  };
+  });
+}
+
+/** One frozen object per supported version, so the hot path allocates nothing to ask. */
+const FEATURES = new Map(SUPPORTED_VERSIONS.map((version) => [version, computeFeatures(version)]));
+
+export function featuresOf(version: string): VersionFeatures {
+  return FEATURES.get(version) ?? computeFeatures(version);
 }
