@@ -39,24 +39,31 @@ function buildTool(app: HostApp, server: ServerRecord, toolName: ToolNamer | und
 }
 
 /**
- * Caches tools by app object and server revision, so the hot path builds nothing. A host that
- * returns a new app object per request still gets correct tools, only rebuilt each time.
+ * Caches tools by app object and server revision (id, `updatedAt`, description), so the hot path
+ * builds nothing and allocates nothing to find them. A host that returns a new app object per
+ * request still gets correct tools, only rebuilt each time.
  */
 export function createToolCache(toolName?: ToolNamer): (app: HostApp, server: ServerRecord) => AppTool {
-  const byApp = new WeakMap<HostApp, Map<string, AppTool>>();
+  interface Built {
+    updatedAt: number | undefined;
+    description: string;
+    tool: AppTool;
+  }
+  // Per app object, the latest revision seen of each of its servers.
+  const byApp = new WeakMap<HostApp, Map<string, Built>>();
   return (app, server) => {
-    const revision = `${server.id}\u0000${server.updatedAt?.getTime?.()}\u0000${server.description}`;
-    let tools = byApp.get(app);
-    if (!tools) {
-      tools = new Map();
-      byApp.set(app, tools);
+    const updatedAt: number | undefined = server.updatedAt?.getTime?.();
+    let builds = byApp.get(app);
+    if (!builds) {
+      builds = new Map();
+      byApp.set(app, builds);
     }
-    let tool = tools.get(revision);
-    if (!tool) {
-      if (tools.size >= 8) tools.clear(); // old revisions of a long-lived app object
-      tool = buildTool(app, server, toolName);
-      tools.set(revision, tool);
-    }
+    const built = builds.get(server.id);
+    if (built && Object.is(built.updatedAt, updatedAt) && built.description === server.description)
+      return built.tool;
+    if (!built && builds.size >= 8) builds.clear(); // an app object shared by many servers
+    const tool = buildTool(app, server, toolName);
+    builds.set(server.id, { updatedAt, description: server.description, tool });
     return tool;
   };
 }
