@@ -154,14 +154,22 @@ function objectCheck(name: string, input: InputVariable): Field['check'] {
       return { ok: false, problems: [`${name} must be a JSON object`] };
     }
     if (!contents) return { ok: true, value };
-    const parsed = contents.safeParse(value);
+    const parsed = contents.safeParse(value, { error: missingKey });
     if (parsed.success) return { ok: true, value };
     return {
       ok: false,
-      problems: parsed.error.issues.map((issue) => `${[name, ...issue.path].join('.')}: ${issue.message}`),
+      problems: parsed.error.issues.map((issue) => {
+        const path = [name, ...issue.path].join('.');
+        return issue.message === MISSING ? `${path} is required` : `${path}: ${issue.message}`;
+      }),
     };
   };
 }
+
+/** Marks a required key that is absent, which zod would word as "expected string, received undefined". */
+const MISSING = '\u0000missing';
+const missingKey = (issue: { code?: string; input?: unknown }) =>
+  issue.code === 'invalid_type' && issue.input === undefined ? MISSING : undefined;
 
 /** The app's own `json_schema` checks the object's contents; a schema zod cannot read only checks "is an object". */
 function fromJsonSchema(jsonSchema: Record<string, unknown>): z.ZodType | null {
