@@ -3,7 +3,7 @@ import { type NextFunction, type Request, type Response, Router } from 'express'
 import { BodyTooLarge, readJsonBody } from './http/body.js';
 import { checkAccept, checkContentType, checkHost, checkOrigin, isLoopbackAddress } from './http/guards.js';
 import { type McpServerOptions, parseOptions } from './options.js';
-import type { McpHeaders } from './protocol/context.js';
+import type { ErrorContext, McpHeaders } from './protocol/context.js';
 import { createEndpoint } from './protocol/endpoint.js';
 import { errorBody, McpError } from './protocol/errors.js';
 
@@ -21,18 +21,19 @@ export function mcpServer(options: McpServerOptions): Router {
   const config = parseOptions(options);
   const allowedOrigins = new Set(config.allowedOrigins.map((origin) => origin.toLowerCase()));
   const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
+  const report = (error: unknown, context: ErrorContext) => {
+    try {
+      config.onError(error, context);
+    } catch {
+      // A failing hook must not turn into a second failure of the request.
+    }
+  };
   const endpoint = createEndpoint({
     runApp: config.runApp,
     serverInfo: config.serverInfo,
     toolName: config.toolName,
     callTimeoutMs: config.callTimeoutMs,
-    report: (error, context) => {
-      try {
-        config.onError(error, context);
-      } catch {
-        // A failing hook must not turn into a second failure of the request.
-      }
-    },
+    report,
   });
 
   const handle = async (req: Request, res: Response) => {
@@ -53,7 +54,8 @@ export function mcpServer(options: McpServerOptions): Router {
     } catch (error) {
       if (error instanceof BodyTooLarge) res.setHeader('Connection', 'close');
       if (error instanceof McpError) return send(res, error);
-      config.onError(error, { phase: 'dispatch' });
+      if (req.destroyed) return; // the client went away mid-body: nothing failed here, nobody to answer
+      report(error, { phase: 'dispatch' });
       return send(res, new McpError('internal', 'Internal error'));
     }
 
@@ -77,7 +79,7 @@ export function mcpServer(options: McpServerOptions): Router {
   router.all(MCP_ROUTE, (req: Request, res: Response, next: NextFunction) => {
     handle(req, res).catch((error) => {
       // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.
-      config.onError(error, { phase: 'dispatch' });
+      report(error, { phase: 'dispatch' });
       if (!res.headersSent) send(res, new McpError('internal', 'Internal error'));
       else next(error);
     });

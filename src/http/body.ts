@@ -12,11 +12,15 @@ type MaybeParsed = IncomingMessage & { body?: unknown; _body?: boolean };
 export async function readJsonBody(req: MaybeParsed, maxBodyBytes: number): Promise<unknown> {
   const declared = Number(req.headers['content-length']);
   if (declared > maxBodyBytes) throw tooLarge(maxBodyBytes);
-  if (req._body === true) {
+  // A host parser ran before the router: body-parser 1 (Express 4) marks the request with `_body`,
+  // body-parser 2 (Express 5) does not, but leaves the stream read to its end.
+  if (req._body === true || req.readableEnded) {
+    // body-parser turns an empty body into `{}`; a body declared empty is still empty (row 7).
+    if (declared === 0) return parseJson('');
     const body = req.body;
+    if (body === undefined) return parseJson(''); // consumed by someone else, and nothing was left for us
     return typeof body === 'string' || Buffer.isBuffer(body) ? parseJson(body.toString()) : body;
   }
-  if (req.readableEnded) return parseJson(''); // consumed by someone else, and nothing was left for us
   return parseJson(await readText(req, maxBodyBytes));
 }
 

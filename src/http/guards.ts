@@ -52,15 +52,27 @@ export function isLoopbackAddress(address: AddressInfo | string | null): boolean
   return ip === '::1' || ip.startsWith('127.');
 }
 
-/** Row 4: the body must be JSON (`application/json` or a `+json` type). */
+/**
+ * Row 4: the body must be JSON (`application/json` or a `+json` type), in UTF-8: RFC 8259 §8.1
+ * makes it the one encoding of JSON between systems, and the body is read as UTF-8.
+ */
 export function checkContentType(contentType: string | undefined): McpError | null {
   const type = mediaType(contentType ?? '');
-  if (type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))) return null;
+  const json = type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+  if (json && isUtf8(charsetOf(contentType ?? ''))) return null;
   return new McpError(
     'unsupportedMediaType',
     'Unsupported Media Type: Content-Type must be application/json',
   );
 }
+
+function charsetOf(header: string): string | undefined {
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(header);
+  return match ? (match[1] ?? match[2] ?? '').toLowerCase() : undefined;
+}
+
+const isUtf8 = (charset: string | undefined) =>
+  charset === undefined || charset === 'utf-8' || charset === 'utf8';
 
 const ACCEPTABLE = new Set(['application/json', 'text/event-stream', '*/*', 'application/*', 'text/*']);
 

@@ -7,12 +7,15 @@ export type RequestId = z.infer<typeof RequestIdSchema>;
 const ParamsSchema = z.record(z.string(), z.unknown(), { error: 'params must be an object' });
 
 /** One JSON-RPC 2.0 request or notification (SPEC §2 row 8). A null id counts as no id (row 10). */
-export const MessageSchema = z.object({
-  jsonrpc: z.literal('2.0', { error: 'jsonrpc must be "2.0"' }),
-  method: z.string({ error: 'method must be a string' }),
-  id: z.union([z.string(), z.int(), z.null()], { error: 'id must be a string or an integer' }).optional(),
-  params: ParamsSchema.optional(),
-});
+export const MessageSchema = z.object(
+  {
+    jsonrpc: z.literal('2.0', { error: 'jsonrpc must be "2.0"' }),
+    method: z.string({ error: 'method must be a string' }),
+    id: z.union([z.string(), z.int(), z.null()], { error: 'id must be a string or an integer' }).optional(),
+    params: ParamsSchema.optional(),
+  },
+  { error: 'a JSON-RPC message must be a JSON object' },
+);
 
 export type Message = z.infer<typeof MessageSchema>;
 

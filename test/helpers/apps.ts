@@ -1,0 +1,207 @@
+/**
+ * A small host backend for the endpoint suites: a few apps, one published server per situation of
+ * SPEC §2 (active, inactive, app gone, app unavailable, a failing resolver, a failing store), a
+ * `runApp` that records every run, and an `onError` hook that records every report.
+ */
+
+import type {
+  AppResult,
+  AppRun,
+  EndUser,
+  HostApp,
+  McpServerOptions,
+  ResolveServer,
+  ServerRecord,
+} from '../../src/index.js';
+import type { ErrorContext } from '../../src/protocol/context.js';
+import type { ServerStore } from '../../src/store/types.js';
+
+export const TENANT = 'tenant-demo';
+
+/** A workflow that declares its outputs and has an https icon. */
+export const TEXT_STATS: HostApp = {
+  id: 'text-stats',
+  name: 'Text Stats',
+  mode: 'workflow',
+  description: 'Counts the words of a text',
+  inputForm: [
+    { type: 'paragraph', variable: 'text', label: 'Text', required: true, max_length: 1000 },
+    { type: 'number', variable: 'top_n', label: 'How many top words', default: 3 },
+  ],
+  outputs: [
+    { variable: 'word_count', type: 'number', description: 'Number of words' },
+    { variable: 'top_words', type: 'array' },
+  ],
+  icon: 'https://example.com/text-stats.png',
+};
+
+/** A chat app with an icon that is not https (so never shown as `icons`). */
+export const FAQ_BOT: HostApp = {
+  id: 'faq-bot',
+  name: 'FAQ Bot!',
+  mode: 'chat',
+  description: 'Answers questions',
+  inputForm: [{ type: 'select', variable: 'tone', label: 'Tone', options: ['plain', 'friendly'] }],
+  icon: 'http://example.com/faq.png',
+};
+
+/** A completion app whose runs wait for the test to release them, or for their signal. */
+export const SLOW_APP: HostApp = {
+  id: 'slow',
+  name: 'Slow',
+  mode: 'completion',
+  inputForm: [],
+};
+
+export const UNAVAILABLE_APP: HostApp = {
+  id: 'unavailable',
+  name: 'Under Maintenance',
+  mode: 'workflow',
+  inputForm: [],
+  available: false,
+};
+
+/** Served by the server whose store fails (see `storeFails`). */
+const STORE_FAILS_APP: HostApp = { id: 'store-fails', name: 'Store Fails', mode: 'chat', inputForm: [] };
+
+const APPS = [TEXT_STATS, FAQ_BOT, SLOW_APP, UNAVAILABLE_APP, STORE_FAILS_APP];
+
+/** Server descriptions, shown as `instructions` and tool descriptions. */
+export const DESCRIPTIONS = {
+  textStats: 'Word statistics for any text',
+  faqBot: '',
+} as const;
+
+/** Codes no store knows that make the resolver fail; well-formed so only the failure explains the reply. */
+export const RESOLVER_FAILS_CODE = 'ResolverFails000';
+export const RESOLVER_FAILURE = new Error(`database is down while looking up ${RESOLVER_FAILS_CODE}`);
+export const STORE_FAILURE = new Error('end_users insert failed: connection reset');
+
+/** A code that looks like one but belongs to nobody. */
+export const UNKNOWN_CODE = 'Unknown000000000';
+
+/** One slow run in progress: what it received, and how to let it finish. */
+export interface SlowRun {
+  run: AppRun;
+  /** Lets the run finish with this answer; returns whether its signal had fired by then. */
+  release(answer: string): boolean;
+}
+
+export interface World {
+  store: ServerStore;
+  codes: {
+    textStats: string;
+    faqBot: string;
+    slow: string;
+    inactive: string;
+    appGone: string;
+    unavailable: string;
+    /** An active server whose store fails when its end user is needed. */
+    storeFails: string;
+  };
+  servers: { textStats: ServerRecord; faqBot: ServerRecord };
+  /** Every run `runApp` received, in order. */
+  runs: AppRun[];
+  /** Every report the `onError` hook received, in order. */
+  reports: { error: unknown; context: ErrorContext }[];
+  /** Waits for the next run of the slow app. */
+  nextSlowRun(): Promise<SlowRun>;
+  /** `mcpServer` options for this world; `overrides` replace any of them. */
+  options(overrides?: Partial<McpServerOptions>): McpServerOptions;
+}
+
+/** Publishes one server per situation in `store` and returns the world around them. */
+export async function createWorld(store: ServerStore): Promise<World> {
+  const publish = (appId: string, name: string, description: string, parameters = {}) =>
+    store.createServer({ tenantId: TENANT, appId, name, description, parameters });
+
+  const textStats = await publish(TEXT_STATS.id, TEXT_STATS.name, DESCRIPTIONS.textStats, {
+    text: 'The text to analyse',
+  });
+  const faqBot = await publish(FAQ_BOT.id, FAQ_BOT.name, DESCRIPTIONS.faqBot);
+  const slow = await publish(SLOW_APP.id, SLOW_APP.name, 'Takes its time');
+  const inactive = await publish('inactive-app', 'Retired', 'No longer served');
+  await store.deactivateServer(inactive.id);
+  const appGone = await publish('deleted-app', 'Deleted', 'Its app was deleted');
+  const unavailable = await publish(UNAVAILABLE_APP.id, UNAVAILABLE_APP.name, 'Down for now');
+  const storeFails = await publish(STORE_FAILS_APP.id, STORE_FAILS_APP.name, 'Its end user cannot be stored');
+
+  const loadApp = (appId: string, tenantId: string) =>
+    tenantId === TENANT ? (APPS.find((app) => app.id === appId) ?? null) : null;
+  const storeResolver = store.resolver(loadApp);
+  const resolveServer: ResolveServer = async (serverCode, req) => {
+    if (serverCode === RESOLVER_FAILS_CODE) throw RESOLVER_FAILURE;
+    const resolved = await storeResolver(serverCode, req);
+    if (resolved && serverCode === storeFails.serverCode) {
+      return {
+        ...resolved,
+        endUser: async (_name: string): Promise<EndUser> => {
+          throw STORE_FAILURE;
+        },
+      };
+    }
+    return resolved;
+  };
+
+  const runs: AppRun[] = [];
+  const reports: World['reports'] = [];
+  const slowRuns: SlowRun[] = [];
+  const slowWaiters: ((run: SlowRun) => void)[] = [];
+
+  const runApp = (run: AppRun): Promise<AppResult> | AppResult => {
+    runs.push(run);
+    switch (run.app.id) {
+      case TEXT_STATS.id: {
+        const words = String(run.inputs.text).split(/\s+/).filter(Boolean);
+        return { outputs: { word_count: words.length, top_words: words.slice(0, Number(run.inputs.top_n)) } };
+      }
+      case FAQ_BOT.id:
+        return { answer: `You asked: ${run.query}` };
+      case SLOW_APP.id:
+        return new Promise<AppResult>((resolve) => {
+          const slowRun: SlowRun = {
+            run,
+            release: (answer) => {
+              resolve({ answer });
+              return run.signal.aborted;
+            },
+          };
+          // Like a real app: stop as soon as the signal says so.
+          run.signal.addEventListener('abort', () => resolve({ answer: 'stopped' }), { once: true });
+          const waiter = slowWaiters.shift();
+          if (waiter) waiter(slowRun);
+          else slowRuns.push(slowRun);
+        });
+      default:
+        throw new Error(`no such app in this world: ${run.app.id}`);
+    }
+  };
+
+  return {
+    store,
+    codes: {
+      textStats: textStats.serverCode,
+      faqBot: faqBot.serverCode,
+      slow: slow.serverCode,
+      inactive: inactive.serverCode,
+      appGone: appGone.serverCode,
+      unavailable: unavailable.serverCode,
+      storeFails: storeFails.serverCode,
+    },
+    servers: { textStats, faqBot },
+    runs,
+    reports,
+    nextSlowRun: () => {
+      const ready = slowRuns.shift();
+      return ready ? Promise.resolve(ready) : new Promise((resolve) => slowWaiters.push(resolve));
+    },
+    options: (overrides = {}) => ({
+      resolveServer,
+      runApp,
+      onError: (error, context) => {
+        reports.push({ error, context });
+      },
+      ...overrides,
+    }),
+  };
+}
