@@ -399,6 +399,16 @@ describe.each(databases)('the console API on $name', (kind) => {
       );
     });
 
+    it('a publish without a body answers 400 naming the required field', async () => {
+      const app = apps.add(TENANT_A);
+      const reply = await request(host.app)
+        .post(`/console/api/apps/${app.id}/server`)
+        .set('Authorization', 'Bearer editor-a');
+      expectError(reply, 400, 'invalid_request', 'Invalid request body: parameters is required', {
+        parameters: 'is required',
+      });
+    });
+
     it('parameters that are not an object of strings answer 400 naming each bad field', async () => {
       const app = apps.add(TENANT_A);
       for (const parameters of [['text'], 'text', null, 3]) {

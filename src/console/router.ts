@@ -91,8 +91,10 @@ export function mcpConsole(options: McpConsoleOptions): Router {
   }
 
   async function readBody(req: Request, res: Response): Promise<unknown> {
-    // `req.is` is null without a body, false for a body of another type.
-    if (req.is('application/json') === false) {
+    // An empty body (`Content-Length: 0`, often without a type) is no body: the fields are then missing.
+    const empty =
+      req.headers['transfer-encoding'] === undefined && Number(req.headers['content-length'] ?? 0) === 0;
+    if (!empty && !req.is('application/json')) {
       throw new ConsoleError('unsupported_media_type', 'Content-Type must be application/json');
     }
     await new Promise<void>((resolve, reject) => {
