@@ -112,6 +112,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
    * already holds now or later (two writes in the same millisecond, or a clock that went back).
    */
   async function change(id: string, values: Partial<ServerRow>): Promise<ServerRecord | null> {
+    // The old code is gone from this instance's cache from the moment the write starts (SPEC §6).
     codes?.forget(id);
     const now = Date.now();
     const [row]: ServerRow[] = await knex(tables.servers)
@@ -210,6 +211,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
         return count;
       });
       codes?.forget(id);
+      endUsers.delete(id);
       return deleted > 0;
     },
 

@@ -1,0 +1,114 @@
+/**
+ * The databases every storage-backed suite runs against (STYLE habit 7: the same suite on every
+ * database, `describe.each(databases)`). Each `create()` gives a suite its own empty database, so
+ * test files running in parallel never see each other's rows:
+ * - `sqlite`: a new file in a new temporary folder (better-sqlite3), always available;
+ * - `postgres`: a new schema in the database named by `TEST_POSTGRES_URL`, only when it is set.
+ *
+ * Without `TEST_POSTGRES_URL` the PostgreSQL suites are left out, and a line says so; with
+ * `REQUIRE_POSTGRES=1` (CI) a missing URL fails every file that imports this helper instead.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+
+export interface TestDatabase {
+  readonly name: DatabaseKind['name'];
+  /**
+   * A new Knex instance (its own connection pool) on this database: call it twice to get two
+   * "processes" sharing one database. Every instance is closed by `destroy()`.
+   */
+  connect(): Knex;
+  /** Closes every instance from `connect()` and deletes the database. */
+  destroy(): Promise<void>;
+}
+
+export interface DatabaseKind {
+  name: 'sqlite' | 'postgres';
+  /** Creates a fresh, empty database for one suite. */
+  create(): Promise<TestDatabase>;
+}
+
+function tracked(
+  name: DatabaseKind['name'],
+  config: () => Knex.Config,
+  drop: () => Promise<void>,
+): TestDatabase {
+  const instances: Knex[] = [];
+  return {
+    name,
+    connect() {
+      const knex = knexFactory(config());
+      instances.push(knex);
+      return knex;
+    },
+    async destroy() {
+      await Promise.all(instances.map((knex) => knex.destroy()));
+      await drop();
+    },
+  };
+}
+
+const sqlite: DatabaseKind = {
+  name: 'sqlite',
+  async create() {
+    // A real file rather than `:memory:`, so two Knex instances share one database as two
+    // processes would.
+    const folder = await mkdtemp(join(tmpdir(), 'express-app-mcp-test-'));
+    const filename = join(folder, 'test.sqlite');
+    return tracked(
+      'sqlite',
+      () => ({
+        client: 'better-sqlite3',
+        connection: { filename },
+        useNullAsDefault: true,
+        // WAL with NORMAL sync is the usual setting for an application's SQLite file, and keeps
+        // suites that write thousands of rows from waiting on an fsync per statement.
+        pool: {
+          afterCreate(connection: { pragma(sql: string): unknown }, done: (error: Error | null) => void) {
+            connection.pragma('journal_mode = WAL');
+            connection.pragma('synchronous = NORMAL');
+            done(null);
+          },
+        },
+      }),
+      () => rm(folder, { recursive: true, force: true }),
+    );
+  },
+};
+
+function postgres(url: string): DatabaseKind {
+  return {
+    name: 'postgres',
+    async create() {
+      const schema = `test_${randomBytes(6).toString('hex')}`;
+      const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+      await admin.raw('create schema ??', [schema]);
+      return tracked(
+        'postgres',
+        // `searchPath` makes the schema the default one for every query and for Knex's migrator.
+        () => ({ client: 'pg', connection: url, searchPath: [schema], pool: { min: 0, max: 5 } }),
+        async () => {
+          await admin.raw('drop schema ?? cascade', [schema]);
+          await admin.destroy();
+        },
+      );
+    },
+  };
+}
+
+function availableDatabases(): DatabaseKind[] {
+  const url = process.env.TEST_POSTGRES_URL;
+  if (url) return [sqlite, postgres(url)];
+  if (process.env.REQUIRE_POSTGRES === '1') {
+    throw new Error('REQUIRE_POSTGRES=1 but TEST_POSTGRES_URL is not set: the PostgreSQL suites cannot run');
+  }
+  console.warn(
+    'PostgreSQL suites skipped: set TEST_POSTGRES_URL=postgres://user:password@host:5432/database to run them',
+  );
+  return [sqlite];
+}
+
+export const databases: DatabaseKind[] = availableDatabases();
