@@ -768,6 +768,17 @@ describe.each(databases)('the console API on $name', (kind) => {
       expect(put.headers.allow).toBe('GET, POST');
     });
 
+    it('HEAD on the refresh path answers 405 and does not rotate the code', async () => {
+      const { app, server } = await published();
+      const reply = await request(host.app)
+        .head(`/console/api/apps/${server.id}/server/refresh`)
+        .set('Authorization', 'Bearer editor-a');
+      expect(reply.status).toBe(405);
+      expect(reply.headers.allow).toBe('GET, POST');
+      expect(reply.headers['cache-control']).toBe('no-store');
+      expect((await editor.get(app.id)).body).toEqual(server);
+    });
+
     it("paths that are not the console's fall through to the host", async () => {
       const reply = await request(host.app).get('/console/api/apps').set('Authorization', 'Bearer editor-a');
       expect(reply.status).toBe(404);

@@ -72,6 +72,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
       report(error, { ...context, operation: 'authorize' });
       throw new ConsoleError('internal', 'Internal error');
     }
+    // No `WWW-Authenticate`: the scheme is the host's, and the console does not know it.
     if (granted === null || granted === undefined) {
       throw new ConsoleError('unauthorized', 'Authentication required');
     }
@@ -103,6 +104,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     return req.body;
   }
 
+  /** Every endpoint asks the host for the app first: one it does not know (any more) is 404, even to unpublish. */
   async function loadApp(appId: string, access: ConsoleAccess): Promise<HostApp> {
     const app = await config.loadApp(appId, access.tenantId);
     if (!app) throw new ConsoleError('not_found', 'app not found');
@@ -218,6 +220,8 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     .all(methodNotAllowed('GET, POST, PUT, DELETE'));
   router
     .route('/apps/:serverId/server/refresh')
+    // Express answers HEAD with the GET handler; a link checker's HEAD must not rotate a code.
+    .head(methodNotAllowed('GET, POST'))
     // GET rotates too, as in Dify, whose UI calls it that way; it still needs `canEdit`.
     .get(endpoint('refresh', 'edit', refresh))
     .post(endpoint('refresh', 'edit', refresh))
