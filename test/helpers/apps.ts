@@ -99,7 +99,7 @@ export interface World {
     /** An active server whose store fails when its end user is needed. */
     storeFails: string;
   };
-  servers: { textStats: ServerRecord; faqBot: ServerRecord };
+  servers: { textStats: ServerRecord; faqBot: ServerRecord; slow: ServerRecord; storeFails: ServerRecord };
   /** Every run `runApp` received, in order. */
   runs: AppRun[];
   /** Every report the `onError` hook received, in order. */
@@ -188,7 +188,7 @@ export async function createWorld(store: ServerStore): Promise<World> {
       unavailable: unavailable.serverCode,
       storeFails: storeFails.serverCode,
     },
-    servers: { textStats, faqBot },
+    servers: { textStats, faqBot, slow, storeFails },
     runs,
     reports,
     nextSlowRun: () => {
