@@ -79,13 +79,10 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     const access = ConsoleAccessSchema.safeParse(granted);
     if (!access.success) {
       // A malformed answer must never widen access (an undefined tenant would be one shared tenant).
-      report(
-        new TypeError('mcpConsole: authorize must return { tenantId: string, canEdit: boolean } or null'),
-        {
-          ...context,
-          operation: 'authorize',
-        },
+      const misuse = new TypeError(
+        'mcpConsole: authorize must return { tenantId: string, canEdit: boolean } or null',
       );
+      report(misuse, { ...context, operation: 'authorize' });
       throw new ConsoleError('internal', 'Internal error');
     }
     return access.data;
