@@ -1,0 +1,355 @@
+/**
+ * The example host's own apps (SPEC §8): five small, deterministic apps, one per mode, that need no
+ * network and no model. In a real backend these would be your workflows, chatbots and agents; what
+ * matters here is their shape: a `HostApp` description that `loadApp` returns, and a `runApp` that
+ * runs one of them once and returns a result or streams events (SPEC §5). This file needs nothing
+ * from the package at run time: the types in the JSDoc comments come from it.
+ */
+
+/** The tenant every demo app belongs to. */
+export const TENANT_ID = 'demo';
+
+/** @type {import('express-app-mcp').HostApp[]} */
+export const DEMO_APPS = [
+  {
+    id: 'text-stats',
+    name: 'Text Stats',
+    mode: 'workflow',
+    description: 'Counts the words and characters of a text and finds its most frequent words.',
+    inputForm: [
+      {
+        type: 'paragraph',
+        variable: 'text',
+        label: 'Text',
+        description: 'The text to analyse',
+        required: true,
+        max_length: 10000,
+      },
+      {
+        type: 'number',
+        variable: 'top_n',
+        label: 'Top N',
+        description: 'How many of the most frequent words to return',
+        required: false,
+        default: 3,
+      },
+      {
+        type: 'select',
+        variable: 'language',
+        label: 'Language',
+        description: 'The language of the text; it decides the alphabetical order of tied words',
+        required: false,
+        options: ['en', 'fr', 'de'],
+      },
+    ],
+    outputs: [
+      { variable: 'word_count', type: 'number', description: 'How many words the text has' },
+      {
+        variable: 'char_count',
+        type: 'number',
+        description: 'How many characters (code points) the text has',
+      },
+      {
+        variable: 'top_words',
+        type: 'array',
+        description: 'The most frequent words, most frequent first; ties in alphabetical order',
+      },
+    ],
+  },
+  {
+    id: 'faq-bot',
+    name: 'FAQ Bot',
+    mode: 'chat',
+    description: 'Answers questions about opening hours, prices and refunds.',
+    inputForm: [
+      {
+        type: 'select',
+        variable: 'tone',
+        label: 'Tone',
+        description: 'plain, or friendly for a warmer answer',
+        required: false,
+        options: ['plain', 'friendly'],
+      },
+    ],
+  },
+  {
+    id: 'support-desk',
+    name: 'Support Desk',
+    mode: 'advanced-chat',
+    description: "Files a support request and confirms it, tagged with the customer's tier.",
+    inputForm: [
+      {
+        type: 'select',
+        variable: 'customer_tier',
+        label: 'Customer tier',
+        description: "The customer's plan: free or pro",
+        required: true,
+        options: ['free', 'pro'],
+      },
+    ],
+  },
+  {
+    id: 'calc-agent',
+    name: 'Calculator Agent',
+    mode: 'agent-chat',
+    description:
+      'Evaluates an arithmetic expression with + - * /, parentheses and decimals, e.g. "(2 + 3) * 4.5".',
+    inputForm: [],
+  },
+  {
+    id: 'title-case',
+    name: 'Title Case',
+    mode: 'completion',
+    description: 'Rewrites a text in Title Case.',
+    inputForm: [
+      {
+        type: 'text-input',
+        variable: 'text',
+        label: 'Text',
+        description: 'The text to rewrite',
+        required: true,
+        max_length: 200,
+      },
+    ],
+  },
+];
+
+const appsById = new Map(DEMO_APPS.map((app) => [app.id, app]));
+
+/**
+ * The host's `loadApp(appId, tenantId)`: the app, or `null` when this tenant has no such app.
+ * @type {import('express-app-mcp').LoadApp}
+ */
+export function loadApp(appId, tenantId) {
+  if (tenantId !== TENANT_ID) return null;
+  return appsById.get(appId) ?? null;
+}
+
+/**
+ * The host's `runApp`: runs one app once. The package has already checked the arguments against
+ * the app's input form, filled in defaults and split `query` from `inputs` (SPEC §4.3).
+ * @type {import('express-app-mcp').RunApp}
+ */
+export function runApp(run) {
+  switch (run.app.id) {
+    case 'text-stats':
+      return textStatsEvents(run.inputs, run.signal);
+    case 'faq-bot':
+      return { answer: faqAnswer(run.query ?? '', run.inputs.tone) };
+    case 'support-desk':
+      return supportDeskEvents(run.query ?? '', run.inputs.customer_tier);
+    case 'calc-agent':
+      return calculatorEvents(run.query ?? '', run.signal);
+    case 'title-case':
+      return { answer: titleCase(String(run.inputs.text ?? '')) };
+    default:
+      // loadApp only ever returns the apps above.
+      throw new Error(`the example host has no app "${run.app.id}"`);
+  }
+}
+
+// --- Text Stats (workflow) ----------------------------------------------------------------------
+
+/** A word is a run of letters (with their combining marks), digits and apostrophes (' and ’). */
+const WORD = /[\p{L}\p{M}\p{N}'’]+/gu;
+
+/** The words of a text, lower-cased, in order. */
+export function words(text) {
+  return (text.match(WORD) ?? []).map((word) => word.toLowerCase());
+}
+
+/**
+ * `{word_count, char_count, top_words}` of a text. `char_count` counts code points, so an emoji is
+ * one character. `top_words` holds the `topN` most frequent words, most frequent first; words
+ * with the same count are in alphabetical order for `language` (en when absent).
+ */
+export function textStats(text, topN = 3, language = 'en') {
+  if (!isValidTopN(topN)) throw new RangeError(TOP_N_PROBLEM);
+  const all = words(text);
+  const counts = new Map();
+  for (const word of all) counts.set(word, (counts.get(word) ?? 0) + 1);
+  const collator = new Intl.Collator(language);
+  const ranked = [...counts].sort(([a, countA], [b, countB]) => countB - countA || collator.compare(a, b));
+  return {
+    word_count: all.length,
+    char_count: [...text].length,
+    top_words: ranked.slice(0, topN).map(([word]) => word),
+  };
+}
+
+const isValidTopN = (topN) => Number.isInteger(topN) && topN >= 0;
+const TOP_N_PROBLEM = 'top_n must be a whole number, 0 or more';
+
+/**
+ * Streams one `progress` event per stage, then the outputs (SPEC §8). A `top_n` the input form
+ * cannot rule out (-1, 2.5) ends the run with an `error` event, whose text the client reads.
+ */
+async function* textStatsEvents(inputs, signal) {
+  const text = String(inputs.text);
+  const topN = inputs.top_n ?? 3;
+  if (!isValidTopN(topN)) {
+    yield { event: 'error', message: TOP_N_PROBLEM };
+    return;
+  }
+  const stages = ['splitting the text into words', 'counting characters', 'ranking the words'];
+  for (const [index, message] of stages.entries()) {
+    signal.throwIfAborted();
+    yield { event: 'progress', progress: index + 1, total: stages.length, message };
+  }
+  const outputs = textStats(text, topN, inputs.language ?? 'en');
+  yield { event: 'workflow_finished', outputs };
+}
+
+// --- FAQ Bot (chat) -----------------------------------------------------------------------------
+
+/** The built-in FAQ, in the order its answers are given. */
+export const FAQ = [
+  { keyword: 'hours', answer: 'We are open Monday to Friday, 9:00 to 17:00.' },
+  { keyword: 'price', answer: 'The Free plan costs nothing; the Pro plan costs 20 EUR a month.' },
+  { keyword: 'refund', answer: 'You can ask for a full refund within 30 days of your purchase.' },
+];
+
+export const FAQ_UNKNOWN = "I don't know that yet.";
+export const FRIENDLY_PREFIX = 'Happy to help! ';
+
+/**
+ * Answers from the FAQ: every entry whose keyword begins one of the question's words
+ * ("price", "prices", "Refunds?"), in FAQ order; otherwise "I don't know that yet.".
+ */
+export function faqAnswer(question, tone = 'plain') {
+  const asked = words(question);
+  const matches = FAQ.filter(({ keyword }) => asked.some((word) => word.startsWith(keyword)));
+  const answer = matches.length > 0 ? matches.map((entry) => entry.answer).join(' ') : FAQ_UNKNOWN;
+  return tone === 'friendly' ? `${FRIENDLY_PREFIX}${answer}` : answer;
+}
+
+// --- Support Desk (advanced-chat) ---------------------------------------------------------------
+
+export function supportDeskAnswer(query, tier) {
+  return `[${tier}] We received: ${query}`;
+}
+
+/** Streams the answer in two `message` events, as a chat app streams tokens. */
+async function* supportDeskEvents(query, tier) {
+  const answer = supportDeskAnswer(query, tier);
+  const split = answer.indexOf(']') + 1;
+  yield { event: 'message', answer: answer.slice(0, split) };
+  yield { event: 'message', answer: answer.slice(split) };
+}
+
+// --- Calculator Agent (agent-chat) --------------------------------------------------------------
+
+/** Thrown by `evaluate` with the exact text the client reads. */
+export class CalculationError extends Error {
+  name = 'CalculationError';
+}
+
+/**
+ * The value of an arithmetic expression: numbers with optional decimals (`2`, `2.5`, `.5`),
+ * `+ - * /` with the usual precedence and left associativity, unary minus and plus, parentheses,
+ * spaces anywhere between tokens. The signs − × ÷ are read as - * /.
+ * Throws `CalculationError('division by zero')` or `CalculationError('invalid expression')`.
+ */
+export function evaluate(expression) {
+  const tokens = tokenize(expression);
+  let position = 0;
+  const peek = () => tokens[position];
+  const take = () => tokens[position++];
+
+  // expression := term (('+' | '-') term)*
+  function parseExpression() {
+    let value = parseTerm();
+    while (peek() === '+' || peek() === '-') {
+      const operator = take();
+      const right = parseTerm();
+      value = operator === '+' ? value + right : value - right;
+    }
+    return value;
+  }
+  // term := factor (('*' | '/') factor)*
+  function parseTerm() {
+    let value = parseFactor();
+    while (peek() === '*' || peek() === '/') {
+      const operator = take();
+      const right = parseFactor();
+      if (operator === '/' && right === 0) throw new CalculationError('division by zero');
+      value = operator === '*' ? value * right : value / right;
+    }
+    return value;
+  }
+  // factor := ('-' | '+') factor | number | '(' expression ')'
+  function parseFactor() {
+    const token = take();
+    if (token === '-') return -parseFactor();
+    if (token === '+') return parseFactor();
+    if (typeof token === 'number') return token;
+    if (token === '(') {
+      const value = parseExpression();
+      if (take() !== ')') throw invalid();
+      return value;
+    }
+    throw invalid();
+  }
+
+  const value = parseExpression();
+  if (position !== tokens.length) throw invalid();
+  // -0 would print as "0" anyway; normalise it so the value itself is the one shown.
+  return Object.is(value, -0) ? 0 : value;
+}
+
+const invalid = () => new CalculationError('invalid expression');
+
+const TOKEN = /\s*(?:(\d+(?:\.\d*)?|\.\d+)|([-+*/()−×÷]))/y;
+const ALIASES = { '−': '-', '×': '*', '÷': '/' };
+
+function tokenize(expression) {
+  const tokens = [];
+  TOKEN.lastIndex = 0;
+  while (TOKEN.lastIndex < expression.length) {
+    if (/^\s*$/.test(expression.slice(TOKEN.lastIndex))) break;
+    const match = TOKEN.exec(expression);
+    if (!match) throw invalid();
+    if (match[1] !== undefined) tokens.push(Number(match[1]));
+    else tokens.push(ALIASES[match[2]] ?? match[2]);
+  }
+  return tokens;
+}
+
+/** The answer as the agent gives it: the value, formatted as a JavaScript number. */
+export function calculate(expression) {
+  return String(evaluate(expression));
+}
+
+/** Streams what an agent would: a thought, then the answer, or an `error` event. */
+async function* calculatorEvents(query, signal) {
+  const expression = query.trim();
+  yield { event: 'agent_thought', thought: `I will evaluate the expression ${expression}.` };
+  signal.throwIfAborted();
+  let answer;
+  try {
+    answer = calculate(expression);
+  } catch (error) {
+    if (!(error instanceof CalculationError)) throw error;
+    yield { event: 'error', message: error.message };
+    return;
+  }
+  yield { event: 'agent_thought', thought: `${expression} = ${answer}` };
+  yield { event: 'message', answer };
+}
+
+// --- Title Case (completion) --------------------------------------------------------------------
+
+/**
+ * Each word (a run of non-space characters) with its first letter upper-cased and the rest
+ * lower-cased; spaces are kept as they are. A word that starts with a digit keeps it
+ * ("21st" stays "21st"), and leading punctuation is skipped ("(hello" → "(Hello").
+ */
+export function titleCase(text) {
+  return text.replace(/\S+/gu, (word) => {
+    const lower = word.toLowerCase();
+    const first = lower.search(/[\p{L}\p{N}]/u);
+    if (first === -1 || !/\p{L}/u.test(String.fromCodePoint(lower.codePointAt(first)))) return lower;
+    const letter = String.fromCodePoint(lower.codePointAt(first));
+    return lower.slice(0, first) + letter.toUpperCase() + lower.slice(first + letter.length);
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * The example host's Express application: what a team adds to its own backend to publish its apps
+ * as MCP servers, plus two routes of its own (`GET /apps`, and the console behind a bearer token).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import express from 'express';
+import { knexServerStore, mcpConsole, mcpServer, migrate, ServerExistsError } from 'express-app-mcp';
+import { DEMO_APPS, loadApp, runApp, TENANT_ID } from './apps.js';
+
+/**
+ * Creates the tables if needed and the Express app. Nothing listens yet.
+ * @param {{ knex: import('knex').Knex, consoleToken: string }} options
+ */
+export async function createHost({ knex, consoleToken }) {
+  // The package's own tables, with its own migrations table: the host's migrations are untouched.
+  await migrate(knex);
+  const store = knexServerStore(knex);
+
+  const app = express();
+  app.disable('x-powered-by');
+
+  // Mounted before any global body parser: the MCP router reads its bodies itself, with its own
+  // size limit, and answers bad JSON with a JSON-RPC error instead of the host's error page.
+  app.use(mcpServer({ resolveServer: store.resolver(loadApp), runApp }));
+
+  // The rest of the host: a global JSON parser, as most Express backends have.
+  app.use(express.json());
+
+  // Handy for scripts: which apps exist. Never the server codes: they are credentials.
+  app.get('/apps', (_req, res) => {
+    res.json(DEMO_APPS.map(({ id, name, mode }) => ({ id, name, mode })));
+  });
+
+  // The admin console: publish, edit, deactivate, rotate and unpublish servers (SPEC §7).
+  app.use(
+    '/console/api',
+    mcpConsole({ store, loadApp, authorize: (req) => authorizeBearer(req, consoleToken) }),
+  );
+
+  return { app, store };
+}
+
+/**
+ * The console's `authorize`: the demo tenant, with edit rights, for `Authorization: Bearer <token>`.
+ * A real host would look up the signed-in user and their role here.
+ */
+function authorizeBearer(req, token) {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  if (!match || !safeEqual(match[1], token)) return null;
+  return { tenantId: TENANT_ID, canEdit: true };
+}
+
+function safeEqual(given, expected) {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Publishes every demo app that has no server yet (its first start), and returns each app with its
+ * server. Two instances starting at once on one database both end up with the one server the
+ * unique index let through.
+ * @param {import('express-app-mcp').ServerStore} store
+ */
+export async function seedServers(store) {
+  const published = [];
+  for (const app of DEMO_APPS) {
+    let server = await store.getServerByApp(TENANT_ID, app.id);
+    if (!server) {
+      try {
+        server = await store.createServer({
+          tenantId: TENANT_ID,
+          appId: app.id,
+          name: app.name,
+          description: app.description ?? '',
+          parameters: {},
+        });
+      } catch (error) {
+        if (!(error instanceof ServerExistsError)) throw error;
+        server = await store.getServerByApp(TENANT_ID, app.id);
+      }
+    }
+    published.push({ app, server });
+  }
+  return published;
+}
