@@ -3,7 +3,7 @@
  * Each element is handled as a single message; the reply is the array of the responses.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createWorld, DESCRIPTIONS, UNKNOWN_CODE, type World } from './helpers/apps.js';
+import { createWorld, TEXT_STATS_TOOL, UNKNOWN_CODE, type World } from './helpers/apps.js';
 import {
   expectAccepted,
   expectRpcReply,
@@ -17,18 +17,7 @@ import {
   startHost,
 } from './helpers/hosts.js';
 
-const TOOL = {
-  name: 'Text_Stats',
-  description: DESCRIPTIONS.textStats,
-  inputSchema: {
-    type: 'object',
-    properties: {
-      text: { type: 'string', maxLength: 1000, description: 'The text to analyse' },
-      top_n: { type: 'number', description: 'How many top words', default: 3 },
-    },
-    required: ['text'],
-  },
-};
+const TOOL = TEXT_STATS_TOOL.basic;
 
 describe.each(hostVariants)('batches on $name', (variant) => {
   let world: World;

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createWorld, DESCRIPTIONS, TEXT_STATS, type World } from './helpers/apps.js';
+import { createWorld, DESCRIPTIONS, TEXT_STATS_TOOL, type World } from './helpers/apps.js';
 import {
   expectAccepted,
   expectRpcReply,
@@ -24,32 +24,11 @@ const { version: PACKAGE_VERSION } = JSON.parse(
   await readFile(new URL('../package.json', import.meta.url), 'utf8'),
 );
 
-/** The Text Stats tool, field by field, as each revision shows it. */
-const TEXT_STATS_BASIC = {
-  name: 'Text_Stats',
-  description: DESCRIPTIONS.textStats,
-  inputSchema: {
-    type: 'object',
-    properties: {
-      text: { type: 'string', maxLength: 1000, description: 'The text to analyse' },
-      top_n: { type: 'number', description: 'How many top words', default: 3 },
-    },
-    required: ['text'],
-  },
-};
-const TEXT_STATS_STRUCTURED = {
-  ...TEXT_STATS_BASIC,
-  title: 'Text Stats',
-  outputSchema: {
-    type: 'object',
-    properties: {
-      word_count: { type: 'number', description: 'Number of words' },
-      top_words: { type: 'array' },
-    },
-    required: ['word_count', 'top_words'],
-  },
-};
-const TEXT_STATS_WITH_ICONS = { ...TEXT_STATS_STRUCTURED, icons: [{ src: TEXT_STATS.icon }] };
+const {
+  basic: TEXT_STATS_BASIC,
+  structured: TEXT_STATS_STRUCTURED,
+  withIcons: TEXT_STATS_WITH_ICONS,
+} = TEXT_STATS_TOOL;
 
 /** The FAQ Bot tool: a chat app whose icon is plain http, so never shown. */
 const FAQ_BOT_BASIC = {

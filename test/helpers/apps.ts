@@ -77,6 +77,35 @@ export const RESOLVER_FAILS_CODE = 'ResolverFails000';
 export const RESOLVER_FAILURE = new Error(`database is down while looking up ${RESOLVER_FAILS_CODE}`);
 export const STORE_FAILURE = new Error('end_users insert failed: connection reset');
 
+/** The Text Stats server's tool as each protocol revision lists it (SPEC §2.1, §4). */
+export const TEXT_STATS_TOOL = (() => {
+  const basic = {
+    name: 'Text_Stats',
+    description: DESCRIPTIONS.textStats,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        text: { type: 'string', maxLength: 1000, description: 'The text to analyse' },
+        top_n: { type: 'number', description: 'How many top words', default: 3 },
+      },
+      required: ['text'],
+    },
+  };
+  const structured = {
+    ...basic,
+    title: 'Text Stats',
+    outputSchema: {
+      type: 'object',
+      properties: {
+        word_count: { type: 'number', description: 'Number of words' },
+        top_words: { type: 'array' },
+      },
+      required: ['word_count', 'top_words'],
+    },
+  };
+  return { basic, structured, withIcons: { ...structured, icons: [{ src: TEXT_STATS.icon }] } };
+})();
+
 /** A code that looks like one but belongs to nobody. */
 export const UNKNOWN_CODE = 'Unknown000000000';
 
