@@ -7,6 +7,7 @@ import { acceptNotification, classifyLegacy, dispatchLegacy, type LegacyCall } f
 import { describeIssues, type Message, MessageSchema, type RequestId, type Response } from './messages.js';
 import { createToolMethods } from './methods.js';
 import { handleModern } from './modern.js';
+import { isPlainRecord } from './plain.js';
 import { checkServing, type ServingTarget } from './server.js';
 import { DEFAULT_HEADER_VERSION } from './versions.js';
 
@@ -153,10 +154,25 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
 
 /** SPEC §2 row 8: a JSON-RPC message, or an invalid request that echoes the id when it is readable. */
 export function parseMessage(payload: unknown): Message {
+  if (isWellFormedMessage(payload)) return payload;
   const parsed = MessageSchema.safeParse(payload);
   if (parsed.success) return parsed.data;
   const { text, issues } = describeIssues(parsed.error);
   throw new McpError('invalidRequest', `Invalid request: ${text}`, { issues }, readableId(payload));
+}
+
+/**
+ * The envelope every well-behaved client sends, recognised without zod on the hot path: it accepts
+ * nothing `MessageSchema` refuses (an object with `jsonrpc: "2.0"`, a string `method`, an id that
+ * is a string, a safe integer or null, and `params` a plain record when present). Anything else goes
+ * through the schema, which words the problem. The message is used as it is, not copied.
+ */
+function isWellFormedMessage(payload: unknown): payload is Message {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return false;
+  const { jsonrpc, method, id, params } = payload as Record<string, unknown>;
+  if (jsonrpc !== '2.0' || typeof method !== 'string') return false;
+  if (!(id === undefined || id === null || typeof id === 'string' || Number.isSafeInteger(id))) return false;
+  return params === undefined || isPlainRecord(params);
 }
 
 function readableId(payload: unknown): RequestId | null {

@@ -6,24 +6,28 @@ import type { RequestId } from './messages.js';
  * reaches another instance finds nothing, which the protocol allows.
  */
 export class InflightCalls {
-  readonly #calls = new Map<string, AbortController>();
-
-  static #key(serverId: string, id: RequestId): string {
-    return `${serverId}\u0000${typeof id}\u0000${id}`;
-  }
+  /** Server id -> request id -> run. Map keys keep `1` and `"1"` apart, as JSON-RPC ids are. */
+  readonly #calls = new Map<string, Map<RequestId, AbortController>>();
 
   /** Registers a run; the returned function unregisters it. */
   add(serverId: string, id: RequestId, controller: AbortController): () => void {
-    const key = InflightCalls.#key(serverId, id);
-    this.#calls.set(key, controller);
+    let calls = this.#calls.get(serverId);
+    if (!calls) {
+      calls = new Map();
+      this.#calls.set(serverId, calls);
+    }
+    calls.set(id, controller);
     return () => {
-      if (this.#calls.get(key) === controller) this.#calls.delete(key);
+      const current = this.#calls.get(serverId);
+      if (current?.get(id) !== controller) return;
+      current.delete(id);
+      if (current.size === 0) this.#calls.delete(serverId);
     };
   }
 
   /** Aborts the matching run, if there is one. */
   cancel(serverId: string, id: RequestId, reason: unknown): boolean {
-    const controller = this.#calls.get(InflightCalls.#key(serverId, id));
+    const controller = this.#calls.get(serverId)?.get(id);
     controller?.abort(reason);
     return controller !== undefined;
   }

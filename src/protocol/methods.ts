@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
-import { CallCancelled, type CallToolResult, errorResult, runToolCall } from '../tool/call.js';
+import { CallCancelled, CallTimeout, type CallToolResult, errorResult, runToolCall } from '../tool/call.js';
 import type { AppTool, ToolNamer } from '../tool/tool.js';
 import { createToolCache } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
@@ -8,6 +8,7 @@ import type { ErrorReporter } from './context.js';
 import { McpError } from './errors.js';
 import { InflightCalls } from './inflight.js';
 import { CallToolParamsSchema, CancelledParamsSchema, describeIssues, type RequestId } from './messages.js';
+import { isPlainRecord } from './plain.js';
 import type { ServingTarget } from './server.js';
 import { featuresOf, type VersionFeatures } from './versions.js';
 
@@ -65,7 +66,9 @@ export function createToolMethods(options: MethodOptions) {
     },
 
     async callTool(call: MethodCall): Promise<CallToolResult> {
-      const params = parseParams(CallToolParamsSchema, call, 'tools/call');
+      const params = isCallToolParams(call.params)
+        ? call.params
+        : parseParams(CallToolParamsSchema, call, 'tools/call');
       const { server, app } = call.target;
       const tool = toolFor(app, server);
       if (params.name !== tool.name) {
@@ -76,8 +79,18 @@ export function createToolMethods(options: MethodOptions) {
       if (!checked.ok) return invalidArguments(tool.name, checked.problems, features, call.id);
 
       const endUser = await call.target.endUser(call.clientName ?? DEFAULT_CLIENT_NAME);
-      const cancel = new AbortController();
-      const unregister = inflight.add(server.id, call.id, cancel);
+      // One controller stops the run, whoever stops it first: the client closing the response, a
+      // `notifications/cancelled`, or the timeout, each with its own reason. (AbortSignal.any and a
+      // controller per cause cost more than the rest of a call.)
+      const stop = new AbortController();
+      const { closed } = call;
+      const onClosed = () => stop.abort(closed.reason);
+      if (closed.aborted) onClosed();
+      else closed.addEventListener('abort', onClosed, { once: true });
+      const timeoutMs = options.callTimeoutMs;
+      const timer =
+        timeoutMs > 0 ? setTimeout(() => stop.abort(new CallTimeout(timeoutMs)), timeoutMs) : undefined;
+      const unregister = inflight.add(server.id, call.id, stop);
       try {
         return await runToolCall(
           tool,
@@ -86,18 +99,20 @@ export function createToolMethods(options: MethodOptions) {
             server,
             endUser,
             ...checked.value,
-            signal: AbortSignal.any([call.closed, cancel.signal]),
+            signal: stop.signal,
             protocolVersion: call.protocolVersion,
             request: call.request,
           },
           features,
           {
             runApp: options.runApp,
-            callTimeoutMs: options.callTimeoutMs,
+            callTimeoutMs: 0, // the timer above aborts `stop` with a CallTimeout
             report: (error) => options.report(error, { phase: 'run', serverId: server.id, appId: app.id }),
           },
         );
       } finally {
+        clearTimeout(timer);
+        closed.removeEventListener('abort', onClosed);
         unregister();
       }
     },
@@ -111,6 +126,15 @@ export function createToolMethods(options: MethodOptions) {
 }
 
 export type ToolMethods = ReturnType<typeof createToolMethods>;
+
+/**
+ * The params every well-behaved client sends, recognised without zod: exactly what
+ * `CallToolParamsSchema` accepts; anything else goes through the schema, which words the problem.
+ */
+function isCallToolParams(params: Record<string, unknown>): params is z.infer<typeof CallToolParamsSchema> {
+  const args = params.arguments;
+  return typeof params.name === 'string' && (args === undefined || args === null || isPlainRecord(args));
+}
 
 /**
  * Arguments that fail the form: from 2025-11-25 a tool result the model can read and correct

@@ -1,0 +1,10 @@
+/**
+ * What `z.record(z.string(), …)` accepts unchanged, checked without zod on the hot path: an object
+ * whose prototype is Object's or null (every JSON object), without an own `__proto__` key (the
+ * schema drops that key, so such an object takes the schema's path and comes out as it would).
+ */
+export function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return (prototype === Object.prototype || prototype === null) && !Object.hasOwn(value, '__proto__');
+}
