@@ -66,7 +66,7 @@ export function describeOptionIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
       if (issue.code === 'unrecognized_keys')
-        return `unknown option ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+        return `unknown option ${issue.keys.map((k) => `"${[...issue.path, k].join('.')}"`).join(', ')}`;
       const name = issue.path.join('.') || 'options';
       return `invalid option "${name}": ${issue.message}`;
     })
