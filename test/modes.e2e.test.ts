@@ -237,3 +237,71 @@ describe.each([
     expect(host.runs.length).toBe(runsBefore);
   });
 });
+
+describe('failures as the official MCP client sees them (SPEC §4.4)', () => {
+  const slow: HostApp = { id: 'slow', name: 'Slow Chat', mode: 'chat', inputForm: [] };
+  const broken: HostApp = { id: 'broken', name: 'Broken Workflow', mode: 'workflow', inputForm: [] };
+  const liar: HostApp = {
+    id: 'liar',
+    name: 'Liar',
+    mode: 'workflow',
+    inputForm: [],
+    outputs: [{ variable: 'total', type: 'number' }],
+  };
+  const cause = new Error('secret connection string postgres://admin:hunter2@db');
+  const signals: AbortSignal[] = [];
+  let failing: SampleHost;
+
+  beforeAll(async () => {
+    failing = await startSampleHost({
+      apps: [slow, broken, liar],
+      options: { callTimeoutMs: 50 },
+      runApp: (run) => {
+        if (run.app.id === 'broken') throw cause;
+        if (run.app.id === 'liar') return { outputs: { total: 'many' } };
+        signals.push(run.signal);
+        // Like a real app: give up as soon as the signal fires.
+        return new Promise((_, reject) =>
+          run.signal.addEventListener('abort', () => reject(run.signal.reason)),
+        );
+      },
+    });
+  });
+  afterAll(async () => {
+    await failing?.close();
+  });
+
+  async function callOnce(app: HostApp, args: Record<string, unknown>) {
+    const client = new Client({ name: 'modes-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(failing.endpointOf(app)));
+    try {
+      await client.listTools();
+      return await client.callTool({ name: app.name.replace(/ /g, '_'), arguments: args });
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('a run that outlives callTimeoutMs is aborted through its signal and reported as not finished', async () => {
+    const result = await callOnce(slow, { query: 'take your time' });
+    expect(result).toEqual({
+      content: [{ type: 'text', text: 'the app did not finish within 50 ms' }],
+      isError: true,
+    });
+    expect(signals.map((signal) => signal.aborted)).toEqual([true]);
+  });
+
+  it('a thrown error is "the app failed to run" for the client, and its cause goes to the hook only', async () => {
+    const result = await callOnce(broken, {});
+    expect(result).toEqual({ content: [{ type: 'text', text: 'the app failed to run' }], isError: true });
+    expect(failing.reports).toContain(cause);
+  });
+
+  it('outputs that break the declared schema are an error result, and a report to the hook', async () => {
+    const text =
+      'the app returned outputs that do not match its declared output schema: total must be a number';
+    const result = await callOnce(liar, {});
+    expect(result).toEqual({ content: [{ type: 'text', text }], isError: true });
+    expect(failing.reports.some((report) => report instanceof Error && report.message === text)).toBe(true);
+  });
+});

@@ -28,6 +28,8 @@ interface Called {
   result: CallToolResult;
   /** What the error hook received. */
   reports: unknown[];
+  /** The phase of each report: `run` (the app failed) or `outputs` (they broke the declared schema). */
+  phases: unknown[];
   /** The runs `runApp` received. */
   runs: AppRun[];
 }
@@ -39,6 +41,7 @@ async function call(
   { version = '2025-11-25', callTimeoutMs = 0, signal = new AbortController().signal } = {},
 ): Promise<Called> {
   const reports: unknown[] = [];
+  const phases: unknown[] = [];
   const runs: AppRun[] = [];
   const server = serverRecordFor(app);
   const tool = createToolCache()(app, server);
@@ -61,12 +64,13 @@ async function call(
         return runApp(run);
       },
       callTimeoutMs,
-      report: (error) => {
+      report: (error, phase) => {
         reports.push(error);
+        phases.push(phase);
       },
     },
   );
-  return { result, reports, runs };
+  return { result, reports, phases, runs };
 }
 
 const success = (text: string, structuredContent: Record<string, unknown>): CallToolResult => ({
@@ -174,7 +178,7 @@ describe('declared workflow outputs (SPEC §4.4)', () => {
   });
 
   it('outputs that do not match are an error result naming every problem, reported to the hook', async () => {
-    const { result, reports } = await call(declared, () => ({
+    const { result, reports, phases } = await call(declared, () => ({
       outputs: { word_count: '2', ok: 'yes', meta: [1], top_words: { a: 1 } },
     }));
     const text =
@@ -185,6 +189,7 @@ describe('declared workflow outputs (SPEC §4.4)', () => {
     expect(reports).toHaveLength(1);
     expect(reports[0]).toBeInstanceOf(Error);
     expect((reports[0] as Error).message).toBe(text);
+    expect(phases).toEqual(['outputs']);
   });
 
   it('null outputs of an app that declares outputs do not match', async () => {
@@ -378,12 +383,13 @@ describe('failures (SPEC §4.4)', () => {
 
   it('any other throw says only "the app failed to run", and its cause goes to the hook', async () => {
     const cause = new Error('ECONNREFUSED 10.0.0.7:5432 password=hunter2');
-    const { result, reports } = await call(workflow, async () => {
+    const { result, reports, phases } = await call(workflow, async () => {
       throw cause;
     });
     expect(result).toEqual(failure('the app failed to run'));
     expect(JSON.stringify(result)).not.toContain('hunter2');
     expect(reports).toEqual([cause]);
+    expect(phases).toEqual(['run']);
   });
 
   it('a synchronous throw is handled the same way', async () => {

@@ -26,8 +26,11 @@ export interface CallOptions {
   runApp: RunApp;
   /** 0 = no limit. */
   callTimeoutMs: number;
-  /** Receives failures whose cause must not reach the client. */
-  report: (error: unknown) => void;
+  /**
+   * Receives failures whose cause must not reach the client: `run` for the app failing, `outputs`
+   * for outputs that break the app's declared output schema.
+   */
+  report: (error: unknown, phase?: 'run' | 'outputs') => void;
 }
 
 /** An error result never carries `structuredContent` (SPEC §4.4). */
@@ -62,7 +65,7 @@ export async function runToolCall(
       return errorResult(reason instanceof CallTimeout ? reason.message : new CallCancelled().message);
     }
     if (error instanceof AppRunError) return errorResult(error.message);
-    options.report(error);
+    options.report(error, 'run');
     return errorResult('the app failed to run');
   } finally {
     clearTimeout(timer);
@@ -87,7 +90,7 @@ function shape(
     const problems = tool.checkOutputs(produced.outputs);
     if (problems.length > 0) {
       const message = `the app returned outputs that do not match its declared output schema: ${problems.join('; ')}`;
-      options.report(new Error(message));
+      options.report(new Error(message), 'outputs');
       return errorResult(message);
     }
   }
