@@ -41,8 +41,12 @@ export function mcpServer(options: McpServerOptions): Router {
       res.setHeader('Allow', 'POST');
       return send(res, new McpError('methodNotAllowed', `Method not allowed: ${req.method}; use POST`));
     }
+    const { origin } = req.headers;
     const transportError =
-      checkOrigin(req.headers.origin, `${req.protocol}://${req.headers.host}`, allowedOrigins) ??
+      // `req.protocol` is worked out only for browsers, the only clients that send an Origin.
+      (origin === undefined
+        ? null
+        : checkOrigin(origin, `${req.protocol}://${req.headers.host}`, allowedOrigins)) ??
       checkHost(req.headers.host, listensOnLoopback(req), allowedHosts) ??
       checkContentType(req.headers['content-type']) ??
       checkAccept(req.headers.accept);
@@ -59,17 +63,17 @@ export function mcpServer(options: McpServerOptions): Router {
       return send(res, new McpError('internal', 'Internal error'));
     }
 
-    const closed = new AbortController();
-    res.once('close', () => {
-      // MCP 2026-07-28: a client that closes the response stream cancels the request.
-      if (!res.writableFinished) closed.abort();
-    });
     const serverCode = req.params.serverCode as string;
+    let closed: AbortSignal | undefined;
     const reply = await endpoint({
       payload,
       headers: mcpHeaders(req),
       resolve: () => config.resolveServer(serverCode, req),
-      closed: closed.signal,
+      // Only a run needs to know; a list or a ping never pays for a signal and a listener.
+      get closed() {
+        closed ??= closedSignal(res);
+        return closed;
+      },
       request: req,
     });
     write(res, reply.status, reply.body);
@@ -88,15 +92,27 @@ export function mcpServer(options: McpServerOptions): Router {
 }
 
 function mcpHeaders(req: Request): McpHeaders {
-  const header = (name: string) => {
-    const value = req.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
   return {
-    protocolVersion: header('mcp-protocol-version'),
-    method: header('mcp-method'),
-    name: header('mcp-name'),
+    protocolVersion: header(req, 'mcp-protocol-version'),
+    method: header(req, 'mcp-method'),
+    name: header(req, 'mcp-name'),
   };
+}
+
+function header(req: Request, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** MCP 2026-07-28: a client that closes the response stream before the reply cancels the request. */
+function closedSignal(res: Response): AbortSignal {
+  const controller = new AbortController();
+  const onClose = () => {
+    if (!res.writableFinished) controller.abort();
+  };
+  if (res.closed) onClose();
+  else res.once('close', onClose);
+  return controller.signal;
 }
 
 const loopbackByServer = new WeakMap<Server, boolean>();

@@ -18,7 +18,7 @@ export interface EndpointRequest {
   headers: McpHeaders;
   /** Looks the URL's server code up; called at most once, and only for a well-formed request. */
   resolve: () => Promise<ResolvedServer | null>;
-  /** Fires when the client goes away before the reply is written. */
+  /** Fires when the client goes away before the reply is written. Read it only when a run needs it: the Express layer makes it on first read. */
   closed: AbortSignal;
   /** Handed to `runApp` untouched. */
   request: Request;
