@@ -294,7 +294,9 @@ describe('failures as the official MCP client sees them (SPEC §4.4)', () => {
   it('a thrown error is "the app failed to run" for the client, and its cause goes to the hook only', async () => {
     const result = await callOnce(broken, {});
     expect(result).toEqual({ content: [{ type: 'text', text: 'the app failed to run' }], isError: true });
-    expect(failing.reports).toContain(cause);
+    const index = failing.reports.indexOf(cause);
+    expect(index).toBeGreaterThanOrEqual(0);
+    expect(failing.reportContexts[index]).toMatchObject({ phase: 'run', appId: 'broken' });
   });
 
   it('outputs that break the declared schema are an error result, and a report to the hook', async () => {
@@ -302,6 +304,8 @@ describe('failures as the official MCP client sees them (SPEC §4.4)', () => {
       'the app returned outputs that do not match its declared output schema: total must be a number';
     const result = await callOnce(liar, {});
     expect(result).toEqual({ content: [{ type: 'text', text }], isError: true });
-    expect(failing.reports.some((report) => report instanceof Error && report.message === text)).toBe(true);
+    const index = failing.reports.findIndex((report) => report instanceof Error && report.message === text);
+    expect(index).toBeGreaterThanOrEqual(0);
+    expect(failing.reportContexts[index]).toMatchObject({ phase: 'outputs', appId: 'liar' });
   });
 });

@@ -107,7 +107,8 @@ export function createToolMethods(options: MethodOptions) {
           {
             runApp: options.runApp,
             callTimeoutMs: 0, // the timer above aborts `stop` with a CallTimeout
-            report: (error) => options.report(error, { phase: 'run', serverId: server.id, appId: app.id }),
+            report: (error, phase = 'run') =>
+              options.report(error, { phase, serverId: server.id, appId: app.id }),
           },
         );
       } finally {

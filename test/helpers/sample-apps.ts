@@ -18,6 +18,7 @@ import {
   type AppMode,
   type AppResult,
   type AppRun,
+  type ErrorContext,
   type HostApp,
   type McpServerOptions,
   mcpServer,
@@ -196,6 +197,8 @@ export interface SampleHost {
   readonly runs: AppRun[];
   /** Every report the error hook received, in order. */
   readonly reports: unknown[];
+  /** The context of each report, in the same order. */
+  readonly reportContexts: ErrorContext[];
   close(): Promise<void>;
 }
 
@@ -230,6 +233,7 @@ export async function startSampleHost(config: SampleHostOptions = {}): Promise<S
   }
   const runs: AppRun[] = [];
   const reports: unknown[] = [];
+  const reportContexts: ErrorContext[] = [];
   const host = express();
   host.use(
     mcpServer({
@@ -241,8 +245,9 @@ export async function startSampleHost(config: SampleHostOptions = {}): Promise<S
         runs.push(run);
         return runApp(run);
       },
-      onError: (error) => {
+      onError: (error, context) => {
         reports.push(error);
+        reportContexts.push(context);
       },
     }),
   );
@@ -258,6 +263,7 @@ export async function startSampleHost(config: SampleHostOptions = {}): Promise<S
     servers,
     runs,
     reports,
+    reportContexts,
     endpointOf: (app) => {
       const record = servers[app.id];
       if (!record) throw new Error(`${app.id} is not published on this host`);
