@@ -91,7 +91,7 @@ function startupMessage(published, port) {
   const first = published.find(({ server }) => server.status === 'active') ?? published[0];
   const firstUrl = `${base}/mcp/server/${first.server.serverCode}/mcp`;
   const lines = [
-    `express-app-mcp example app listening on ${base} (${describeDatabase(config.databaseUrl)})`,
+    `express-app-mcp example app listening on ${base} (${describeDatabase(config.databaseUrl)}, pid ${process.pid})`,
     '',
     'MCP servers (one per app; the code in each URL is a secret):',
   ];
