@@ -575,6 +575,20 @@ describe('the 2026-07-28 wire, error by error', () => {
       expectRpcReply(reply, 400, rpcError(null, -32600, 'Invalid request: request id is required'));
     });
 
+    it('a batch holding a 2026-07-28 request is refused, even without a protocol header', async () => {
+      const reply = await post([request(54, 'ping'), modern(55, 'tools/list')], {});
+
+      expectRpcReply(
+        reply,
+        400,
+        rpcError(
+          null,
+          -32600,
+          'Invalid request: a batch cannot carry 2026-07-28 requests (a per-request _meta envelope)',
+        ),
+      );
+    });
+
     it('a batch with a 2026-07-28 header is refused', async () => {
       const reply = await post([modern(53, 'tools/list')], standardHeaders('tools/list'));
 

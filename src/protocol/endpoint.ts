@@ -1,7 +1,7 @@
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
 import type { EndpointReply, EndpointRequest, ErrorReporter } from './context.js';
-import { isModernRequest } from './era.js';
+import { hasEnvelopeClaim, isModernRequest } from './era.js';
 import { errorBody, McpError, toMcpError } from './errors.js';
 import { acceptNotification, classifyLegacy, dispatchLegacy, type LegacyCall } from './legacy.js';
 import { describeIssues, type Message, MessageSchema, type RequestId, type Response } from './messages.js';
@@ -92,6 +92,13 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
       );
     }
     if (batch.length === 0) throw new McpError('invalidRequest', 'Invalid request: an empty batch');
+    if (batch.some(hasEnvelopeClaim)) {
+      // MCP 2026-07-28 has no batches: an element with a per-request envelope cannot be in one.
+      throw new McpError(
+        'invalidRequest',
+        'Invalid request: a batch cannot carry 2026-07-28 requests (a per-request _meta envelope)',
+      );
+    }
 
     const slots: (Response | LegacyCall | null)[] = batch.map((element) => {
       try {
