@@ -67,7 +67,7 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
     host.post(world.codes.textStats, request(id, 'ping'), headers);
 
   describe('row 1: only POST is served', () => {
-    it.each(['GET', 'DELETE', 'PUT', 'PATCH'])(
+    it.each(['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'])(
       '%s answers 405 with Allow: POST and a JSON-RPC error',
       async (method) => {
         const reply = await host.send({
@@ -79,6 +79,16 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
         expect(reply.headers.allow).toBe('POST');
       },
     );
+
+    it('HEAD answers 405 with Allow: POST and no body', async () => {
+      const reply = await host.send({ method: 'HEAD', path: host.path(world.codes.textStats) });
+      expect({
+        status: reply.status,
+        allow: reply.headers.allow,
+        contentType: reply.headers['content-type'],
+        text: reply.text,
+      }).toEqual({ status: 405, allow: 'POST', contentType: 'application/json', text: '' });
+    });
 
     it('a GET for an unknown server code is still 405, not the host 404 page', async () => {
       const reply = await host.send({

@@ -146,7 +146,7 @@ export interface Reply {
   status: number;
   headers: http.IncomingHttpHeaders;
   text: string;
-  /** The parsed body when the reply says it is JSON, else `undefined`. */
+  /** The parsed body when the reply says it is JSON and has one, else `undefined`. */
   json: unknown;
 }
 
@@ -187,14 +187,18 @@ export function send(baseUrl: string, request: OutgoingRequest): Promise<Reply> 
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const isJson = /^application\/json\b/.test(res.headers['content-type'] ?? '');
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            text,
-            json: isJson ? JSON.parse(text) : undefined,
-          });
+          try {
+            const text = Buffer.concat(chunks).toString('utf8');
+            const isJson = /^application\/json\b/.test(res.headers['content-type'] ?? '') && text !== '';
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              text,
+              json: isJson ? JSON.parse(text) : undefined,
+            });
+          } catch (error) {
+            reject(error); // a reply that says JSON but is not
+          }
         });
       },
     );
