@@ -14,6 +14,7 @@ import {
 import { McpError } from './errors.js';
 import { describeIssues, type RequestId } from './messages.js';
 import { clientNameOf, type ToolMethods } from './methods.js';
+import { isPlainRecord } from './plain.js';
 import type { ServingTarget } from './server.js';
 import { FIRST_MODERN_VERSION, isLegacyVersion, MODERN_VERSIONS, SUPPORTED_VERSIONS } from './versions.js';
 
@@ -49,6 +50,9 @@ export interface ModernDeps extends EndpointOptions {
   ) => Promise<T>;
 }
 
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+const logLevels = new Set<unknown>(LOG_LEVELS);
+
 const missingOr = (problem: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? 'missing' : problem;
 
@@ -69,11 +73,7 @@ const EnvelopeSchema = z.object({
           { error: 'must be an object' },
         )
         .optional(),
-      [META_LOG_LEVEL]: z
-        .enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'], {
-          error: 'must be a log level',
-        })
-        .optional(),
+      [META_LOG_LEVEL]: z.enum(LOG_LEVELS, { error: 'must be a log level' }).optional(),
     },
     { error: missingOr('must be an object') },
   ),
@@ -197,6 +197,7 @@ function parseEnvelope<S extends typeof EnvelopeSchema | typeof NotificationEnve
   params: Record<string, unknown>,
   id: RequestId | null,
 ): z.infer<S>['_meta'] {
+  if (isWellFormedEnvelope(params._meta)) return params._meta;
   const parsed = schema.safeParse(params);
   if (parsed.success) return parsed.data._meta as z.infer<S>['_meta'];
   const { text, issues } = describeIssues(parsed.error);
@@ -205,6 +206,23 @@ function parseEnvelope<S extends typeof EnvelopeSchema | typeof NotificationEnve
     `Invalid params: the ${FIRST_MODERN_VERSION} request envelope is not valid: ${text}`,
     { issues },
     id,
+  );
+}
+
+/**
+ * The envelope every well-behaved client sends, recognised without zod on the hot path: it accepts
+ * nothing `EnvelopeSchema` refuses. Anything else goes through the schema, which words the problem.
+ */
+function isWellFormedEnvelope(meta: unknown): meta is Envelope {
+  if (!isPlainRecord(meta)) return false;
+  const info = meta[META_CLIENT_INFO];
+  const level = meta[META_LOG_LEVEL];
+  return (
+    typeof meta[META_PROTOCOL_VERSION] === 'string' &&
+    isPlainRecord(meta[META_CLIENT_CAPABILITIES]) &&
+    (info === undefined ||
+      (isPlainRecord(info) && typeof info.name === 'string' && typeof info.version === 'string')) &&
+    (level === undefined || logLevels.has(level))
   );
 }
 
