@@ -21,7 +21,6 @@ import {
   type Reply,
   request,
   rpcError,
-  rpcResult,
   startHost,
 } from './helpers/hosts.js';
 
