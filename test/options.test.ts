@@ -3,11 +3,16 @@
  * option or a wrong type throws a `ConfigurationError` naming the option; the caller's object is
  * never mutated; defaults apply to what is left out.
  */
+import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError, type McpServerOptions, mcpServer, memoryServerStore } from '../src/index.js';
 import { parseOptions } from '../src/options.js';
 import { createWorld, RESOLVER_FAILS_CODE, RESOLVER_FAILURE } from './helpers/apps.js';
 import { expectRpcReply, hostVariants, request, rpcError, rpcResult, serveApp } from './helpers/hosts.js';
+
+const { version: PACKAGE_VERSION } = JSON.parse(
+  await readFile(new URL('../package.json', import.meta.url), 'utf8'),
+);
 
 const required = (): McpServerOptions => ({
   resolveServer: async () => null,
@@ -134,7 +139,7 @@ describe('mcpServer options', () => {
     expect({ ...parsed, onError: typeof parsed.onError }).toEqual({
       resolveServer: expect.any(Function),
       runApp: expect.any(Function),
-      serverInfo: { name: 'express-app-mcp', version: expect.stringMatching(/^\d+\.\d+\.\d+/) },
+      serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
       allowedOrigins: [],
       allowedHosts: [],
       maxBodyBytes: 4 * 1024 * 1024,
