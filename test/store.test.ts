@@ -353,38 +353,44 @@ describe.each(databases)('the Knex store on $name', (kind) => {
       }
     });
 
-    /** Two instances over one database, as two processes: the second learns of writes by its TTL. */
-    async function staleUntilTtl(write: (server: ServerRecord) => Promise<unknown>) {
+    /**
+     * Two instances over one database, as two processes: `other` caches the server, this store
+     * writes, and `other` keeps its cached copy until the TTL ends, then reads what `expectAfter` checks.
+     */
+    async function staleUntilTtl(
+      write: (server: ServerRecord) => Promise<void>,
+      expectAfter: (seen: ServerRecord | null) => void,
+    ) {
       const other = knexServerStore(db.connect(), { cacheTtlMs: 500 });
       const server = await publish();
       expect(await other.getServerByCode(server.serverCode)).toEqual(server); // now cached there
       await write(server);
       expect(await other.getServerByCode(server.serverCode)).toEqual(server); // still the cached copy
-      await vi.waitFor(
-        async () => {
-          const seen = await other.getServerByCode(server.serverCode);
-          expect(seen === null || seen.status === 'inactive').toBe(true);
-        },
-        { timeout: 5000, interval: 50 },
-      );
+      await vi.waitFor(async () => expectAfter(await other.getServerByCode(server.serverCode)), {
+        timeout: 5000,
+        interval: 50,
+      });
       return other;
     }
 
     it('another instance keeps finding a rotated code until its TTL expires, then not', async () => {
       let newCode = '';
-      const other = await staleUntilTtl(async (server) => {
-        newCode = (await store.rotateCode(server.id))!.serverCode;
-      });
+      const other = await staleUntilTtl(
+        async (server) => {
+          newCode = (await store.rotateCode(server.id))!.serverCode;
+        },
+        (seen) => expect(seen).toBeNull(),
+      );
       expect(await other.getServerByCode(newCode)).toMatchObject({ serverCode: newCode });
     });
 
     it('another instance sees a deactivation once its TTL expires', async () => {
-      let id = '';
-      const other = await staleUntilTtl(async (server) => {
-        id = server.id;
-        await store.deactivateServer(server.id);
-      });
-      expect(await other.getServerById(id)).toMatchObject({ status: 'inactive' });
+      await staleUntilTtl(
+        async (server) => {
+          await store.deactivateServer(server.id);
+        },
+        (seen) => expect(seen).toMatchObject({ status: 'inactive' }),
+      );
     });
   });
 
