@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Builds the published files:
- * - `dist/**.js` + `.d.ts`: the ES module build, by `tsc -p tsconfig.json`;
+ * - `dist/**.js` + `.d.ts`: the ES module build, by `tsc -p tsconfig.json`, its source maps
+ *   carrying their sources (the published package has no `src/`);
  * - `dist/cjs/index.cjs`: the CommonJS build, one file bundled by esbuild from our own sources
  *   only (every package stays an external `require`);
  * - `dist/cjs/**.d.cts`: the declarations again, as CommonJS declarations, so TypeScript users who
@@ -49,10 +50,14 @@ try {
 
 function compileEsm(target) {
   const tsc = require.resolve('typescript/bin/tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json'), '--outDir', target], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [tsc, '-p', join(root, 'tsconfig.json'), '--outDir', target, '--inlineSources'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
   if (result.status !== 0) {
     throw new Error(`tsc failed (exit code ${result.status ?? result.signal})`);
   }
