@@ -64,16 +64,11 @@ export function mcpServer(options: McpServerOptions): Router {
     }
 
     const serverCode = req.params.serverCode as string;
-    let closed: AbortSignal | undefined;
     const reply = await endpoint({
       payload,
       headers: mcpHeaders(req),
       resolve: () => config.resolveServer(serverCode, req),
-      // Only a run needs to know; a list or a ping never pays for a signal and a listener.
-      get closed() {
-        closed ??= closedSignal(res);
-        return closed;
-      },
+      onClosed: (listener) => watchClose(res, listener),
       request: req,
     });
     write(res, reply.status, reply.body);
@@ -105,14 +100,16 @@ function header(req: Request, name: string): string | undefined {
 }
 
 /** MCP 2026-07-28: a client that closes the response stream before the reply cancels the request. */
-function closedSignal(res: Response): AbortSignal {
-  const controller = new AbortController();
+function watchClose(res: Response, listener: () => void): () => void {
   const onClose = () => {
-    if (!res.writableFinished) controller.abort();
+    if (!res.writableFinished) listener();
   };
-  if (res.closed) onClose();
-  else res.once('close', onClose);
-  return controller.signal;
+  if (res.closed) {
+    onClose();
+    return () => {};
+  }
+  res.on('close', onClose);
+  return () => res.off('close', onClose);
 }
 
 const loopbackByServer = new WeakMap<Server, boolean>();

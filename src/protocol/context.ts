@@ -18,8 +18,12 @@ export interface EndpointRequest {
   headers: McpHeaders;
   /** Looks the URL's server code up; called at most once, and only for a well-formed request. */
   resolve: () => Promise<ResolvedServer | null>;
-  /** Fires when the client goes away before the reply is written. Read it only when a run needs it: the Express layer makes it on first read. */
-  closed: AbortSignal;
+  /**
+   * Calls `listener` when the client goes away before the reply is written (at once if it already
+   * has); returns a function that stops watching. Only a run watches, so a list or a ping pays for
+   * nothing, and a run pays for a plain event listener rather than a signal of its own.
+   */
+  onClosed: (listener: () => void) => () => void;
   /** Handed to `runApp` untouched. */
   request: Request;
 }

@@ -6,28 +6,25 @@ import type { RequestId } from './messages.js';
  * reaches another instance finds nothing, which the protocol allows.
  */
 export class InflightCalls {
-  /** Server id -> request id -> run. Map keys keep `1` and `"1"` apart, as JSON-RPC ids are. */
-  readonly #calls = new Map<string, Map<RequestId, AbortController>>();
+  readonly #calls = new Map<string, AbortController>();
+
+  /** One flat key per server and id; `1` and `"1"` stay apart, as JSON-RPC ids are. */
+  static #key(serverId: string, id: RequestId): string {
+    return typeof id === 'string' ? `${serverId}\u0000s${id}` : `${serverId}\u0000n${id}`;
+  }
 
   /** Registers a run; the returned function unregisters it. */
   add(serverId: string, id: RequestId, controller: AbortController): () => void {
-    let calls = this.#calls.get(serverId);
-    if (!calls) {
-      calls = new Map();
-      this.#calls.set(serverId, calls);
-    }
-    calls.set(id, controller);
+    const key = InflightCalls.#key(serverId, id);
+    this.#calls.set(key, controller);
     return () => {
-      const current = this.#calls.get(serverId);
-      if (current?.get(id) !== controller) return;
-      current.delete(id);
-      if (current.size === 0) this.#calls.delete(serverId);
+      if (this.#calls.get(key) === controller) this.#calls.delete(key);
     };
   }
 
   /** Aborts the matching run, if there is one. */
   cancel(serverId: string, id: RequestId, reason: unknown): boolean {
-    const controller = this.#calls.get(serverId)?.get(id);
+    const controller = this.#calls.get(InflightCalls.#key(serverId, id));
     controller?.abort(reason);
     return controller !== undefined;
   }

@@ -92,7 +92,7 @@ export async function dispatchLegacy(
         params,
         protocolVersion: call.protocolVersion,
         target,
-        closed: request.closed,
+        onClosed: request.onClosed,
         request: request.request,
       });
     default:

@@ -25,7 +25,8 @@ export interface MethodCall {
   params: Record<string, unknown>;
   protocolVersion: string;
   target: ServingTarget;
-  closed: AbortSignal;
+  /** See `EndpointRequest.onClosed`. */
+  onClosed: (listener: () => void) => () => void;
   request: Request;
   /** The client's name for its end user record (SPEC §4.5), when the request tells it. */
   clientName?: string;
@@ -83,10 +84,7 @@ export function createToolMethods(options: MethodOptions) {
       // `notifications/cancelled`, or the timeout, each with its own reason. (AbortSignal.any and a
       // controller per cause cost more than the rest of a call.)
       const stop = new AbortController();
-      const { closed } = call;
-      const onClosed = () => stop.abort(closed.reason);
-      if (closed.aborted) onClosed();
-      else closed.addEventListener('abort', onClosed, { once: true });
+      const unwatch = call.onClosed(() => stop.abort());
       const timeoutMs = options.callTimeoutMs;
       const timer =
         timeoutMs > 0 ? setTimeout(() => stop.abort(new CallTimeout(timeoutMs)), timeoutMs) : undefined;
@@ -113,7 +111,7 @@ export function createToolMethods(options: MethodOptions) {
         );
       } finally {
         clearTimeout(timer);
-        closed.removeEventListener('abort', onClosed);
+        unwatch();
         unregister();
       }
     },

@@ -183,7 +183,7 @@ async function dispatch(
         protocolVersion: version,
         target,
         // SPEC §3: the client closing the response stream is the cancellation of this call.
-        closed: request.closed,
+        onClosed: request.onClosed,
         request: request.request,
         clientName: clientNameOf(envelope[META_CLIENT_INFO]),
       });
