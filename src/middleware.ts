@@ -71,7 +71,7 @@ export function mcpServer(options: McpServerOptions): Router {
       onClosed: (listener) => watchClose(res, listener),
       request: req,
     });
-    write(res, reply.status, reply.body);
+    write(res, reply.status, reply.body, reply.json);
   };
 
   const router = Router();
@@ -130,13 +130,13 @@ function send(res: Response, error: McpError): void {
   write(res, error.status, errorBody(error));
 }
 
-function write(res: Response, status: number, body: unknown): void {
+function write(res: Response, status: number, body: unknown, serialized?: string): void {
   res.statusCode = status;
   if (body === undefined) {
     res.end();
     return;
   }
-  const json = JSON.stringify(body);
+  const json = serialized ?? JSON.stringify(body);
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', Buffer.byteLength(json));
   res.end(json);

@@ -205,6 +205,65 @@ describe('stopping a tools/call', () => {
   });
 });
 
+describe('a tools/list reply serialized once per tool and version', () => {
+  let running: Running;
+  let code: string;
+
+  beforeAll(async () => {
+    const store = memoryServerStore();
+    code = (
+      await store.createServer({
+        tenantId: 't',
+        appId: ECHO.id,
+        name: ECHO.name,
+        description: '',
+        parameters: {},
+      })
+    ).serverCode;
+    running = await listen(store, {});
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  const tool = {
+    name: 'Echo',
+    title: 'Echo',
+    description: 'Echoes its text back',
+    inputSchema: {
+      type: 'object',
+      properties: { text: { type: 'string', description: 'The text to echo' } },
+      required: ['text'],
+    },
+    outputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  };
+
+  it.each([0, 42, -7, '', 'list-1', 'quote " backslash \\ line\u2028separator', '日本'])(
+    'is exactly the JSON text of its body for the id %j',
+    async (id) => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: {} });
+      const response = await fetch(running.url(code), { method: 'POST', headers: HEADERS, body });
+      const text = await response.text();
+      expect({ status: response.status, contentType: response.headers.get('content-type') }).toEqual({
+        status: 200,
+        contentType: 'application/json',
+      });
+      expect(text).toBe(JSON.stringify({ jsonrpc: '2.0', id, result: { tools: [tool] } }));
+      expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    },
+  );
+
+  it('follows the version: 2025-03-26 lists the tool without title and output schema', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const headers = { ...HEADERS, 'mcp-protocol-version': '2025-03-26' };
+    const response = await fetch(running.url(code), { method: 'POST', headers, body });
+    const { name, description, inputSchema } = tool;
+    expect(await response.text()).toBe(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [{ name, description, inputSchema }] } }),
+    );
+  });
+});
+
 describe('the envelope shortcut accepts exactly what the schema accepts', () => {
   const payloads: unknown[] = [
     { jsonrpc: '2.0', id: 1, method: 'tools/list' },

@@ -32,6 +32,8 @@ export interface EndpointRequest {
 export interface EndpointReply {
   status: number;
   body?: unknown;
+  /** `JSON.stringify(body)`, when the core has it at hand already (a pre-serialized result). */
+  json?: string;
 }
 
 /** Where internal failures go, with what was being done; never the server code. */

@@ -8,6 +8,7 @@ import { describeIssues, type Message, MessageSchema, type RequestId, type Respo
 import { createToolMethods } from './methods.js';
 import { handleModern } from './modern.js';
 import { isPlainRecord } from './plain.js';
+import { jsonOf } from './serialized.js';
 import { checkServing, type ServingTarget } from './server.js';
 import { DEFAULT_HEADER_VERSION } from './versions.js';
 
@@ -76,7 +77,13 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
       'dispatch',
       target,
     );
-    return { status: 200, body: { jsonrpc: '2.0', id, result } };
+    const resultJson = jsonOf(result);
+    return {
+      status: 200,
+      body: { jsonrpc: '2.0', id, result },
+      // The same text JSON.stringify(body) gives, without serializing the result again.
+      json: resultJson && `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`,
+    };
   }
 
   /**

@@ -9,6 +9,7 @@ import { McpError } from './errors.js';
 import { InflightCalls } from './inflight.js';
 import { CallToolParamsSchema, CancelledParamsSchema, describeIssues, type RequestId } from './messages.js';
 import { isPlainRecord } from './plain.js';
+import { rememberJson } from './serialized.js';
 import type { ServingTarget } from './server.js';
 import { featuresOf, type VersionFeatures } from './versions.js';
 
@@ -47,6 +48,8 @@ export function clientNameOf(clientInfo: unknown): string | undefined {
 export function createToolMethods(options: MethodOptions) {
   const toolFor = createToolCache(options.toolName);
   const inflight = new InflightCalls();
+  /** The `tools/list` result of each descriptor, made and serialized once (descriptors are cached per tool and version). */
+  const listResults = new WeakMap<object, { tools: readonly unknown[] }>();
 
   function parseParams<S extends z.ZodType>(schema: S, call: MethodCall, method: string): z.infer<S> {
     const parsed = schema.safeParse(call.params);
@@ -60,10 +63,16 @@ export function createToolMethods(options: MethodOptions) {
       return toolFor(target.app, target.server);
     },
 
-    listTools(call: Pick<MethodCall, 'target' | 'protocolVersion'>) {
-      return {
-        tools: [toolFor(call.target.app, call.target.server).describe(featuresOf(call.protocolVersion))],
-      };
+    listTools(call: Pick<MethodCall, 'target' | 'protocolVersion'>): { tools: readonly unknown[] } {
+      const descriptor = toolFor(call.target.app, call.target.server).describe(
+        featuresOf(call.protocolVersion),
+      );
+      let result = listResults.get(descriptor);
+      if (!result) {
+        result = rememberJson(Object.freeze({ tools: Object.freeze([descriptor]) }));
+        listResults.set(descriptor, result);
+      }
+      return result;
     },
 
     async callTool(call: MethodCall): Promise<CallToolResult> {
