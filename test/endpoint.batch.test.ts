@@ -9,12 +9,11 @@ import {
   expectRpcReply,
   type Host,
   hostVariants,
-  loadPackage,
   notification,
   request,
   rpcError,
   rpcResult,
-  startHost,
+  startWorldHost,
 } from './helpers/hosts.js';
 
 const TOOL = TEXT_STATS_TOOL.basic;
@@ -24,9 +23,7 @@ describe.each(hostVariants)('batches on $name', (variant) => {
   let host: Host;
 
   beforeAll(async () => {
-    const pkg = await loadPackage(variant.major);
-    world = await createWorld(pkg.memoryServerStore());
-    host = await startHost(variant, pkg, world.options());
+    ({ world, host } = await startWorldHost(variant, createWorld));
   });
   afterAll(async () => {
     await host?.close();

@@ -12,11 +12,11 @@ import {
   HOST_NOT_FOUND_PAGE,
   type Host,
   hostVariants,
-  loadPackage,
   notification,
   request,
   rpcResult,
   startHost,
+  startWorldHost,
 } from './helpers/hosts.js';
 
 const { version: PACKAGE_VERSION } = JSON.parse(
@@ -35,9 +35,7 @@ describe.each(hostVariants)('methods on $name', (variant) => {
   let host: Host;
 
   beforeAll(async () => {
-    pkg = await loadPackage(variant.major);
-    world = await createWorld(pkg.memoryServerStore());
-    host = await startHost(variant, pkg, world.options());
+    ({ pkg, world, host } = await startWorldHost(variant, createWorld));
   });
   afterAll(async () => {
     await host?.close();

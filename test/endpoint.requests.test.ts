@@ -22,6 +22,7 @@ import {
   request,
   rpcError,
   startHost,
+  startWorldHost,
 } from './helpers/hosts.js';
 
 const SUPPORTED = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
@@ -36,9 +37,7 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
   let host: Host;
 
   beforeAll(async () => {
-    const pkg = await loadPackage(variant.major);
-    world = await createWorld(pkg.memoryServerStore());
-    host = await startHost(variant, pkg, world.options());
+    ({ world, host } = await startWorldHost(variant, createWorld));
   });
   afterAll(async () => {
     await host?.close();

@@ -28,7 +28,7 @@ import {
   rpcError,
   rpcResult,
   serveApp,
-  startHost,
+  startWorldHost,
 } from './helpers/hosts.js';
 
 const MAX_BODY_BYTES = 1024;
@@ -55,9 +55,7 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
   let host: Host;
 
   beforeAll(async () => {
-    const pkg = await loadPackage(variant.major);
-    world = await createWorld(pkg.memoryServerStore());
-    host = await startHost(variant, pkg, world.options({ maxBodyBytes: MAX_BODY_BYTES }));
+    ({ world, host } = await startWorldHost(variant, createWorld, { maxBodyBytes: MAX_BODY_BYTES }));
   });
   afterAll(async () => {
     await host?.close();

@@ -14,12 +14,11 @@ import {
   type Host,
   type HostVariant,
   hostVariants,
-  loadPackage,
   notification,
   request,
   rpcError,
   rpcResult,
-  startHost,
+  startWorldHost,
 } from './helpers/hosts.js';
 
 const MODERN = '2026-07-28';
@@ -60,9 +59,7 @@ describe('the 2026-07-28 wire, error by error', () => {
   let host: Host;
 
   beforeAll(async () => {
-    const pkg = await loadPackage(variant.major);
-    world = await createWorld(pkg.memoryServerStore());
-    host = await startHost(variant, pkg, world.options());
+    ({ world, host } = await startWorldHost(variant, createWorld));
   });
   afterAll(async () => {
     await host?.close();

@@ -12,7 +12,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, DESCRIPTIONS, TEXT_STATS_TOOL, UNKNOWN_CODE, type World } from './helpers/apps.js';
-import { type Host, hostVariants, loadPackage, startHost } from './helpers/hosts.js';
+import { type Host, hostVariants, startWorldHost } from './helpers/hosts.js';
 
 const { version: PACKAGE_VERSION } = JSON.parse(
   await readFile(new URL('../package.json', import.meta.url), 'utf8'),
@@ -36,9 +36,7 @@ describe.each(hostVariants)('the official MCP SDK client on $name', (variant) =>
   let host: Host;
 
   beforeAll(async () => {
-    const pkg = await loadPackage(variant.major);
-    world = await createWorld(pkg.memoryServerStore());
-    host = await startHost(variant, pkg, world.options());
+    ({ world, host } = await startWorldHost(variant, createWorld));
   });
   afterAll(async () => {
     await host?.close();

@@ -252,3 +252,18 @@ export const request = (id: string | number | null, method: string, params?: Rec
 /** A JSON-RPC notification. */
 export const notification = (method: string, params?: Record<string, unknown>) =>
   params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+
+/**
+ * The set-up most endpoint suites share: the package as the variant's host loads it, a world of
+ * servers in a memory store, and one host serving it. Call from `beforeAll`; close `host` after.
+ */
+export async function startWorldHost(
+  variant: HostVariant,
+  createWorld: (store: Package.ServerStore) => Promise<import('./apps.js').World>,
+  overrides?: Partial<McpServerOptions>,
+) {
+  const pkg = await loadPackage(variant.major);
+  const world = await createWorld(pkg.memoryServerStore());
+  const host = await startHost(variant, pkg, world.options(overrides));
+  return { pkg, world, host };
+}
