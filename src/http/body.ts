@@ -43,8 +43,9 @@ function readText(req: IncomingMessage, maxBodyBytes: number): Promise<string> {
       }
       chunks.push(chunk);
     };
+    // After `end` no more data or error can matter (a settled promise ignores them), so the
+    // listeners are left to go with the request instead of being removed one by one.
     const onEnd = () => {
-      cleanup();
       resolve(
         chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'),
       );
@@ -66,11 +67,12 @@ function tooLarge(maxBodyBytes: number): McpError {
 }
 
 function parseJson(text: string): unknown {
-  const trimmed = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (trimmed.trim() === '') throw new McpError('parseError', 'Parse error: the body is empty');
+  const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
-    return JSON.parse(trimmed);
+    return JSON.parse(json);
   } catch {
+    // Only a failed parse needs to know why: nothing at all, or not JSON.
+    if (json.trim() === '') throw new McpError('parseError', 'Parse error: the body is empty');
     throw new McpError('parseError', 'Parse error: the body is not valid JSON');
   }
 }

@@ -48,7 +48,7 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
 
   /** Runs a method, turning anything unexpected into an opaque internal error reported with its cause. */
   async function guarded<T>(
-    work: () => Promise<T>,
+    work: () => T | Promise<T>,
     id: RequestId | null,
     phase: 'dispatch',
     target?: ServingTarget,

@@ -55,33 +55,21 @@ export function classifyLegacy(message: Message, headerVersion: string | undefin
   return { kind: 'request', id, method: message.method, params, protocolVersion: version };
 }
 
-/** Serves one legacy request for an active server (SPEC §2.3). */
-export async function dispatchLegacy(
+/**
+ * Serves one legacy request for an active server (SPEC §2.3). Not `async`: a list or a ping answers
+ * at once, and a call's promise is handed on as it is rather than wrapped in another one.
+ */
+export function dispatchLegacy(
   call: Extract<LegacyCall, { kind: 'request' }>,
   target: ServingTarget,
   request: EndpointRequest,
   methods: ToolMethods,
   serverInfo: ServerInfo,
-): Promise<unknown> {
+): unknown {
   const { id, params } = call;
   switch (call.method) {
-    case 'initialize': {
-      const parsed = InitializeParamsSchema.safeParse(params);
-      if (!parsed.success) {
-        const { text, issues } = describeIssues(parsed.error);
-        throw new McpError('invalidParams', `Invalid params for initialize: ${text}`, { issues }, id);
-      }
-      const protocolVersion = negotiateLegacyVersion(parsed.data.protocolVersion);
-      // SPEC §4.5: the end user is created on the first initialize, named after the client.
-      await target.endUser(clientNameOf(parsed.data.clientInfo) ?? DEFAULT_CLIENT_NAME);
-      const result: Record<string, unknown> = {
-        protocolVersion,
-        capabilities: { tools: { listChanged: false } },
-        serverInfo,
-      };
-      if (target.server.description) result.instructions = target.server.description;
-      return result;
-    }
+    case 'initialize':
+      return initialize(id, params, target, serverInfo);
     case 'ping':
       return {};
     case 'tools/list':
@@ -98,6 +86,29 @@ export async function dispatchLegacy(
     default:
       throw new McpError('methodNotFound', `Method not found: ${call.method}`, undefined, id);
   }
+}
+
+async function initialize(
+  id: RequestId,
+  params: Record<string, unknown>,
+  target: ServingTarget,
+  serverInfo: ServerInfo,
+): Promise<Record<string, unknown>> {
+  const parsed = InitializeParamsSchema.safeParse(params);
+  if (!parsed.success) {
+    const { text, issues } = describeIssues(parsed.error);
+    throw new McpError('invalidParams', `Invalid params for initialize: ${text}`, { issues }, id);
+  }
+  const protocolVersion = negotiateLegacyVersion(parsed.data.protocolVersion);
+  // SPEC §4.5: the end user is created on the first initialize, named after the client.
+  await target.endUser(clientNameOf(parsed.data.clientInfo) ?? DEFAULT_CLIENT_NAME);
+  const result: Record<string, unknown> = {
+    protocolVersion,
+    capabilities: { tools: { listChanged: false } },
+    serverInfo,
+  };
+  if (target.server.description) result.instructions = target.server.description;
+  return result;
 }
 
 /** Row 16: notifications are accepted; `notifications/cancelled` aborts the matching call. */

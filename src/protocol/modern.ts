@@ -43,7 +43,7 @@ export interface ModernDeps extends EndpointOptions {
   methods: ToolMethods;
   resolveTarget: (request: EndpointRequest, id: RequestId | null) => Promise<ServingTarget>;
   guarded: <T>(
-    work: () => Promise<T>,
+    work: () => T | Promise<T>,
     id: RequestId | null,
     phase: 'dispatch',
     target?: ServingTarget,
