@@ -1,0 +1,90 @@
+/** Helpers shared by `run.mjs` and `profile.mjs`: server processes and autocannon runs. */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { CALL_REQUEST, HEADERS, LIST_REQUEST } from './fixture.mjs';
+
+export const METHODS = {
+  'tools/list': JSON.stringify(LIST_REQUEST),
+  'tools/call': JSON.stringify(CALL_REQUEST),
+};
+
+/**
+ * Starts one bench server in its own process and resolves once it listens. `memory()` asks it for
+ * its memory use (after a forced GC), `cpu()` for the CPU time it used so far (µs), `stop()` ends
+ * it and waits for the exit.
+ */
+export function startServer(file, { env = {}, execArgv = [] } = {}) {
+  const child = fork(fileURLToPath(new URL(`./servers/${file}`, import.meta.url)), [], {
+    env: { ...process.env, ...env },
+    execArgv: ['--expose-gc', ...execArgv],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const next = (type) =>
+    new Promise((resolve, reject) => {
+      const onMessage = (message) => {
+        if (message?.type !== type) return;
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(message);
+      };
+      const onExit = (code) => {
+        child.off('message', onMessage);
+        reject(new Error(`bench server ${file} exited with code ${code} before answering "${type}"`));
+      };
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  return next('ready').then(({ url }) => ({
+    url,
+    pid: child.pid,
+    async memory() {
+      const reply = next('memory');
+      child.send({ type: 'memory' });
+      return reply;
+    },
+    async cpu() {
+      const reply = next('cpu');
+      child.send({ type: 'cpu' });
+      return (await reply).micros;
+    },
+    async stop() {
+      if (child.exitCode === null) child.send({ type: 'stop' });
+      await exited;
+    },
+  }));
+}
+
+/**
+ * One autocannon run against `url`. `requests` cycles through the given methods on every
+ * connection; a run with any error, timeout or non-2xx reply is refused rather than reported.
+ */
+export async function load(url, { methods, connections, duration, amount }) {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers: HEADERS,
+    connections,
+    ...(amount ? { amount } : { duration }),
+    requests: methods.map((method) => ({ method: 'POST', headers: HEADERS, body: METHODS[method] })),
+  });
+  const failed = result.errors + result.timeouts + result.non2xx;
+  if (failed > 0) {
+    throw new Error(
+      `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx replies in ${result.requests.total} requests`,
+    );
+  }
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+  };
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}

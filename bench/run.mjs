@@ -1,0 +1,245 @@
+/**
+ * `npm run bench`: ours against the floor (bare Express + express.json + res.json) and against the
+ * official SDK's stateless recipe, for `tools/list` and `tools/call` at protocol 2025-06-18.
+ *
+ * Each server runs in its own process on 127.0.0.1. After a warm-up, the targets are loaded in
+ * turns, one after another, for several rounds, with the order rotated every round, so that drift
+ * (other work on the machine, CPU frequency) hits every target alike. The ratios are the median of
+ * the per-round ratios, each from runs a few seconds apart. Then a fresh "ours" takes
+ * 200,000 requests and its resident memory is compared before and after (each after a forced GC).
+ *
+ * Settings (environment): BENCH_DURATION (s per run, 2), BENCH_ROUNDS (8), BENCH_CONNECTIONS (20),
+ * BENCH_WARMUP (s per target and method, 1), BENCH_MEMORY_REQUESTS (200000),
+ * BENCH_POSTGRES_URL (adds "ours" on PostgreSQL). While tuning: BENCH_ONLY=floor,ours and
+ * BENCH_METHODS=tools/call narrow the run, BENCH_MEMORY_REQUESTS=0 skips the memory run.
+ */
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { isDeepStrictEqual } from 'node:util';
+import { FLOOR_CALL, FLOOR_LIST, HEADERS, TOOL_NAME } from './fixture.mjs';
+import { load, METHODS, median, startServer } from './lib.mjs';
+
+const settings = {
+  duration: Number(process.env.BENCH_DURATION ?? 2),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 8),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 20),
+  warmup: Number(process.env.BENCH_WARMUP ?? 1),
+  memoryRequests: Number(process.env.BENCH_MEMORY_REQUESTS ?? 200_000),
+};
+const postgresUrl = process.env.BENCH_POSTGRES_URL;
+const started = Date.now();
+const log = (line) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)}s] ${line}`);
+
+const TARGETS = [
+  { key: 'floor', label: 'floor (Express + express.json)', file: 'floor.mjs' },
+  { key: 'ours', label: 'ours (Knex/SQLite, cache on)', file: 'ours.mjs' },
+  {
+    key: 'ours_nocache',
+    label: 'ours (Knex/SQLite, cache off)',
+    file: 'ours.mjs',
+    env: { BENCH_CACHE: 'off' },
+  },
+  ...(postgresUrl
+    ? [
+        {
+          key: 'ours_postgres',
+          label: 'ours (Knex/PostgreSQL, cache on)',
+          file: 'ours.mjs',
+          env: { BENCH_POSTGRES_URL: postgresUrl },
+        },
+      ]
+    : []),
+  { key: 'sdk', label: 'official SDK 1.x (stateless JSON)', file: 'sdk.mjs' },
+];
+// BENCH_ONLY=floor,ours narrows the run while tuning; the ratios need floor, ours and sdk.
+const only = process.env.BENCH_ONLY?.split(',');
+if (only) TARGETS.splice(0, TARGETS.length, ...TARGETS.filter((target) => only.includes(target.key)));
+const METHOD_NAMES = process.env.BENCH_METHODS?.split(',') ?? Object.keys(METHODS);
+
+const servers = new Map();
+try {
+  for (const target of TARGETS) servers.set(target.key, await startServer(target.file, { env: target.env }));
+  log(`started ${TARGETS.length} servers`);
+  await checkReplies();
+
+  for (const method of METHOD_NAMES) {
+    for (const target of TARGETS) {
+      await load(servers.get(target.key).url, {
+        methods: [method],
+        connections: settings.connections,
+        duration: settings.warmup,
+      });
+    }
+  }
+  log('warmed up');
+
+  const runs = {}; // runs[target][method] = one entry per round
+  for (const target of TARGETS) runs[target.key] = Object.fromEntries(METHOD_NAMES.map((m) => [m, []]));
+  for (let round = 0; round < settings.rounds; round++) {
+    const methods = round % 2 === 0 ? METHOD_NAMES : [...METHOD_NAMES].reverse();
+    const order = TARGETS.map((_, i) => TARGETS[(i + round) % TARGETS.length]);
+    for (const method of methods) {
+      for (const target of order) {
+        const server = servers.get(target.key);
+        const cpuBefore = await server.cpu();
+        const run = await load(server.url, {
+          methods: [method],
+          connections: settings.connections,
+          duration: settings.duration,
+        });
+        run.cpuPerRequest = ((await server.cpu()) - cpuBefore) / run.total;
+        runs[target.key][method].push(run);
+      }
+    }
+    log(`round ${round + 1}/${settings.rounds} done`);
+  }
+  for (const server of servers.values()) await server.stop();
+  servers.clear();
+
+  const memory = settings.memoryRequests > 0 ? await measureMemory() : null;
+  if (memory) log('memory measured');
+
+  const results = summarize(runs);
+  const ratio = (method, base) => results.ours?.[method]?.[base] ?? Number.NaN;
+  const ratios = {
+    list_vs_floor: ratio('tools/list', 'vsFloor'),
+    list_vs_sdk: ratio('tools/list', 'vsSdk'),
+    call_vs_floor: ratio('tools/call', 'vsFloor'),
+    call_vs_sdk: ratio('tools/call', 'vsSdk'),
+  };
+  const machine = {
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    loadavg: os.loadavg().map((value) => Number(value.toFixed(2))),
+  };
+  const seconds = Math.round((Date.now() - started) / 1000);
+  writeFileSync(
+    new URL('./results.json', import.meta.url),
+    `${JSON.stringify({ date: new Date().toISOString(), seconds, machine, settings, results, memory, ratios }, null, 2)}\n`,
+  );
+
+  console.log(
+    `\n${machine.cpus} × ${machine.cpu}, Node ${machine.node}; ${settings.connections} connections, ` +
+      `${settings.rounds} rounds of ${settings.duration} s per target and method, in turns\n`,
+  );
+  console.log(table(results));
+  if (memory)
+    console.log(
+      `\nmemory of ours (RSS after a forced GC): ${mib(memory.before.rss)} MiB before, ` +
+        `${mib(memory.after.rss)} MiB after ${memory.requests.toLocaleString('en-US')} requests ` +
+        `(growth ${mib(memory.after.rss - memory.before.rss)} MiB; heap used ${mib(memory.before.heapUsed)} → ${mib(memory.after.heapUsed)} MiB)`,
+    );
+  console.log(`results written to bench/results.json (${seconds} s in all)\n`);
+  console.log(
+    `ratios: ${Object.entries(ratios)
+      .map(([name, value]) => `${name}=${value.toFixed(2)}`)
+      .join(' ')}`,
+  );
+} finally {
+  for (const server of servers.values()) await server.stop();
+}
+
+/**
+ * The comparison is only fair if everyone answers the same thing: ours must answer the floor's
+ * bytes exactly, and the SDK the same tool and the same structured result.
+ */
+async function checkReplies() {
+  const post = async (url, method) => {
+    const response = await fetch(url, { method: 'POST', headers: HEADERS, body: METHODS[method] });
+    const text = await response.text();
+    if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('application/json')) {
+      throw new Error(`${url} answered ${method} with ${response.status}: ${text}`);
+    }
+    return text;
+  };
+  if (!servers.has('floor')) return;
+  for (const method of METHOD_NAMES) {
+    const floor = await post(servers.get('floor').url, method);
+    for (const target of TARGETS) {
+      if (target.key === 'floor') continue;
+      const text = await post(servers.get(target.key).url, method);
+      if (target.key !== 'sdk') {
+        if (text !== floor)
+          throw new Error(`${target.label} answers ${method} unlike the floor:\n${text}\n${floor}`);
+        continue;
+      }
+      const { result } = JSON.parse(text);
+      const same =
+        method === 'tools/list'
+          ? result.tools.length === 1 &&
+            result.tools[0].name === TOOL_NAME &&
+            isDeepStrictEqual(
+              result.tools[0].inputSchema.properties,
+              FLOOR_LIST.tools[0].inputSchema.properties,
+            )
+          : isDeepStrictEqual(result.structuredContent, FLOOR_CALL.structuredContent) &&
+            isDeepStrictEqual(result.content, FLOOR_CALL.content);
+      if (!same) throw new Error(`${target.label} answers ${method} with another tool or result:\n${text}`);
+    }
+  }
+  log('replies checked: ours answers byte for byte like the floor, the SDK the same tool');
+}
+
+async function measureMemory() {
+  const server = await startServer('ours.mjs');
+  try {
+    const both = METHOD_NAMES;
+    await load(server.url, { methods: both, connections: settings.connections, amount: 10_000 });
+    const before = await server.memory();
+    const run = await load(server.url, {
+      methods: both,
+      connections: settings.connections,
+      amount: settings.memoryRequests,
+    });
+    const after = await server.memory();
+    return { requests: run.total, before, after, growthMiB: Number(mib(after.rss - before.rss)) };
+  } finally {
+    await server.stop();
+  }
+}
+
+function summarize(runs) {
+  const results = {};
+  for (const target of TARGETS) {
+    results[target.key] = { label: target.label };
+    for (const method of METHOD_NAMES) {
+      const list = runs[target.key][method];
+      const perRound = (base) =>
+        runs[base]
+          ? Number(median(list.map((run, round) => run.rps / runs[base][method][round].rps)).toFixed(2))
+          : Number.NaN;
+      results[target.key][method] = {
+        rps: Math.round(median(list.map((run) => run.rps))),
+        p50: median(list.map((run) => run.p50)),
+        p99: median(list.map((run) => run.p99)),
+        cpuMicrosPerRequest: Math.round(median(list.map((run) => run.cpuPerRequest))),
+        rounds: list.map((run) => Math.round(run.rps)),
+        vsFloor: perRound('floor'),
+        vsSdk: perRound('sdk'),
+      };
+    }
+  }
+  return results;
+}
+
+function table(results) {
+  const rows = [
+    '| server | method | req/s (median) | p50 ms | p99 ms | server CPU µs/req | vs floor | vs SDK |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const method of METHOD_NAMES) {
+    for (const target of TARGETS) {
+      const r = results[target.key][method];
+      rows.push(
+        `| ${target.label} | ${method} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.cpuMicrosPerRequest} | ${r.vsFloor.toFixed(2)} | ${r.vsSdk.toFixed(2)} |`,
+      );
+    }
+  }
+  return rows.join('\n');
+}
+
+function mib(bytes) {
+  return (bytes / 1024 / 1024).toFixed(1);
+}

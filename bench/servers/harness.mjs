@@ -1,0 +1,39 @@
+/**
+ * What every bench server shares: it listens on 127.0.0.1 (port chosen by the OS), tells the
+ * orchestrator its URL over the IPC channel, and answers admin messages on that channel only (never
+ * over HTTP): `memory` (after a forced GC when started with --expose-gc), `cpu` (the CPU time the
+ * process used so far, in µs) and `stop`.
+ */
+export function serve(app, path, { onStop } = {}) {
+  const server = app.listen(0, '127.0.0.1', () => {
+    const { port } = server.address();
+    send({ type: 'ready', url: `http://127.0.0.1:${port}${path}` });
+  });
+  server.keepAliveTimeout = 60_000;
+
+  process.on('message', async (message) => {
+    if (message?.type === 'memory') {
+      if (typeof globalThis.gc === 'function') {
+        globalThis.gc();
+        globalThis.gc();
+      }
+      const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
+      send({ type: 'memory', rss, heapUsed, heapTotal, external });
+    } else if (message?.type === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      send({ type: 'cpu', micros: user + system });
+    } else if (message?.type === 'stop') {
+      server.closeAllConnections?.();
+      server.close();
+      await onStop?.();
+      process.exit(0);
+    }
+  });
+  // The orchestrator went away: do not linger.
+  process.on('disconnect', () => process.exit(0));
+}
+
+function send(message) {
+  if (process.send) process.send(message);
+  else console.log(JSON.stringify(message));
+}

@@ -1,0 +1,75 @@
+/**
+ * Ours: `mcpServer` on a bare Express 5 app (no global body parser: the middleware reads the body
+ * itself), resolving codes through the Knex store, on an SQLite file by default or on PostgreSQL
+ * when BENCH_POSTGRES_URL is set (in a schema of its own, dropped on stop). BENCH_CACHE=off turns
+ * the store's code cache off. The app is a trivial workflow with one string input.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import express from 'express';
+import knexFactory from 'knex';
+import { ECHO_APP } from '../fixture.mjs';
+import { serve } from './harness.mjs';
+
+// BENCH_DIST=<folder> measures another build of the package (e.g. `node scripts/build.mjs --out-dir`).
+const entry = process.env.BENCH_DIST
+  ? pathToFileURL(join(resolve(process.env.BENCH_DIST), 'index.js')).href
+  : new URL('../../dist/index.js', import.meta.url).href;
+const { knexServerStore, mcpServer, migrate } = await import(entry);
+
+const cache = process.env.BENCH_CACHE !== 'off';
+const postgresUrl = process.env.BENCH_POSTGRES_URL;
+
+let cleanup;
+let knex;
+if (postgresUrl) {
+  const schema = `bench_${randomBytes(6).toString('hex')}`;
+  const admin = knexFactory({ client: 'pg', connection: postgresUrl, pool: { min: 0, max: 1 } });
+  await admin.raw('create schema ??', [schema]);
+  knex = knexFactory({
+    client: 'pg',
+    connection: postgresUrl,
+    searchPath: [schema],
+    pool: { min: 0, max: 10 },
+  });
+  cleanup = async () => {
+    await knex.destroy();
+    await admin.raw('drop schema ?? cascade', [schema]);
+    await admin.destroy();
+  };
+} else {
+  const folder = mkdtempSync(join(tmpdir(), 'express-app-mcp-bench-'));
+  knex = knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename: join(folder, 'bench.sqlite') },
+    useNullAsDefault: true,
+  });
+  cleanup = async () => {
+    await knex.destroy();
+    rmSync(folder, { recursive: true, force: true });
+  };
+}
+
+await migrate(knex);
+const store = knexServerStore(knex, cache ? {} : { cacheTtlMs: 0 });
+const server = await store.createServer({
+  tenantId: 'bench',
+  appId: ECHO_APP.id,
+  name: ECHO_APP.name,
+  description: '',
+  parameters: {},
+});
+
+const apps = new Map([[ECHO_APP.id, ECHO_APP]]);
+const app = express();
+app.use(
+  mcpServer({
+    resolveServer: store.resolver(async (appId) => apps.get(appId) ?? null),
+    runApp: async ({ inputs }) => ({ outputs: { text: inputs.text } }),
+  }),
+);
+
+serve(app, `/mcp/server/${server.serverCode}/mcp`, { onStop: cleanup });
