@@ -101,15 +101,19 @@ function header(req: Request, name: string): string | undefined {
 
 /** MCP 2026-07-28: a client that closes the response stream before the reply cancels the request. */
 function watchClose(res: Response, listener: () => void): () => void {
-  const onClose = () => {
-    if (!res.writableFinished) listener();
-  };
   if (res.closed) {
-    onClose();
+    if (!res.writableFinished) listener();
     return () => {};
   }
-  res.on('close', onClose);
-  return () => res.off('close', onClose);
+  // Every response closes once, so the listener stays and stopping is a flag: cheaper than
+  // taking the listener off again.
+  let watching = true;
+  res.once('close', () => {
+    if (watching && !res.writableFinished) listener();
+  });
+  return () => {
+    watching = false;
+  };
 }
 
 const loopbackByServer = new WeakMap<Server, boolean>();
