@@ -108,7 +108,7 @@ function watchClose(res: Response, listener: () => void): () => void {
   // Every response closes once, so the listener stays and stopping is a flag: cheaper than
   // taking the listener off again.
   let watching = true;
-  res.once('close', () => {
+  res.on('close', () => {
     if (watching && !res.writableFinished) listener();
   });
   return () => {
