@@ -73,9 +73,11 @@ function areaOf(functionName, url) {
   if (functionName === '(idle)') return 'idle';
   if (functionName === '(garbage collector)') return 'garbage collector';
   if (functionName === '(program)') return 'native / program';
+  if (!url && /^write/.test(functionName)) return 'socket writes (kernel)';
   const module = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1];
   if (module) return module;
-  if (url.includes('/dist/')) return 'express-app-mcp (dist)';
+  const ours = url.match(/\/dist\/(.+)$/)?.[1];
+  if (ours) return `express-app-mcp: ${ours}`;
   if (url.startsWith('node:')) return 'node internals';
   return url ? `other: ${shorten(url)}` : 'native / builtin';
 }
