@@ -7,7 +7,8 @@ import type { Request } from 'express';
 import { describe, expect, it } from 'vitest';
 import { AppRunError } from '../src/errors.js';
 import { featuresOf } from '../src/protocol/versions.js';
-import { type CallToolResult, runToolCall } from '../src/tool/call.js';
+import { CallTimeout, type CallToolResult, runToolCall } from '../src/tool/call.js';
+import { RunStop } from '../src/tool/stop.js';
 import { createToolCache } from '../src/tool/tool.js';
 import type { AppEvent, AppMode, AppResult, AppRun, DeclaredOutput, HostApp, RunApp } from '../src/types.js';
 import { serverRecordFor } from './helpers/sample-apps.js';
@@ -45,6 +46,10 @@ async function call(
   const runs: AppRun[] = [];
   const server = serverRecordFor(app);
   const tool = createToolCache()(app, server);
+  // The caller's signal stops the run, as the client closing the response or a cancel does.
+  const stop = new RunStop();
+  if (signal.aborted) stop.stop(signal.reason);
+  else signal.addEventListener('abort', () => stop.stop(signal.reason), { once: true });
   const result = await runToolCall(
     tool,
     {
@@ -53,10 +58,13 @@ async function call(
       endUser: { id: 'end-user-1', name: 'tests@1.0.0' },
       inputs: {},
       ...(app.mode === 'workflow' ? {} : { query: app.mode === 'completion' ? '' : 'question' }),
-      signal,
+      get signal() {
+        return stop.signal;
+      },
       protocolVersion: version,
       request: {} as Request,
     },
+    stop,
     featuresOf(version),
     {
       runApp: (run) => {
@@ -501,6 +509,82 @@ describe('callTimeoutMs (SPEC §4.4)', () => {
     const { result, runs } = await call(appOf('chat'), () => ({ answer: 'ran' }), { signal: caller.signal });
     expect(result).toEqual(failure('the call was cancelled'));
     expect(runs).toEqual([]);
+  });
+});
+
+describe("the run's signal (SPEC §5)", () => {
+  /** Counts the AbortControllers made while `work` runs. */
+  async function controllersMadeBy(work: () => Promise<unknown>): Promise<number> {
+    const Original = globalThis.AbortController;
+    let made = 0;
+    globalThis.AbortController = class extends Original {
+      constructor() {
+        super();
+        made += 1;
+      }
+    };
+    try {
+      await work();
+    } finally {
+      globalThis.AbortController = Original;
+    }
+    return made;
+  }
+
+  it('is made only when the app reads it', async () => {
+    const signal = new AbortController().signal;
+    const unread = await controllersMadeBy(() => call(workflow, () => ({ outputs: {} }), { signal }));
+    const read = await controllersMadeBy(() =>
+      call(workflow, (run) => ({ outputs: { aborted: run.signal.aborted } }), { signal }),
+    );
+    expect({ unread, read }).toEqual({ unread: 0, read: 1 });
+  });
+
+  it('read after the run was stopped, it is already aborted with the reason', async () => {
+    const { result, runs } = await call(workflow, () => new Promise<AppResult>(() => {}), {
+      callTimeoutMs: 5,
+    });
+    expect(result).toEqual(failure('the app did not finish within 5 ms'));
+    const signal = runs[0]?.signal as AbortSignal;
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBeInstanceOf(CallTimeout);
+    expect((signal.reason as CallTimeout).ms).toBe(5);
+  });
+
+  it('an app that spreads its run still gets a signal that aborts', async () => {
+    const seen: { aborted?: boolean } = {};
+    const { result } = await call(
+      appOf('chat'),
+      (run) => {
+        const { signal } = { ...run };
+        return new Promise<AppResult>((_, reject) => {
+          signal.addEventListener('abort', () => {
+            seen.aborted = signal.aborted;
+            reject(new Error('aborted by the signal'));
+          });
+        });
+      },
+      { callTimeoutMs: 5 },
+    );
+    expect(result).toEqual(failure('the app did not finish within 5 ms'));
+    expect(seen.aborted).toBe(true);
+  });
+
+  it('only the first stop counts: a cancel after the timeout leaves the timeout as the reason', async () => {
+    const caller = new AbortController();
+    const { result, runs } = await call(
+      appOf('chat'),
+      (run) =>
+        new Promise<AppResult>((_, reject) => {
+          run.signal.addEventListener('abort', () => {
+            caller.abort();
+            reject(new Error('aborted by the signal'));
+          });
+        }),
+      { callTimeoutMs: 5, signal: caller.signal },
+    );
+    expect(result).toEqual(failure('the app did not finish within 5 ms'));
+    expect(runs[0]?.signal.reason).toBeInstanceOf(CallTimeout);
   });
 });
 

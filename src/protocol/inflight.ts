@@ -1,12 +1,13 @@
+import type { RunStop } from '../tool/stop.js';
 import type { RequestId } from './messages.js';
 
 /**
- * The `tools/call` runs in progress in this process, so that `notifications/cancelled` can abort
+ * The `tools/call` runs in progress in this process, so that `notifications/cancelled` can stop
  * the matching one of the same server (MCP "Cancellation"). Transient by nature: a cancel that
  * reaches another instance finds nothing, which the protocol allows.
  */
 export class InflightCalls {
-  readonly #calls = new Map<string, AbortController>();
+  readonly #calls = new Map<string, RunStop>();
 
   /** One flat key per server and id; `1` and `"1"` stay apart, as JSON-RPC ids are. */
   static #key(serverId: string, id: RequestId): string {
@@ -14,18 +15,18 @@ export class InflightCalls {
   }
 
   /** Registers a run; the returned function unregisters it. */
-  add(serverId: string, id: RequestId, controller: AbortController): () => void {
+  add(serverId: string, id: RequestId, stop: RunStop): () => void {
     const key = InflightCalls.#key(serverId, id);
-    this.#calls.set(key, controller);
+    this.#calls.set(key, stop);
     return () => {
-      if (this.#calls.get(key) === controller) this.#calls.delete(key);
+      if (this.#calls.get(key) === stop) this.#calls.delete(key);
     };
   }
 
-  /** Aborts the matching run, if there is one. */
+  /** Stops the matching run, if there is one. */
   cancel(serverId: string, id: RequestId, reason: unknown): boolean {
-    const controller = this.#calls.get(InflightCalls.#key(serverId, id));
-    controller?.abort(reason);
-    return controller !== undefined;
+    const stop = this.#calls.get(InflightCalls.#key(serverId, id));
+    stop?.stop(reason);
+    return stop !== undefined;
   }
 }

@@ -1,9 +1,10 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
-import { CallCancelled, CallTimeout, type CallToolResult, errorResult, runToolCall } from '../tool/call.js';
+import { CallCancelled, type CallToolResult, errorResult, runToolCall } from '../tool/call.js';
+import { RunStop } from '../tool/stop.js';
 import type { AppTool, ToolNamer } from '../tool/tool.js';
 import { createToolCache } from '../tool/tool.js';
-import type { RunApp } from '../types.js';
+import type { AppRun, RunApp } from '../types.js';
 import type { ErrorReporter } from './context.js';
 import { McpError } from './errors.js';
 import { InflightCalls } from './inflight.js';
@@ -89,37 +90,33 @@ export function createToolMethods(options: MethodOptions) {
       if (!checked.ok) return invalidArguments(tool.name, checked.problems, features, call.id);
 
       const endUser = await call.target.endUser(call.clientName ?? DEFAULT_CLIENT_NAME);
-      // One controller stops the run, whoever stops it first: the client closing the response, a
-      // `notifications/cancelled`, or the timeout, each with its own reason. (AbortSignal.any and a
-      // controller per cause cost more than the rest of a call.)
-      const stop = new AbortController();
-      const unwatch = call.onClosed(() => stop.abort());
-      const timeoutMs = options.callTimeoutMs;
-      const timer =
-        timeoutMs > 0 ? setTimeout(() => stop.abort(new CallTimeout(timeoutMs)), timeoutMs) : undefined;
+      // One stopper stops the run, whoever stops it first: the client closing the response, a
+      // `notifications/cancelled`, or the timeout (in runToolCall), each with its own reason.
+      // (AbortSignal.any and a controller per cause cost more than the rest of a call.)
+      const stop = new RunStop();
+      const unwatch = call.onClosed(() => stop.stop());
       const unregister = inflight.add(server.id, call.id, stop);
+      const run: AppRun = {
+        app,
+        server,
+        endUser,
+        ...checked.value,
+        // A getter: the AbortSignal is made only if the app reads it (RunStop), so `run` is
+        // never spread from here on.
+        get signal() {
+          return stop.signal;
+        },
+        protocolVersion: call.protocolVersion,
+        request: call.request,
+      };
       try {
-        return await runToolCall(
-          tool,
-          {
-            app,
-            server,
-            endUser,
-            ...checked.value,
-            signal: stop.signal,
-            protocolVersion: call.protocolVersion,
-            request: call.request,
-          },
-          features,
-          {
-            runApp: options.runApp,
-            callTimeoutMs: 0, // the timer above aborts `stop` with a CallTimeout
-            report: (error, phase = 'run') =>
-              options.report(error, { phase, serverId: server.id, appId: app.id }),
-          },
-        );
+        return await runToolCall(tool, run, stop, features, {
+          runApp: options.runApp,
+          callTimeoutMs: options.callTimeoutMs,
+          report: (error, phase = 'run') =>
+            options.report(error, { phase, serverId: server.id, appId: app.id }),
+        });
       } finally {
-        clearTimeout(timer);
         unwatch();
         unregister();
       }

@@ -2,6 +2,7 @@ import { AppRunError } from '../errors.js';
 import type { VersionFeatures } from '../protocol/versions.js';
 import type { AppRun, RunApp } from '../types.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
+import type { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
 
 export interface CallToolResult {
@@ -40,28 +41,29 @@ export const errorResult = (text: string): CallToolResult => ({
 });
 
 /**
- * Runs the app once and shapes its result (SPEC §4.4). `run.signal` is the caller's; this adds the
- * timeout and stops waiting as soon as the signal fires, whether or not the app honours it.
+ * Runs the app once and shapes its result (SPEC §4.4). `stop` stops the run, and `run.signal` must
+ * be a getter that reads `stop.signal`, so that the app's `AbortSignal` is made only if the app
+ * reads it (see `RunStop`); for that reason `run` is handed to the app as it is, never spread. This
+ * adds the timeout to `stop` and stops waiting as soon as the run stops, whether or not the app
+ * honours its signal.
  */
 export async function runToolCall(
   tool: AppTool,
-  run: Omit<AppRun, 'signal'> & { signal: AbortSignal },
+  run: AppRun,
+  stop: RunStop,
   features: VersionFeatures,
   options: CallOptions,
 ): Promise<CallToolResult> {
-  const timeout = new AbortController();
+  const timeoutMs = options.callTimeoutMs;
   const timer =
-    options.callTimeoutMs > 0
-      ? setTimeout(() => timeout.abort(new CallTimeout(options.callTimeoutMs)), options.callTimeoutMs)
-      : undefined;
-  const signal = timer ? AbortSignal.any([run.signal, timeout.signal]) : run.signal;
+    timeoutMs > 0 ? setTimeout(() => stop.stop(new CallTimeout(timeoutMs)), timeoutMs) : undefined;
   try {
-    const produced = await untilAborted(() => produce({ ...run, signal }), signal);
+    const produced = await untilStopped(produce, stop);
     return shape(produced, tool, features, options);
   } catch (error) {
     // Once stopped from outside, whatever the app throws is an echo of that stop.
-    if (signal.aborted && !(error instanceof AppRunError)) {
-      const reason = signal.reason;
+    if (stop.stopped && !(error instanceof AppRunError)) {
+      const reason = stop.reason;
       return errorResult(reason instanceof CallTimeout ? reason.message : new CallCancelled().message);
     }
     if (error instanceof AppRunError) return errorResult(error.message);
@@ -71,10 +73,10 @@ export async function runToolCall(
     clearTimeout(timer);
   }
 
-  async function produce(appRun: AppRun): Promise<Produced> {
-    const result = await options.runApp(appRun);
-    if (isAsyncIterable(result)) return fromEvents(appRun.app.mode, result, appRun.signal);
-    return fromPlainResult(appRun.app.mode, result);
+  async function produce(): Promise<Produced> {
+    const result = await options.runApp(run);
+    if (isAsyncIterable(result)) return fromEvents(run.app.mode, result, stop);
+    return fromPlainResult(run.app.mode, result);
   }
 }
 
@@ -101,15 +103,14 @@ function shape(
 }
 
 /**
- * Settles with the work, or rejects with the signal's reason as soon as it fires. Work whose
- * signal has already fired (a call cancelled before it ran) is not started at all.
+ * Settles with the work, or rejects with the stop's reason as soon as the run stops. Work whose run
+ * has already stopped (a call cancelled before it ran) is not started at all.
  */
-function untilAborted<T>(start: () => Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+function untilStopped<T>(start: () => Promise<T>, stop: RunStop): Promise<T> {
+  if (stop.stopped) return Promise.reject(stop.reason);
   const work = start();
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    const unlisten = stop.onStop(() => reject(stop.reason));
+    work.then(resolve, reject).finally(unlisten);
   });
 }

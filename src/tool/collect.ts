@@ -1,4 +1,5 @@
 import type { AppEvent, AppMode, AppResult } from '../types.js';
+import type { RunStop } from './stop.js';
 
 /** What a run produced, before it is shaped into a `tools/call` result. */
 export type Produced =
@@ -24,14 +25,14 @@ export function fromPlainResult(mode: AppMode, result: AppResult | null | undefi
 export async function fromEvents(
   mode: AppMode,
   events: AsyncIterable<AppEvent>,
-  signal: AbortSignal,
+  stop: Pick<RunStop, 'stopped'>,
 ): Promise<Produced> {
   let outputs: Record<string, unknown> = {};
   let message: string | null = null;
   let agentMessage: string | null = null;
   let thoughts = '';
   for await (const event of events) {
-    if (signal.aborted) break;
+    if (stop.stopped) break;
     switch (event?.event) {
       case 'message':
         message = (message ?? '') + text(event.answer);
