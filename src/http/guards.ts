@@ -76,9 +76,19 @@ const isUtf8 = (charset: string | undefined) =>
 
 const ACCEPTABLE = new Set(['application/json', 'text/event-stream', '*/*', 'application/*', 'text/*']);
 
+/** What MCP clients send (the official SDKs send the first), all acceptable without parsing. */
+const COMMON_ACCEPTS = new Set([
+  'application/json, text/event-stream',
+  'text/event-stream, application/json',
+  'application/json,text/event-stream',
+  'application/json',
+  'text/event-stream',
+  '*/*',
+]);
+
 /** Row 5: an `Accept` header must allow JSON or an event stream; we always answer JSON. */
 export function checkAccept(accept: string | undefined): McpError | null {
-  if (accept === undefined || accept.trim() === '') return null;
+  if (accept === undefined || COMMON_ACCEPTS.has(accept) || accept.trim() === '') return null;
   for (const range of accept.split(',')) {
     const [type = '', ...params] = range.split(';');
     const refused = params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(param));
