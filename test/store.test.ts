@@ -456,6 +456,36 @@ describe.each(databases)('the Knex store on $name', (kind) => {
     });
   });
 
+  describe('failures', () => {
+    // A store over tables that do not exist: every query fails, as on a broken connection.
+    const broken = () => knexServerStore(knex, { tablePrefix: 'missing_', cacheTtlMs: 0 });
+
+    it('a failed lookup reports the database error without the server code in it', async () => {
+      const code = realGenerator();
+      const failure = await broken()
+        .getServerByCode(code)
+        .then(
+          () => null,
+          (error: Error) => error,
+        );
+      expect(failure).toBeInstanceOf(Error);
+      expect(failure?.message).toContain('missing_mcp_servers');
+      expect(`${failure?.message}\n${failure?.stack}`).not.toContain(code);
+    });
+
+    it('a failed insert reports the database error without the new code in it', async () => {
+      const code = realGenerator();
+      codeGenerator.mockImplementationOnce(() => code);
+      const failure = await publish(broken()).then(
+        () => null,
+        (error: Error) => error,
+      );
+      expect(failure).toBeInstanceOf(Error);
+      expect(failure?.message).toContain('missing_mcp_servers');
+      expect(`${failure?.message}\n${failure?.stack}`).not.toContain(code);
+    });
+  });
+
   describe('the resolver', () => {
     const app: HostApp = { id: 'text-stats', name: 'Text Stats', mode: 'workflow', inputForm: [] };
 

@@ -6,6 +6,7 @@ import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js'
 import { CodeCache } from './cache.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
 import { parseOptions, storeOptionsSchema } from './options.js';
+import { withCodeRedacted } from './redact.js';
 import { storeResolver } from './resolver.js';
 import { tableNames } from './tables.js';
 import type { NewServer, ServerChanges, ServerStore } from './types.js';
@@ -99,8 +100,9 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
   /** Retries `write` with a fresh code while the code, and only the code, collides. */
   async function withFreshCode<T>(write: (code: string) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
+      const code = generateServerCode();
       try {
-        return await write(generateServerCode());
+        return await withCodeRedacted(code, () => write(code));
       } catch (error) {
         if (attempt >= CODE_ATTEMPTS || !isUniqueViolation(error, codeConstraint)) throw error;
       }
@@ -176,7 +178,9 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
       const cached = codes?.get(serverCode);
       if (cached) return cached;
       const token = codes?.begin() ?? 0;
-      const row = await servers().where({ server_code: serverCode }).first();
+      const row = await withCodeRedacted(serverCode, () =>
+        servers().where({ server_code: serverCode }).first(),
+      );
       if (!row) return null;
       const server = toServer(row as ServerRow);
       codes?.remember(serverCode, server, token);
