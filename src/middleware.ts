@@ -11,6 +11,8 @@ export type { McpServerOptions } from './options.js';
 
 /** The route, relative to where the host mounts the router (SPEC §1). */
 export const MCP_ROUTE = '/mcp/server/:serverCode/mcp';
+/** `MCP_ROUTE` as Express matches it (case-insensitive, optional trailing slash), without decoding the code. */
+const MCP_ROUTE_SHAPE = /^\/mcp\/server\/[^/]+\/mcp\/?$/i;
 
 /**
  * `app.use(mcpServer({ resolveServer, runApp }))`: an Express Router (Express 4 and 5) that
@@ -82,6 +84,14 @@ export function mcpServer(options: McpServerOptions): Router {
       if (!res.headersSent) send(res, new McpError('internal', 'Internal error'));
       else next(error);
     });
+  });
+  // Express decodes `:serverCode` before our handler runs, and a malformed escape (`%ZZ`) fails
+  // there; that failure would reach the host's HTML error page (SPEC §2: every reply is a JSON-RPC
+  // envelope). Only that failure, on our route's shape, is ours: every other error goes on to the host.
+  router.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (!(error instanceof URIError) || res.headersSent || !MCP_ROUTE_SHAPE.test(req.path))
+      return next(error);
+    send(res, new McpError('serverNotFound', 'MCP server not found'));
   });
   return router;
 }

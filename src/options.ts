@@ -42,7 +42,8 @@ const OptionsSchema = z.strictObject({
     .int()
     .positive()
     .default(4 * 1024 * 1024),
-  callTimeoutMs: z.int().nonnegative().default(300_000),
+  // setTimeout cannot wait longer than 2^31-1 ms: a larger value would fire at once.
+  callTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(300_000),
   onError: fn<(error: unknown, context: ErrorContext) => void>('onError').default(() => defaultOnError),
 });
 

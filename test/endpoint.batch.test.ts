@@ -67,6 +67,18 @@ describe.each(hostVariants)('batches on $name', (variant) => {
     expectAccepted(reply);
   });
 
+  it('a batch of more than 100 messages answers 400 -32600; 100 are served', async () => {
+    const elements = Array.from({ length: 101 }, (_, i) => request(i + 1, 'ping'));
+    expectRpcReply(
+      await batch(elements),
+      400,
+      rpcError(null, -32600, 'Invalid request: a batch holds at most 100 messages'),
+    );
+    const hundred = await batch(elements.slice(0, 100));
+    expect(hundred.status).toBe(200);
+    expect((hundred.json as unknown[]).length).toBe(100);
+  });
+
   it('an empty batch answers 400 -32600', async () => {
     expectRpcReply(await batch([]), 400, rpcError(null, -32600, 'Invalid request: an empty batch'));
   });

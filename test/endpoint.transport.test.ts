@@ -88,6 +88,15 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
       }).toEqual({ status: 405, allow: 'POST', contentType: 'application/json', text: '' });
     });
 
+    it('a code with a malformed percent-escape answers 404 with a JSON-RPC error, not the host error page', async () => {
+      const reply = await host.send({
+        path: host.path('%ZZnotacode'),
+        body: request(1, 'ping'),
+        headers: { 'mcp-protocol-version': '2025-11-25' },
+      });
+      expectRpcReply(reply, 404, rpcError(null, -32600, 'MCP server not found'));
+    });
+
     it('a GET for an unknown server code is still 405, not the host 404 page', async () => {
       const reply = await host.send({
         method: 'GET',

@@ -92,6 +92,7 @@ describe('mcpServer options', () => {
       ['maxBodyBytes', { maxBodyBytes: 1.5 }],
       ['callTimeoutMs', { callTimeoutMs: -1 }],
       ['callTimeoutMs', { callTimeoutMs: '30s' }],
+      ['callTimeoutMs', { callTimeoutMs: 2 ** 31 }], // longer than setTimeout can wait
       ['allowedOrigins', { allowedOrigins: 'https://app.example.com' }],
       ['allowedOrigins.1', { allowedOrigins: ['https://app.example.com', 42] }],
       ['allowedHosts', { allowedHosts: 'mcp.example.com' }],

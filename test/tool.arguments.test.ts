@@ -296,6 +296,16 @@ describe('extra arguments, defaults and NUL characters (SPEC §4.3)', () => {
     );
   });
 
+  it('NUL characters are stripped from strings inside a JSON object too, keys and arrays included', () => {
+    const check = checkerFor([{ type: 'json_object', variable: 'config' }]);
+    const config = JSON.parse(
+      '{"na\\u0000me":"a\\u0000b","tags":["x\\u0000"],"__proto__":{"s":"\\u0000"},"n":1}',
+    );
+    expect(check({ config })).toEqual(
+      accepted({ config: JSON.parse('{"na\\u0000me":"ab","tags":["x"],"__proto__":{"s":""},"n":1}') }),
+    );
+  });
+
   it('maxLength is checked once NUL characters are gone', () => {
     const check = checkerFor([{ type: 'text-input', variable: 'code', max_length: 2 }]);
     expect(check({ code: 'a\u0000b' })).toEqual(accepted({ code: 'ab' }));

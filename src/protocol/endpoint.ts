@@ -25,6 +25,9 @@ export interface EndpointOptions {
   report: ErrorReporter;
 }
 
+/** One HTTP request must not start an unbounded number of runs; SPEC §2.2 sets no size, so we do. */
+export const MAX_BATCH_LENGTH = 100;
+
 export type Endpoint = (request: EndpointRequest) => Promise<EndpointReply>;
 
 /**
@@ -99,6 +102,12 @@ export function createEndpoint(options: EndpointOptions): Endpoint {
       );
     }
     if (batch.length === 0) throw new McpError('invalidRequest', 'Invalid request: an empty batch');
+    if (batch.length > MAX_BATCH_LENGTH) {
+      throw new McpError(
+        'invalidRequest',
+        `Invalid request: a batch holds at most ${MAX_BATCH_LENGTH} messages`,
+      );
+    }
     if (batch.some(hasEnvelopeClaim)) {
       // MCP 2026-07-28 has no batches: an element with a per-request envelope cannot be in one.
       throw new McpError(

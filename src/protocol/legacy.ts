@@ -80,7 +80,8 @@ export function dispatchLegacy(
         params,
         protocolVersion: call.protocolVersion,
         target,
-        onClosed: request.onClosed,
+        // SPEC §5 and the 2025 transports: a disconnect is not a cancellation; only 2026-07-28 makes it one.
+        onClosed: ignoreClose,
         request: request.request,
       });
     default:
@@ -119,3 +120,5 @@ export function acceptNotification(
 ): void {
   if (call.method === 'notifications/cancelled') methods.cancel(target, call.params);
 }
+
+const ignoreClose = (): (() => void) => () => {};

@@ -153,9 +153,9 @@ function objectCheck(name: string, input: InputVariable): Field['check'] {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       return { ok: false, problems: [`${name} must be a JSON object`] };
     }
-    if (!contents) return { ok: true, value };
+    if (!contents) return { ok: true, value: stripNulDeep(value) };
     const parsed = contents.safeParse(value, { error: missingKey });
-    if (parsed.success) return { ok: true, value };
+    if (parsed.success) return { ok: true, value: stripNulDeep(value) };
     return {
       ok: false,
       problems: parsed.error.issues.map((issue) => {
@@ -178,4 +178,15 @@ function fromJsonSchema(jsonSchema: Record<string, unknown>): z.ZodType | null {
   } catch {
     return null;
   }
+}
+
+/** NUL characters are stripped from every string, nested ones included (SPEC §4.3). */
+function stripNulDeep(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(NUL, '');
+  if (Array.isArray(value)) return value.map(stripNulDeep);
+  if (typeof value === 'object' && value !== null) {
+    // fromEntries defines keys as data, so a `__proto__` key stays a key.
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, stripNulDeep(item)]));
+  }
+  return value;
 }
