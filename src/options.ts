@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigurationError } from './errors.js';
+import { parseFactoryOptions } from './config.js';
 import type { ErrorContext } from './protocol/context.js';
 import type { HostApp, ResolveServer, RunApp } from './types.js';
 import { PACKAGE_VERSION } from './version.js';
@@ -58,18 +58,5 @@ function defaultOnError(error: unknown, context: ErrorContext): void {
  * `ConfigurationError` that names it. The caller's object is never mutated.
  */
 export function parseOptions(options: McpServerOptions): ParsedOptions {
-  const parsed = OptionsSchema.safeParse(options);
-  if (parsed.success) return parsed.data;
-  throw new ConfigurationError(`express-app-mcp: ${describeOptionIssues(parsed.error)}`);
-}
-
-export function describeOptionIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      if (issue.code === 'unrecognized_keys')
-        return `unknown option ${issue.keys.map((k) => `"${[...issue.path, k].join('.')}"`).join(', ')}`;
-      const name = issue.path.join('.') || 'options';
-      return `invalid option "${name}": ${issue.message}`;
-    })
-    .join('; ');
+  return parseFactoryOptions(OptionsSchema, options, 'express-app-mcp');
 }

@@ -834,11 +834,11 @@ describe('console options and failures', () => {
     const { store: _store, ...withoutStore } = base();
     expect(() => mcpConsole(withoutStore as McpConsoleOptions)).toThrow(
       new ConfigurationError(
-        'mcpConsole: option "store" must be a server store such as knexServerStore(knex)',
+        'mcpConsole: invalid option "store": must be a server store such as knexServerStore(knex)',
       ),
     );
     expect(() => mcpConsole({ ...base(), authorize: 'admin' } as unknown as McpConsoleOptions)).toThrow(
-      new ConfigurationError('mcpConsole: option "authorize" must be a function'),
+      new ConfigurationError('mcpConsole: invalid option "authorize": must be a function'),
     );
     expect(() => mcpConsole(undefined as unknown as McpConsoleOptions)).toThrow(ConfigurationError);
   });

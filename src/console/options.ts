@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { z } from 'zod';
-import { parseOptions } from '../store/options.js';
+import { parseFactoryOptions } from '../config.js';
 import type { ServerStore } from '../store/types.js';
 import type { LoadApp } from '../types.js';
 
@@ -79,7 +79,7 @@ export type ParsedConsoleOptions = z.output<typeof ConsoleOptionsSchema>;
  * `ConfigurationError` naming it; the caller's object is left untouched.
  */
 export function parseConsoleOptions(options: McpConsoleOptions): ParsedConsoleOptions {
-  return parseOptions(ConsoleOptionsSchema, options, 'mcpConsole');
+  return parseFactoryOptions(ConsoleOptionsSchema, options, 'mcpConsole');
 }
 
 /** What a host's `authorize` must return; extra fields (a user record, roles) are allowed and ignored. */

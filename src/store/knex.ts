@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
+import { parseFactoryOptions } from '../config.js';
 import { ConfigurationError, ServerExistsError } from '../errors.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
 import { CodeCache } from './cache.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
-import { parseOptions, storeOptionsSchema } from './options.js';
+import { storeOptionsSchema } from './options.js';
 import { withCodeRedacted } from './redact.js';
 import { storeResolver } from './resolver.js';
 import { tableNames } from './tables.js';
@@ -74,9 +75,9 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
   if (typeof knex !== 'function' || typeof (knex as Partial<Knex>).schema !== 'object') {
     throw new ConfigurationError('knexServerStore: the first argument must be a Knex instance');
   }
-  const { tablePrefix, cacheTtlMs, cacheMaxEntries } = parseOptions(
+  const { tablePrefix, cacheTtlMs, cacheMaxEntries } = parseFactoryOptions(
     storeOptionsSchema,
-    options,
+    options ?? {},
     'knexServerStore',
   );
   const tables = tableNames(tablePrefix);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { migrateOptionsSchema, parseOptions, rollbackOptionsSchema } from './options.js';
+import { parseFactoryOptions } from '../config.js';
+import { migrateOptionsSchema, rollbackOptionsSchema } from './options.js';
 import { type TableNames, tableNames } from './tables.js';
 
 /** Options of `migrate`. */
@@ -110,7 +111,7 @@ function migratorConfig(prefix: string): Knex.MigratorConfig {
  * Returns the names of the migrations it ran.
  */
 export async function migrate(knex: Knex, options?: MigrateOptions): Promise<string[]> {
-  const { tablePrefix } = parseOptions(migrateOptionsSchema, options, 'migrate');
+  const { tablePrefix } = parseFactoryOptions(migrateOptionsSchema, options ?? {}, 'migrate');
   const [, ran] = (await knex.migrate.latest(migratorConfig(tablePrefix))) as [number, string[]];
   return ran;
 }
@@ -120,7 +121,7 @@ export async function migrate(knex: Knex, options?: MigrateOptions): Promise<str
  * data. For tests and for admins removing the package. Returns the names of the migrations undone.
  */
 export async function rollback(knex: Knex, options?: RollbackOptions): Promise<string[]> {
-  const { tablePrefix, all } = parseOptions(rollbackOptionsSchema, options, 'rollback');
+  const { tablePrefix, all } = parseFactoryOptions(rollbackOptionsSchema, options ?? {}, 'rollback');
   const [, undone] = (await knex.migrate.rollback(migratorConfig(tablePrefix), all)) as [number, string[]];
   return undone;
 }

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ConfigurationError } from '../errors.js';
 
 /**
  * The prefix is spliced into table and constraint names, so it is limited to characters that need
@@ -22,20 +21,3 @@ export const storeOptionsSchema = z.strictObject({
   cacheTtlMs: z.number().int().nonnegative().default(5000),
   cacheMaxEntries: z.number().int().positive().default(10_000),
 });
-
-/**
- * Parses options once, at factory time (STYLE habit 2): defaults filled, unknown keys and wrong
- * types throw a `ConfigurationError` naming the option, the caller's object is left untouched.
- */
-export function parseOptions<S extends z.ZodType>(schema: S, value: unknown, caller: string): z.output<S> {
-  const result = schema.safeParse(value ?? {});
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => `unknown option "${key}"`).join('; ');
-    }
-    const name = issue.path.join('.');
-    return name ? `option "${name}" ${issue.message}` : issue.message;
-  });
-  throw new ConfigurationError(`${caller}: ${problems.join('; ')}`);
-}
