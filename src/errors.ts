@@ -1,11 +1,24 @@
-/** Thrown by a host's `runApp` to report a failure whose message the client may read (SPEC §4.4). */
+/** Thrown by a host's `runApp` to report a failure whose message the client may read (see the README, "runApp, mode by mode"). */
 export class AppRunError extends Error {
   override name = 'AppRunError';
 }
 
+/**
+ * What a `ConfigurationError` is about, stable across releases so code can branch on it:
+ * - `invalid_options`: an option is unknown or has the wrong type (the message names it);
+ * - `invalid_knex`: what was passed as the Knex instance is not one.
+ */
+export type ConfigurationErrorCode = 'invalid_options' | 'invalid_knex';
+
 /** Thrown at factory time when options are wrong; the message names the option. */
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';
+  constructor(
+    readonly code: ConfigurationErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Thrown by a store when an app already has a server (unique tenant and app). */

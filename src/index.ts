@@ -6,10 +6,17 @@ export {
   type McpConsoleOptions,
   mcpConsole,
 } from './console/router.js';
-export { AppRunError, ConfigurationError, ServerExistsError } from './errors.js';
-export type { McpServerOptions } from './middleware.js';
-export { MCP_ROUTE, mcpServer } from './middleware.js';
-export type { ErrorContext } from './protocol/context.js';
+export type { McpServerOptions } from './endpoint/mcp-server.js';
+export { mcpServer } from './endpoint/mcp-server.js';
+export {
+  AppRunError,
+  ConfigurationError,
+  type ConfigurationErrorCode,
+  ServerExistsError,
+} from './errors.js';
+export type { AppRun, ResolveServer, RunApp } from './express/types.js';
+export { MCP_ROUTE } from './mcp-route.js';
+export type { ErrorContext } from './protocol/report.js';
 export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './protocol/versions.js';
 export {
   type KnexServerStoreOptions,
@@ -25,7 +32,6 @@ export type {
   AppEvent,
   AppMode,
   AppResult,
-  AppRun,
   DeclaredOutput,
   EndUser,
   HostApp,
@@ -34,7 +40,5 @@ export type {
   LoadApp,
   NestedInputVariable,
   ResolvedServer,
-  ResolveServer,
-  RunApp,
   ServerRecord,
 } from './types.js';

@@ -826,7 +826,7 @@ describe('console options and failures', () => {
 
   it('an unknown option is a configuration error naming it', () => {
     expect(() => mcpConsole({ ...base(), mountPath: '/x' } as McpConsoleOptions)).toThrow(
-      new ConfigurationError('mcpConsole: unknown option "mountPath"'),
+      new ConfigurationError('invalid_options', 'mcpConsole: unknown option "mountPath"'),
     );
   });
 
@@ -834,11 +834,12 @@ describe('console options and failures', () => {
     const { store: _store, ...withoutStore } = base();
     expect(() => mcpConsole(withoutStore as McpConsoleOptions)).toThrow(
       new ConfigurationError(
+        'invalid_options',
         'mcpConsole: invalid option "store": must be a server store such as knexServerStore(knex)',
       ),
     );
     expect(() => mcpConsole({ ...base(), authorize: 'admin' } as unknown as McpConsoleOptions)).toThrow(
-      new ConfigurationError('mcpConsole: invalid option "authorize": must be a function'),
+      new ConfigurationError('invalid_options', 'mcpConsole: invalid option "authorize": must be a function'),
     );
     expect(() => mcpConsole(undefined as unknown as McpConsoleOptions)).toThrow(ConfigurationError);
   });

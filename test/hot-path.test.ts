@@ -20,9 +20,9 @@ import {
   migrate,
   type ServerStore,
 } from '../src/index.js';
-import { parseMessage } from '../src/protocol/endpoint.js';
 import { McpError } from '../src/protocol/errors.js';
 import { MessageSchema } from '../src/protocol/messages.js';
+import { parseMessage } from '../src/protocol/parse.js';
 import { databases, type TestDatabase } from './helpers/databases.js';
 
 const ECHO: HostApp = {

@@ -1,15 +1,17 @@
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { ServerExistsError } from '../errors.js';
+import { safeHook } from '../express/hook.js';
+import { writeEmpty, writeJson } from '../express/write.js';
 import type { HostApp, ServerRecord } from '../types.js';
 import { PublishBodySchema, UpdateBodySchema, validateBody } from './bodies.js';
-import { ConsoleError, consoleErrorBody } from './errors.js';
 import {
   type ConsoleAccess,
   ConsoleAccessSchema,
   type ConsoleErrorContext,
   type McpConsoleOptions,
   parseConsoleOptions,
-} from './options.js';
+} from './console-options.js';
+import { ConsoleError, consoleErrorBody } from './errors.js';
 import { type ConsoleServer, toConsoleServer } from './server-json.js';
 
 export type {
@@ -17,7 +19,7 @@ export type {
   ConsoleAccess,
   ConsoleErrorContext,
   McpConsoleOptions,
-} from './options.js';
+} from './console-options.js';
 export type { ConsoleServer } from './server-json.js';
 
 /** What a console handler answers: a status and, unless 204, a JSON body (`null` is a body). */
@@ -50,13 +52,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
   // `express.json()` keep theirs (the body is then already parsed and this one steps aside).
   const jsonParser = express.json();
 
-  const report = (error: unknown, context: ConsoleErrorContext) => {
-    try {
-      config.onError(error, { ...context });
-    } catch {
-      // A failing hook must not turn into a second failure of the request.
-    }
-  };
+  const report = safeHook(config.onError);
 
   const show = (server: ServerRecord): ConsoleServer => {
     const shown = toConsoleServer(server, config.mcpPath);
@@ -263,15 +259,8 @@ function methodNotAllowed(allow: string) {
 }
 
 function write(res: Response, status: number, body: unknown): void {
-  res.statusCode = status;
   // Replies carry server codes, which are secrets: no cache may keep them.
   res.setHeader('Cache-Control', 'no-store');
-  if (body === undefined) {
-    res.end();
-    return;
-  }
-  const json = JSON.stringify(body);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(json));
-  res.end(json);
+  if (body === undefined) writeEmpty(res, status);
+  else writeJson(res, status, body, { contentType: 'application/json; charset=utf-8' });
 }

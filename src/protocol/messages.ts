@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type Issue, issuesOf, issueText } from '../zod-issues.js';
 
 /** JSON-RPC ids are strings or integers; `0` is a valid id (JSON-RPC 2.0 §4). */
 export const RequestIdSchema = z.union([z.string(), z.int()]);
@@ -34,16 +35,19 @@ export const CallToolParamsSchema = z.object({
 export const CancelledParamsSchema = z.object({ requestId: RequestIdSchema });
 
 /** A response of ours. */
-export type Response =
+export type JsonRpcResponse =
   | { jsonrpc: '2.0'; id: RequestId | null; result: unknown }
   | { jsonrpc: '2.0'; id: RequestId | null; error: { code: number; message: string; data?: unknown } };
 
+/** A notification of ours (what a streamed reply sends before its response, such as progress). */
+export interface JsonRpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: Record<string, unknown>;
+}
+
 /** Describes zod issues as one sentence for an error message, and as plain data for `error.data`. */
-export function describeIssues(error: z.ZodError): {
-  text: string;
-  issues: { path: string; message: string }[];
-} {
-  const issues = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-  const text = issues.map(({ path, message }) => (path ? `${path}: ${message}` : message)).join('; ');
-  return { text, issues };
+export function describeIssues(error: z.ZodError): { text: string; issues: Issue[] } {
+  const issues = issuesOf(error);
+  return { text: issueText(issues), issues };
 }

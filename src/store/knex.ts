@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
-import { parseFactoryOptions } from '../config.js';
 import { ConfigurationError, ServerExistsError } from '../errors.js';
+import { parseFactoryOptions } from '../factory-options.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
 import { CodeCache } from './cache.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
-import { storeOptionsSchema } from './options.js';
 import { withCodeRedacted } from './redact.js';
 import { storeResolver } from './resolver.js';
+import { storeOptionsSchema } from './store-options.js';
 import { tableNames } from './tables.js';
 import type { NewServer, ServerChanges, ServerStore } from './types.js';
 import { isUniqueViolation, type UniqueConstraint } from './unique-violation.js';
@@ -73,7 +73,10 @@ function toServer(row: ServerRow): ServerRecord {
  */
 export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): ServerStore {
   if (typeof knex !== 'function' || typeof (knex as Partial<Knex>).schema !== 'object') {
-    throw new ConfigurationError('knexServerStore: the first argument must be a Knex instance');
+    throw new ConfigurationError(
+      'invalid_knex',
+      'knexServerStore: the first argument must be a Knex instance',
+    );
   }
   const { tablePrefix, cacheTtlMs, cacheMaxEntries } = parseFactoryOptions(
     storeOptionsSchema,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ServerExistsError } from '../errors.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
 import { generateServerCode } from './codes.js';
+import { copyServer } from './copy-server.js';
 import { storeResolver } from './resolver.js';
 import type { NewServer, ServerChanges, ServerStore } from './types.js';
 
@@ -12,8 +13,9 @@ import type { NewServer, ServerChanges, ServerStore } from './types.js';
 export function memoryServerStore(): ServerStore {
   const servers = new Map<string, ServerRecord>();
   const endUsers = new Map<string, Promise<EndUser>>();
+  // Callers get their own copies, so changing a returned record never changes the store.
   const copy = (server: ServerRecord | undefined): ServerRecord | null =>
-    server ? { ...server, parameters: { ...server.parameters } } : null;
+    server ? copyServer(server) : null;
   const find = (predicate: (server: ServerRecord) => boolean) => {
     for (const server of servers.values()) if (predicate(server)) return copy(server);
     return null;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { parseFactoryOptions } from '../config.js';
-import { migrateOptionsSchema, rollbackOptionsSchema } from './options.js';
+import { parseFactoryOptions } from '../factory-options.js';
+import { migrateOptionsSchema, rollbackOptionsSchema } from './store-options.js';
 import { type TableNames, tableNames } from './tables.js';
 
 /** Options of `migrate`. */

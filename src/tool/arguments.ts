@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { codePointLength } from '../code-points.js';
+import { isJsonObject } from '../plain-object.js';
 import type { HostApp, InputVariable } from '../types.js';
 import { defaultOf, exposedInputs, jsonSchemaOf, maxLengthOf, optionsOf, takesQuery } from './input-form.js';
 
@@ -104,7 +106,6 @@ function textField(name: string, required: boolean, maxLength?: number, options:
     .string({ error: `${name} must be a string` })
     .transform((text) => text.replace(NUL, ''));
   if (maxLength !== undefined) {
-    // JSON Schema's maxLength counts code points, not UTF-16 units.
     schema = schema.refine((text) => codePointLength(text) <= maxLength, {
       error: `${name} must be at most ${maxLength} characters`,
     });
@@ -116,12 +117,6 @@ function textField(name: string, required: boolean, maxLength?: number, options:
     });
   }
   return { name, required, emptyIsMissing: false, defaultValue: undefined, check: fromZod(schema) };
-}
-
-function codePointLength(text: string): number {
-  let length = 0;
-  for (const _ of text) length++;
-  return length;
 }
 
 /** Plain decimal notation only: "0x10", "Infinity" or "1_000" are not unambiguous numbers. */
@@ -150,7 +145,7 @@ function objectCheck(name: string, input: InputVariable): Field['check'] {
   const jsonSchema = jsonSchemaOf(input);
   const contents = jsonSchema ? fromJsonSchema(jsonSchema) : null;
   return (value) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    if (!isJsonObject(value)) {
       return { ok: false, problems: [`${name} must be a JSON object`] };
     }
     if (!contents) return { ok: true, value: stripNulDeep(value) };

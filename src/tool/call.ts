@@ -1,7 +1,7 @@
 import { AppRunError } from '../errors.js';
-import type { VersionFeatures } from '../protocol/versions.js';
 import type { AppRun, RunApp } from '../types.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
+import type { ToolFeatures } from './features.js';
 import type { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
 
@@ -23,8 +23,8 @@ export class CallCancelled extends Error {
   }
 }
 
-export interface CallOptions {
-  runApp: RunApp;
+export interface CallOptions<HostRequest = unknown> {
+  runApp: RunApp<HostRequest>;
   /** 0 = no limit. */
   callTimeoutMs: number;
   /**
@@ -47,12 +47,12 @@ export const errorResult = (text: string): CallToolResult => ({
  * adds the timeout to `stop` and stops waiting as soon as the run stops, whether or not the app
  * honours its signal.
  */
-export async function runToolCall(
+export async function runToolCall<HostRequest>(
   tool: AppTool,
-  run: AppRun,
+  run: AppRun<HostRequest>,
   stop: RunStop,
-  features: VersionFeatures,
-  options: CallOptions,
+  features: ToolFeatures,
+  options: CallOptions<HostRequest>,
 ): Promise<CallToolResult> {
   const timeoutMs = options.callTimeoutMs;
   const timer =
@@ -83,8 +83,8 @@ export async function runToolCall(
 function shape(
   produced: Produced,
   tool: AppTool,
-  features: VersionFeatures,
-  options: CallOptions,
+  features: ToolFeatures,
+  options: Pick<CallOptions, 'report'>,
 ): CallToolResult {
   if (produced.kind === 'error') return errorResult(produced.message);
   const structured = produced.kind === 'outputs' ? produced.outputs : { answer: produced.answer };

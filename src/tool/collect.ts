@@ -1,3 +1,4 @@
+import { isJsonObject } from '../plain-object.js';
 import type { AppEvent, AppMode, AppResult } from '../types.js';
 import type { RunStop } from './stop.js';
 
@@ -61,7 +62,5 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : ''
 
 /** `null` or missing outputs are an empty object (SPEC §4.4). */
 function asOutputs(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+  return isJsonObject(value) ? value : {};
 }

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../plain-object.js';
 import type { HostApp, InputVariable, InputVariableType } from '../types.js';
 
 const FORM_TYPES = new Set<string>([
@@ -85,7 +86,5 @@ export function jsonSchemaOf(input: InputVariable): Record<string, unknown> | un
       return undefined;
     }
   }
-  return typeof schema === 'object' && schema !== null && !Array.isArray(schema)
-    ? (schema as Record<string, unknown>)
-    : undefined;
+  return isJsonObject(schema) ? schema : undefined;
 }

@@ -1,6 +1,6 @@
-import type { VersionFeatures } from '../protocol/versions.js';
 import type { HostApp, ServerRecord } from '../types.js';
 import { type ArgumentCheck, compileArgumentChecker } from './arguments.js';
+import type { ToolFeatures } from './features.js';
 import { buildInputSchema } from './input-schema.js';
 import { toToolName } from './name.js';
 import { buildOutputSchema, compileOutputCheck } from './outputs.js';
@@ -9,7 +9,7 @@ import { buildOutputSchema, compileOutputCheck } from './outputs.js';
 export interface AppTool {
   readonly name: string;
   /** The `tools/list` entry for a protocol version (SPEC §2.1 table). */
-  describe(features: VersionFeatures): Readonly<Record<string, unknown>>;
+  describe(features: ToolFeatures): Readonly<Record<string, unknown>>;
   checkArguments(args: Record<string, unknown>): ArgumentCheck;
   /** Problems with a workflow's outputs against its declared outputs; `null` when none are declared. */
   readonly checkOutputs: ((outputs: Record<string, unknown>) => string[]) | null;

@@ -13,7 +13,7 @@ import type {
   ResolveServer,
   ServerRecord,
 } from '../../src/index.js';
-import type { ErrorContext } from '../../src/protocol/context.js';
+import type { ErrorContext } from '../../src/protocol/report.js';
 import type { ServerStore } from '../../src/store/types.js';
 
 export const TENANT = 'tenant-demo';

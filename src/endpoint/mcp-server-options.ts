@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { parseFactoryOptions } from './config.js';
-import type { ErrorContext } from './protocol/context.js';
-import type { HostApp, ResolveServer, RunApp } from './types.js';
-import { PACKAGE_VERSION } from './version.js';
+import type { ResolveServer, RunApp } from '../express/types.js';
+import { functionOption, parseFactoryOptions } from '../factory-options.js';
+import type { ErrorContext } from '../protocol/report.js';
+import type { HostApp } from '../types.js';
+import { PACKAGE_VERSION } from '../version.js';
 
 /** Options of `mcpServer()`. Only `resolveServer` and `runApp` are required. */
 export interface McpServerOptions {
   /** Maps the URL's server code to its server and app; `null` for an unknown code. */
   resolveServer: ResolveServer;
-  /** Runs one app once (SPEC §5). */
+  /** Runs one app once (see the README, "runApp, mode by mode"). */
   runApp: RunApp;
   /** Shown in `initialize` and `server/discover`. Default: `{ name: 'express-app-mcp', version: <package version> }`. */
   serverInfo?: { name: string; version: string };
@@ -26,8 +27,7 @@ export interface McpServerOptions {
   onError?: (error: unknown, context: ErrorContext) => void;
 }
 
-const fn = <T>(name: string) =>
-  z.custom<T>((value) => typeof value === 'function', { error: `${name} must be a function` });
+const fn = <T>(name: string) => functionOption<T>(`${name} must be a function`);
 
 const OptionsSchema = z.strictObject({
   resolveServer: fn<ResolveServer>('resolveServer'),
@@ -47,7 +47,7 @@ const OptionsSchema = z.strictObject({
   onError: fn<(error: unknown, context: ErrorContext) => void>('onError').default(() => defaultOnError),
 });
 
-export type ParsedOptions = z.infer<typeof OptionsSchema>;
+export type ParsedMcpServerOptions = z.infer<typeof OptionsSchema>;
 
 function defaultOnError(error: unknown, context: ErrorContext): void {
   console.error(`express-app-mcp: internal failure during ${context.phase}`, error);
@@ -57,6 +57,6 @@ function defaultOnError(error: unknown, context: ErrorContext): void {
  * Validates the options once, at factory time; an unknown or ill-typed option is a
  * `ConfigurationError` that names it. The caller's object is never mutated.
  */
-export function parseOptions(options: McpServerOptions): ParsedOptions {
+export function parseMcpServerOptions(options: McpServerOptions): ParsedMcpServerOptions {
   return parseFactoryOptions(OptionsSchema, options, 'express-app-mcp');
 }

@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import { McpError } from '../protocol/errors.js';
 
 /**
@@ -43,13 +42,6 @@ function hostnameOf(host: string): string {
   if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
   const colon = host.indexOf(':');
   return colon === -1 ? host : host.slice(0, colon);
-}
-
-/** Whether a listening address is loopback (127.0.0.0/8, ::1, or IPv4-mapped 127.x). */
-export function isLoopbackAddress(address: AddressInfo | string | null): boolean {
-  if (address === null || typeof address === 'string') return false; // a pipe or unix socket
-  const ip = address.address.replace(/^::ffff:/, '');
-  return ip === '::1' || ip.startsWith('127.');
 }
 
 /**

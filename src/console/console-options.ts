@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
-import { parseFactoryOptions } from '../config.js';
+import { functionOption, parseFactoryOptions } from '../factory-options.js';
+import { mcpPath } from '../mcp-route.js';
 import type { ServerStore } from '../store/types.js';
 import type { LoadApp } from '../types.js';
 
@@ -40,7 +41,7 @@ export interface McpConsoleOptions {
   onError?: (error: unknown, context: ConsoleErrorContext) => void;
 }
 
-const fn = <T>() => z.custom<T>((value) => typeof value === 'function', { error: 'must be a function' });
+const fn = <T>() => functionOption<T>();
 
 const STORE_METHODS = [
   'createServer',
@@ -56,8 +57,6 @@ const isStore = (value: unknown): value is ServerStore =>
   value !== null &&
   STORE_METHODS.every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
 
-const defaultMcpPath = (serverCode: string) => `/mcp/server/${encodeURIComponent(serverCode)}/mcp`;
-
 function defaultOnError(error: unknown, context: ConsoleErrorContext): void {
   console.error(`express-app-mcp console: internal failure during ${context.operation}`, error);
 }
@@ -68,14 +67,14 @@ const ConsoleOptionsSchema = z.strictObject({
   }),
   loadApp: fn<LoadApp>(),
   authorize: fn<AuthorizeConsole>(),
-  mcpPath: fn<(serverCode: string) => string>().default(() => defaultMcpPath),
+  mcpPath: fn<(serverCode: string) => string>().default(() => mcpPath),
   onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(() => defaultOnError),
 });
 
 export type ParsedConsoleOptions = z.output<typeof ConsoleOptionsSchema>;
 
 /**
- * Validates the options once, at factory time (STYLE habit 2): an unknown or ill-typed option is a
+ * Validates the options once, at factory time: an unknown or ill-typed option is a
  * `ConfigurationError` naming it; the caller's object is left untouched.
  */
 export function parseConsoleOptions(options: McpConsoleOptions): ParsedConsoleOptions {

@@ -1,3 +1,8 @@
+/** A JSON object: an object that is neither `null` nor an array. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /**
  * What `z.record(z.string(), …)` accepts unchanged, checked without zod on the hot path: an object
  * whose prototype is Object's or null (every JSON object), without an own `__proto__` key (the
