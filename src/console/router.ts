@@ -39,7 +39,7 @@ interface Call {
 type Handler = (call: Call) => Promise<Reply>;
 
 /**
- * `app.use('/console/api', mcpConsole({ store, loadApp, authorize }))`: the admin Router of SPEC §7
+ * `app.use('/console/api', mcpConsole({ store, loadApp, authorize }))`: the admin Router (README, "Console API")
  * (Express 4 and 5), mirroring Dify's console endpoints with their known faults fixed: every
  * server is scoped to the caller's tenant and app, publishing answers 201, a second one 409.
  *
@@ -145,7 +145,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
       const server = await config.store.createServer({
         tenantId: access.tenantId,
         appId,
-        // A server is named after its app (SPEC §7), as in Dify.
+        // A server is named after its app, as in Dify.
         name: app.name,
         description: body.description || (app.description ?? ''),
         parameters: body.parameters,
@@ -170,7 +170,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     if (!current || current.tenantId !== access.tenantId || current.appId !== appId) throw serverNotFound();
     const updated = await config.store.updateServer(current.id, {
       parameters: body.parameters,
-      // null or absent keeps the description, "" resets it to the app's (SPEC §7).
+      // null or absent keeps the description, "" resets it to the app's.
       ...(body.description === null || body.description === undefined
         ? {}
         : { description: body.description || (app.description ?? '') }),

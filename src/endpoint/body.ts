@@ -5,9 +5,9 @@ import { McpError } from '../protocol/errors.js';
 type MaybeParsed = IncomingMessage & { body?: unknown; _body?: boolean };
 
 /**
- * The JSON body (SPEC §1): the host's parsed body when its `express.json()` ran, otherwise read
- * from the stream here, bounded by `maxBodyBytes` (row 6), and parsed (row 7). No global parser
- * is installed on the host.
+ * The JSON body: the host's parsed body when its `express.json()` ran, otherwise read from the
+ * stream here, bounded by `maxBodyBytes` (docs/http-contract.md, row 6), and parsed (row 7). No
+ * global parser is installed on the host.
  */
 export async function readJsonBody(req: MaybeParsed, maxBodyBytes: number): Promise<unknown> {
   const declared = Number(req.headers['content-length']);

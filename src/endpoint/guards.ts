@@ -1,7 +1,7 @@
 import { McpError } from '../protocol/errors.js';
 
 /**
- * Transport checks of SPEC §2 rows 2-5, on plain header values so they need no framework. Each
+ * Transport checks of docs/http-contract.md, rows 2 to 5, on plain header values so they need no framework. Each
  * returns an `McpError` to write, or `null` when the request may go on.
  */
 
@@ -78,7 +78,7 @@ const COMMON_ACCEPTS = new Set([
   '*/*',
 ]);
 
-/** Row 5: an `Accept` header must allow JSON or an event stream; we always answer JSON. */
+/** Row 5: an `Accept` header must allow JSON or an event stream (a streamed reply is an event stream). */
 export function checkAccept(accept: string | undefined): McpError | null {
   if (accept === undefined || COMMON_ACCEPTS.has(accept) || accept.trim() === '') return null;
   for (const range of accept.split(',')) {

@@ -7,7 +7,7 @@ export type RequestId = z.infer<typeof RequestIdSchema>;
 
 const ParamsSchema = z.record(z.string(), z.unknown(), { error: 'params must be an object' });
 
-/** One JSON-RPC 2.0 request or notification (SPEC §2 row 8). A null id counts as no id (row 10). */
+/** One JSON-RPC 2.0 request or notification (docs/http-contract.md, row 8). A null id counts as no id (row 10). */
 export const MessageSchema = z.object(
   {
     jsonrpc: z.literal('2.0', { error: 'jsonrpc must be "2.0"' }),

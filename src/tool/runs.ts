@@ -9,7 +9,10 @@ export interface ToolRunsOptions<HostRequest> {
   runApp: RunApp<HostRequest>;
   /** 0 = no limit. */
   callTimeoutMs: number;
-  /** Receives failures whose cause must not reach the client: the app failing, or its outputs breaking its declared schema. */
+  /**
+   * Receives failures whose cause must not reach the client: the app failing, or its outputs
+   * breaking its declared schema.
+   */
   report: (error: unknown, phase: 'run' | 'outputs', server: ServerRecord, app: HostApp) => void;
 }
 
