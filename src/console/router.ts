@@ -45,6 +45,19 @@ type Handler = (call: Call) => Promise<Reply>;
  *
  * Use the same store instance as `mcpServer`'s resolver: a rotation or deactivation then takes
  * effect on the MCP endpoint of this process at once.
+ *
+ * @example
+ * ```ts
+ * app.use(
+ *   '/console/api',
+ *   mcpConsole({
+ *     store, // the same store as mcpServer's resolver
+ *     loadApp: (appId, tenantId) => loadYourApp(appId, tenantId),
+ *     // null -> 401; canEdit false -> read only (writes answer 403)
+ *     authorize: (req) => (req.user ? { tenantId: req.user.tenantId, canEdit: req.user.isAdmin } : null),
+ *   }),
+ * );
+ * ```
  */
 export function mcpConsole(options: McpConsoleOptions): Router {
   const config = parseConsoleOptions(options);

@@ -70,6 +70,14 @@ function toServer(row: ServerRow): ServerRecord {
  * The production store: servers and end users in the host's database through the host's
  * own Knex instance (SQLite or PostgreSQL), code lookups served from an in-process cache.
  * The tables must exist already: run `migrate(knex)` first; constructing a store creates nothing.
+ *
+ * @example
+ * ```ts
+ * const db = knex({ client: 'pg', connection: process.env.DATABASE_URL });
+ * await migrate(db);
+ * const store = knexServerStore(db, { cacheTtlMs: 5000 });
+ * app.use(mcpServer({ resolveServer: store.resolver(loadApp), runApp }));
+ * ```
  */
 export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): ServerStore {
   if (typeof knex !== 'function' || typeof (knex as Partial<Knex>).schema !== 'object') {

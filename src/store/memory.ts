@@ -9,6 +9,14 @@ import type { NewServer, ServerChanges, ServerStore } from './types.js';
 /**
  * A store that keeps everything in this process: for tests, demos and single-process prototypes.
  * Nothing survives a restart; use `knexServerStore` in production.
+ *
+ * @example
+ * ```ts
+ * const store = memoryServerStore();
+ * const server = await store.createServer({ tenantId: 't1', appId: 'faq', name: 'FAQ', description: '', parameters: {} });
+ * app.use(mcpServer({ resolveServer: store.resolver(loadApp), runApp }));
+ * console.log(`/mcp/server/${server.serverCode}/mcp`);
+ * ```
  */
 export function memoryServerStore(): ServerStore {
   const servers = new Map<string, ServerRecord>();

@@ -109,6 +109,12 @@ function migratorConfig(prefix: string): Knex.MigratorConfig {
 /**
  * Creates or updates the package's tables and nothing else; running it again is a no-op.
  * Returns the names of the migrations it ran.
+ *
+ * @example
+ * ```ts
+ * const db = knex({ client: 'better-sqlite3', connection: { filename: 'app.sqlite' }, useNullAsDefault: true });
+ * const ran = await migrate(db, { tablePrefix: 'acme_' }); // e.g. ['0001_create_servers', '0002_create_end_users']
+ * ```
  */
 export async function migrate(knex: Knex, options?: MigrateOptions): Promise<string[]> {
   const { tablePrefix } = parseFactoryOptions(migrateOptionsSchema, options ?? {}, 'migrate');
@@ -119,6 +125,11 @@ export async function migrate(knex: Knex, options?: MigrateOptions): Promise<str
 /**
  * Undoes the package's last batch of migrations (or all of them), dropping its tables and their
  * data. For tests and for admins removing the package. Returns the names of the migrations undone.
+ *
+ * @example
+ * ```ts
+ * await rollback(db, { tablePrefix: 'acme_', all: true }); // the package's tables are gone
+ * ```
  */
 export async function rollback(knex: Knex, options?: RollbackOptions): Promise<string[]> {
   const { tablePrefix, all } = parseFactoryOptions(rollbackOptionsSchema, options ?? {}, 'rollback');
