@@ -32,7 +32,8 @@ export function memoryServerStore(): ServerStore {
     const server = servers.get(id);
     if (!server) return null;
     apply(server);
-    server.updatedAt = new Date();
+    // Strictly forward, as the Knex store moves it, even for two changes in one millisecond.
+    server.updatedAt = new Date(Math.max(Date.now(), server.updatedAt.getTime() + 1));
     return copy(server);
   };
 
