@@ -1,12 +1,11 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import { safeHook } from '../express/hook.js';
 import { isMcpRoutePath, MCP_ROUTE } from '../mcp-route.js';
 import { McpError } from '../protocol/errors.js';
-import { createProtocolCore } from '../protocol/router.js';
 import { BodyTooLarge, readJsonBody } from './body.js';
 import { mcpHeaders, watchClose } from './core-request.js';
 import { checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
 import { listensOnLoopback } from './loopback.js';
+import { createMcpCore } from './mcp-core.js';
 import { type McpServerOptions, parseMcpServerOptions } from './mcp-server-options.js';
 import { writeError, writeReply } from './write-reply.js';
 
@@ -42,14 +41,7 @@ export function mcpServer(options: McpServerOptions): Router {
   const config = parseMcpServerOptions(options);
   const allowedOrigins = new Set(config.allowedOrigins.map((origin) => origin.toLowerCase()));
   const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
-  const report = safeHook(config.onError);
-  const core = createProtocolCore<Request>({
-    runApp: config.runApp,
-    serverInfo: config.serverInfo,
-    toolName: config.toolName,
-    callTimeoutMs: config.callTimeoutMs,
-    report,
-  });
+  const { core, report } = createMcpCore(config);
 
   /** One request to the route: the transport checks, the body, then the core; the reply written. */
   async function handleMcpRequest(req: Request, res: Response): Promise<void> {
