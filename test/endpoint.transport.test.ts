@@ -1,5 +1,5 @@
 /**
- * SPEC §2 rows 1 and 4-8: what the endpoint answers before it looks at any server. Every reply is a
+ * docs/http-contract.md, rows 1 and 4 to 8: what the endpoint answers before it looks at any server. Every reply is a
  * JSON-RPC envelope (or a 202), never the host's HTML 404 page or error handler, on Express 4 and 5,
  * with and without a global `express.json()` mounted before the router.
  *

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { featuresOf } from '../src/protocol/versions.js';
 import { createToolCache } from '../src/tool/tool.js';
 import type { AppEvent, AppMode, AppResult } from '../src/types.js';
-import { serverRecordFor } from './helpers/sample-apps.js';
+import { serverRecordFor } from './helpers/apps.js';
 import { appOf, call, failure, stream, success, workflow } from './helpers/tool-call.js';
 
 describe('workflow results', () => {

@@ -8,7 +8,7 @@ import { type CallToolResult, runToolCall } from '../../src/tool/call.js';
 import { RunStop } from '../../src/tool/stop.js';
 import { createToolCache } from '../../src/tool/tool.js';
 import type { AppEvent, AppMode, AppRun, DeclaredOutput, HostApp, RunApp } from '../../src/types.js';
-import { serverRecordFor } from './sample-apps.js';
+import { serverRecordFor } from './apps.js';
 
 export const appOf = (mode: AppMode, outputs?: DeclaredOutput[]): HostApp => ({
   id: `${mode}-app`,
