@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { HostApp, InputVariable } from '../types.js';
+import { exceedsDepth, MAX_ARGUMENT_DEPTH } from './depth.js';
 import { defaultOf, exposedInputs, jsonSchemaOf, maxLengthOf, optionsOf, takesQuery } from './input-form.js';
 
 /** What a run receives once the arguments passed (SPEC §4.3). */
@@ -153,6 +154,10 @@ function objectCheck(name: string, input: InputVariable): Field['check'] {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       return { ok: false, problems: [`${name} must be a JSON object`] };
     }
+    // Checked first: everything below walks the value recursively.
+    if (exceedsDepth(value, MAX_ARGUMENT_DEPTH)) {
+      return { ok: false, problems: [`${name} is nested more than ${MAX_ARGUMENT_DEPTH} levels deep`] };
+    }
     if (!contents) return { ok: true, value: stripNulDeep(value) };
     const parsed = contents.safeParse(value, { error: missingKey });
     if (parsed.success) return { ok: true, value: stripNulDeep(value) };
@@ -180,7 +185,7 @@ function fromJsonSchema(jsonSchema: Record<string, unknown>): z.ZodType | null {
   }
 }
 
-/** NUL characters are stripped from every string, nested ones included (SPEC §4.3). */
+/** NUL characters are stripped from every string, nested ones included (SPEC §4.3); the depth is bounded first. */
 function stripNulDeep(value: unknown): unknown {
   if (typeof value === 'string') return value.replace(NUL, '');
   if (Array.isArray(value)) return value.map(stripNulDeep);
