@@ -9,7 +9,7 @@ import type { ErrorReporter } from './context.js';
 import { McpError } from './errors.js';
 import { InflightCalls } from './inflight.js';
 import { CallToolParamsSchema, CancelledParamsSchema, describeIssues, type RequestId } from './messages.js';
-import { isPlainRecord } from './plain.js';
+import { isJsonObject } from './plain.js';
 import { rememberJson } from './serialized.js';
 import type { ServingTarget } from './server.js';
 import { featuresOf, type VersionFeatures } from './versions.js';
@@ -138,7 +138,7 @@ export type ToolMethods = ReturnType<typeof createToolMethods>;
  */
 function isCallToolParams(params: Record<string, unknown>): params is z.infer<typeof CallToolParamsSchema> {
   const args = params.arguments;
-  return typeof params.name === 'string' && (args === undefined || args === null || isPlainRecord(args));
+  return typeof params.name === 'string' && (args === undefined || args === null || isJsonObject(args));
 }
 
 /**
