@@ -66,7 +66,11 @@ describe('variables named __proto__, constructor and prototype', () => {
   });
 
   it('a workflow receives them as plain keys of its inputs, nested ones included', async () => {
-    const reply = await apps.host.post(apps.codes.workflow as string, call(2, 'Workflow', WORKFLOW_ARGS), version);
+    const reply = await apps.host.post(
+      apps.codes.workflow as string,
+      call(2, 'Workflow', WORKFLOW_ARGS),
+      version,
+    );
     const outputs = JSON.parse(`{"inputs":${WORKFLOW_ARGS}}`);
     expectRpcReply(
       reply,
@@ -92,7 +96,11 @@ describe('variables named __proto__, constructor and prototype', () => {
     expectRpcReply(
       reply,
       200,
-      rpcResult(3, { content: [{ type: 'text', text: answer }], structuredContent: { answer }, isError: false }),
+      rpcResult(3, {
+        content: [{ type: 'text', text: answer }],
+        structuredContent: { answer },
+        isError: false,
+      }),
     );
   });
 
@@ -100,7 +108,8 @@ describe('variables named __proto__, constructor and prototype', () => {
     const reply = await apps.host.post(apps.codes.chat as string, call(4, 'Chat', '{"query":"hi"}'), {
       'mcp-protocol-version': '2025-11-25',
     });
-    const text = 'Invalid arguments for tool Chat: __proto__ is required; constructor is required; prototype is required';
+    const text =
+      'Invalid arguments for tool Chat: __proto__ is required; constructor is required; prototype is required';
     expectRpcReply(reply, 200, rpcResult(4, { content: [{ type: 'text', text }], isError: true }));
   });
 });

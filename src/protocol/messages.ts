@@ -30,7 +30,9 @@ export const InitializeParamsSchema = z.object({
 export const CallToolParamsSchema = z.object({
   name: z.string({ error: 'name must be a string' }),
   // Not z.record, which drops a `__proto__` key: that is a variable name like any other.
-  arguments: z.custom<Record<string, unknown>>(isJsonObject, { error: 'arguments must be an object' }).nullish(),
+  arguments: z
+    .custom<Record<string, unknown>>(isJsonObject, { error: 'arguments must be an object' })
+    .nullish(),
 });
 
 export const CancelledParamsSchema = z.object({ requestId: RequestIdSchema });
