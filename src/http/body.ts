@@ -35,10 +35,7 @@ function readText(req: IncomingMessage, body: Readable, maxBodyBytes: number): P
       body.off('data', onData);
       body.off('end', onEnd);
       req.off('error', onError);
-      if (body !== req) {
-        req.unpipe(body);
-        body.destroy();
-      }
+      if (body !== req) body.destroy(); // a destroyed pipe destination unpipes itself
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
