@@ -1,6 +1,7 @@
 import type { Server } from 'node:net';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { BodyTooLarge, readJsonBody } from './http/body.js';
+import { corsForOrigins } from './http/cors.js';
 import { checkAccept, checkContentType, checkHost, checkOrigin, isLoopbackAddress } from './http/guards.js';
 import { type McpServerOptions, parseOptions } from './options.js';
 import type { ErrorContext, McpHeaders } from './protocol/context.js';
@@ -38,17 +39,22 @@ export function mcpServer(options: McpServerOptions): Router {
     report,
   });
 
+  // `req.protocol` is worked out only for browsers, the only clients that send an Origin.
+  const originError = (req: Request, origin: string) =>
+    checkOrigin(origin, `${req.protocol}://${req.headers.host}`, allowedOrigins);
+  const cors = corsForOrigins((req, origin) => originError(req as Request, origin) === null);
+
   const handle = async (req: Request, res: Response) => {
+    const { origin } = req.headers;
     if (req.method !== 'POST') {
+      // A preflight that the CORS layer did not answer comes from an origin row 2 refuses.
+      const refused = req.method === 'OPTIONS' && origin !== undefined ? originError(req, origin) : null;
+      if (refused) return send(res, refused);
       res.setHeader('Allow', 'POST');
       return send(res, new McpError('methodNotAllowed', `Method not allowed: ${req.method}; use POST`));
     }
-    const { origin } = req.headers;
     const transportError =
-      // `req.protocol` is worked out only for browsers, the only clients that send an Origin.
-      (origin === undefined
-        ? null
-        : checkOrigin(origin, `${req.protocol}://${req.headers.host}`, allowedOrigins)) ??
+      (origin === undefined ? null : originError(req, origin)) ??
       checkHost(req.headers.host, listensOnLoopback(req), allowedHosts) ??
       checkContentType(req.headers['content-type']) ??
       checkAccept(req.headers.accept);
@@ -77,7 +83,7 @@ export function mcpServer(options: McpServerOptions): Router {
   };
 
   const router = Router();
-  router.all(MCP_ROUTE, (req: Request, res: Response, next: NextFunction) => {
+  router.all(MCP_ROUTE, cors, (req: Request, res: Response, next: NextFunction) => {
     handle(req, res).catch((error) => {
       // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.
       report(error, { phase: 'dispatch' });
