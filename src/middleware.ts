@@ -1,5 +1,6 @@
 import type { Server } from 'node:net';
 import { type NextFunction, type Request, type Response, Router } from 'express';
+import { BEARER_CHALLENGE, BEARER_ROUTE, bearerCodeOf, missingBearer } from './http/bearer-code.js';
 import { BodyTooLarge, readJsonBody } from './http/body.js';
 import { corsForOrigins } from './http/cors.js';
 import { checkAccept, checkContentType, checkHost, checkOrigin, isLoopbackAddress } from './http/guards.js';
@@ -44,7 +45,7 @@ export function mcpServer(options: McpServerOptions): Router {
     checkOrigin(origin, `${req.protocol}://${req.headers.host}`, allowedOrigins);
   const cors = corsForOrigins((req, origin) => originError(req as Request, origin) === null);
 
-  const handle = async (req: Request, res: Response) => {
+  const handle = async (req: Request, res: Response, serverCodeOf: (req: Request) => string | null) => {
     const { origin } = req.headers;
     if (req.method !== 'POST') {
       // A preflight that the CORS layer did not answer comes from an origin row 2 refuses.
@@ -59,6 +60,11 @@ export function mcpServer(options: McpServerOptions): Router {
       checkContentType(req.headers['content-type']) ??
       checkAccept(req.headers.accept);
     if (transportError) return send(res, transportError);
+    const serverCode = serverCodeOf(req);
+    if (serverCode === null) {
+      res.setHeader('WWW-Authenticate', BEARER_CHALLENGE);
+      return send(res, missingBearer());
+    }
 
     let payload: unknown;
     try {
@@ -71,7 +77,6 @@ export function mcpServer(options: McpServerOptions): Router {
       return send(res, new McpError('internal', 'Internal error'));
     }
 
-    const serverCode = req.params.serverCode as string;
     const reply = await endpoint({
       payload,
       headers: mcpHeaders(req),
@@ -82,15 +87,23 @@ export function mcpServer(options: McpServerOptions): Router {
     write(res, reply.status, reply.body, reply.json);
   };
 
+  const serve =
+    (serverCodeOf: (req: Request) => string | null) => (req: Request, res: Response, next: NextFunction) => {
+      handle(req, res, serverCodeOf).catch((error) => {
+        // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.
+        report(error, { phase: 'dispatch' });
+        if (!res.headersSent) send(res, new McpError('internal', 'Internal error'));
+        else next(error);
+      });
+    };
+
   const router = Router();
-  router.all(MCP_ROUTE, cors, (req: Request, res: Response, next: NextFunction) => {
-    handle(req, res).catch((error) => {
-      // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.
-      report(error, { phase: 'dispatch' });
-      if (!res.headersSent) send(res, new McpError('internal', 'Internal error'));
-      else next(error);
-    });
-  });
+  router.all(
+    MCP_ROUTE,
+    cors,
+    serve((req) => req.params.serverCode as string),
+  );
+  router.all(BEARER_ROUTE, cors, serve(bearerCodeOf));
   // Express decodes `:serverCode` before our handler runs, and a malformed escape (`%ZZ`) fails
   // there; that failure would reach the host's HTML error page (SPEC §2: every reply is a JSON-RPC
   // envelope). Only that failure, on our route's shape, is ours: every other error goes on to the host.
