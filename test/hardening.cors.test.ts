@@ -83,6 +83,19 @@ describe('CORS for allowedOrigins', () => {
     expect(corsHeaders(get)['access-control-allow-origin']).toBe(ALLOWED);
   });
 
+  it('the header form of the code (POST /mcp/server/mcp) answers preflights the same way', async () => {
+    const reply = await preflight(ALLOWED, '/mcp/server/mcp');
+    expect(reply.status).toBe(204);
+    expect(corsHeaders(reply)).toEqual(corsHeaders(await preflight(ALLOWED)));
+    const served = await apps.host.send({
+      path: '/mcp/server/mcp',
+      body: request(4, 'ping'),
+      headers: { origin: ALLOWED, authorization: `Bearer ${apps.codes.a}` },
+    });
+    expectRpcReply(served, 200, rpcResult(4, {}));
+    expect(served.headers['access-control-allow-origin']).toBe(ALLOWED);
+  });
+
   it('the origin is matched whatever its case', async () => {
     const reply = await preflight('HTTPS://App.Example.COM');
     expect(reply.status).toBe(204);
