@@ -181,7 +181,7 @@ describe.each(databases)('the console API on $name', (kind) => {
     await migrate(knex);
     store = knexServerStore(knex);
     apps = new Apps();
-    host = createHost(store, apps);
+    host = createHost(store, apps, { allowGetRefresh: true });
     editor = consoleAs(host.app, 'editor-a');
     viewer = consoleAs(host.app, 'viewer-a');
     otherTenant = consoleAs(host.app, 'editor-b');

@@ -36,6 +36,12 @@ export interface McpConsoleOptions {
    * mounted under a prefix. Default: `(code) => '/mcp/server/' + code + '/mcp'`.
    */
   mcpPath?: (serverCode: string) => string;
+  /**
+   * Also rotate a code on `GET /apps/:serverId/server/refresh`, as Dify's UI does. A state change
+   * on GET is a CSRF hole when `authorize` reads a cookie: turn it on only when it authenticates
+   * with a header. Default: `false` (only POST rotates).
+   */
+  allowGetRefresh?: boolean;
   /** Receives internal failures (store, `loadApp`, `authorize`) with their cause; clients get a plain 500. Default: `console.error`. */
   onError?: (error: unknown, context: ConsoleErrorContext) => void;
 }
@@ -69,6 +75,7 @@ const ConsoleOptionsSchema = z.strictObject({
   loadApp: fn<LoadApp>(),
   authorize: fn<AuthorizeConsole>(),
   mcpPath: fn<(serverCode: string) => string>().default(() => defaultMcpPath),
+  allowGetRefresh: z.boolean().default(false),
   onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(() => defaultOnError),
 });
 
