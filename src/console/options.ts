@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { parseFactoryOptions } from '../config.js';
 import type { ServerStore } from '../store/types.js';
+import { ThrottledLog } from '../throttled-log.js';
 import type { LoadApp } from '../types.js';
 
 /** Who is calling the console, as the host's `authorize` sees it. */
@@ -42,7 +43,7 @@ export interface McpConsoleOptions {
    * with a header. Default: `false` (only POST rotates).
    */
   allowGetRefresh?: boolean;
-  /** Receives internal failures (store, `loadApp`, `authorize`) with their cause; clients get a plain 500. Default: `console.error`. */
+  /** Receives internal failures (store, `loadApp`, `authorize`) with their cause; clients get a plain 500. Default: `console.error`, a repeated failure once per 10 s with a count. */
   onError?: (error: unknown, context: ConsoleErrorContext) => void;
 }
 
@@ -64,8 +65,11 @@ const isStore = (value: unknown): value is ServerStore =>
 
 const defaultMcpPath = (serverCode: string) => `/mcp/server/${encodeURIComponent(serverCode)}/mcp`;
 
-function defaultOnError(error: unknown, context: ConsoleErrorContext): void {
-  console.error(`express-app-mcp console: internal failure during ${context.operation}`, error);
+/** `console.error`, with a repeated failure logged once per interval (each console has its own). */
+function defaultOnError(): (error: unknown, context: ConsoleErrorContext) => void {
+  const log = new ThrottledLog();
+  return (error, context) =>
+    log.log(`express-app-mcp console: internal failure during ${context.operation}`, error);
 }
 
 const ConsoleOptionsSchema = z.strictObject({
@@ -76,7 +80,7 @@ const ConsoleOptionsSchema = z.strictObject({
   authorize: fn<AuthorizeConsole>(),
   mcpPath: fn<(serverCode: string) => string>().default(() => defaultMcpPath),
   allowGetRefresh: z.boolean().default(false),
-  onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(() => defaultOnError),
+  onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(defaultOnError),
 });
 
 export type ParsedConsoleOptions = z.output<typeof ConsoleOptionsSchema>;
