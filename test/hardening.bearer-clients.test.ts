@@ -88,9 +88,11 @@ describe('clients that send the code as a bearer header', () => {
 
   it('mcp-remote with --header, spawned as Claude Desktop spawns it', { timeout: 120_000 }, async () => {
     // Its own process group, so that npx and the mcp-remote it starts stop together.
-    const child = spawn('npx', ['mcp-remote', url, '--header', header], {
+    // As the README's Claude Desktop config: the header without a space, the code in the environment.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: mcp-remote expands `${MCP_AUTH}` itself.
+    const child = spawn('npx', ['mcp-remote', url, '--header', 'Authorization:${MCP_AUTH}'], {
       cwd: ROOT,
-      env: env(),
+      env: { ...env(), MCP_AUTH: `Bearer ${apps.codes.echo}` },
       stdio: 'pipe',
       detached: true,
     });
