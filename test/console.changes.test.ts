@@ -33,7 +33,7 @@ describe.each(databases)('the console API: editing, rotating and unpublishing on
   let anonymous: ReturnType<typeof consoleAs>;
 
   beforeAll(async () => {
-    opened = await openConsoleHost(kind);
+    opened = await openConsoleHost(kind, { allowGetRefresh: true });
     ({ apps, host, store, editor, viewer, otherTenant, anonymous } = opened);
   });
   afterAll(async () => {

@@ -171,13 +171,13 @@ export async function expectMcpRefuses(
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** A console host over the Knex store on a fresh database, with one console per kind of caller. */
-export async function openConsoleHost(kind: DatabaseKind) {
+export async function openConsoleHost(kind: DatabaseKind, overrides: Partial<McpConsoleOptions> = {}) {
   const db: TestDatabase = await kind.create();
   const knex = db.connect();
   await migrate(knex);
   const store = knexServerStore(knex);
   const apps = new Apps();
-  const host = createHost(store, apps);
+  const host = createHost(store, apps, overrides);
   return {
     db,
     store,
