@@ -2,7 +2,8 @@
  * Property-based fuzzing of the MCP route over a real socket (fast-check): requests a careless or
  * hostile client could send — any method, path, header values, content codings, bodies that are
  * not JSON, JSON that is not JSON-RPC, messages with odd ids, params and arguments, batches, deep
- * nesting, both eras — and the contract every reply must keep (SPEC §2):
+ * nesting, both eras — and the contract every reply must keep (docs/http-contract.md,
+ * "Every reply"):
  *
  * - it is an empty 202 (or the empty 204 of an answered CORS preflight), or a JSON-RPC envelope
  *   (or, for a batch, an array of them) with `Content-Type: application/json`;

@@ -1,7 +1,7 @@
 /**
  * The server code in a header (README "Connecting clients"): `POST /mcp/server/mcp` with
  * `Authorization: Bearer <server code>` behaves exactly like `POST /mcp/server/<code>/mcp`, in
- * every situation of SPEC §2 and in both eras, for teams whose rules keep secrets out of URLs.
+ * every situation of docs/http-contract.md and in both eras, for teams whose rules keep secrets out of URLs.
  * Without a bearer token it answers 401 with `WWW-Authenticate: Bearer` (RFC 6750 §3) and a
  * JSON-RPC error; an unknown one is an unknown code (404).
  */
@@ -82,7 +82,7 @@ async function bothForms(code: string, situation: Situation): Promise<[Reply, Re
 const call = (id: number, args: unknown, meta?: unknown) =>
   request(id, 'tools/call', { name: 'Text_Stats', arguments: args, ...(meta ? { _meta: meta } : {}) });
 
-/** Every row of SPEC §2, the two eras, each with the status the path form answers. */
+/** Every row of docs/http-contract.md, "Every reply", in both eras, with the status the path form answers. */
 const SITUATIONS: [string, keyof World['codes'] | 'unknown' | 'resolverFails', Situation, number][] = [
   ['row 1: GET', 'textStats', { method: 'GET' }, 405],
   ['row 1: DELETE', 'textStats', { method: 'DELETE' }, 405],

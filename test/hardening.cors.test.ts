@@ -2,7 +2,7 @@
  * Browser clients of an origin listed in `allowedOrigins` (README "Security"): their preflight
  * `OPTIONS` is answered and every reply carries the CORS headers (Fetch standard, "CORS
  * protocol"), so a page of that origin can call the endpoint and read the MCP headers of the
- * reply. Any other origin is refused as before (SPEC §2 row 2), preflight included.
+ * reply. Any other origin is refused as before (docs/http-contract.md, row 2), preflight included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoHost, startEchoHost } from './helpers/apps.js';

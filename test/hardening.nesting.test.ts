@@ -1,8 +1,9 @@
 /**
  * Deeply nested arguments (README "Security"): a `json_object` argument nested deeper than
- * `MAX_ARGUMENT_DEPTH` levels is an argument problem (SPEC §4.3, worded by version as in §2.1),
- * whatever its depth, with or without the variable's `json_schema`; it never reaches `onError`
- * and never answers 500. Values up to the limit are accepted as usual.
+ * `MAX_ARGUMENT_DEPTH` levels is an argument problem (docs/http-contract.md, "The tool", worded by
+ * version as in "Version-gated shapes"), whatever its depth, with or without the variable's
+ * `json_schema`; it never reaches `onError` and never answers 500. Values up to the limit are
+ * accepted as usual.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HostApp } from '../src/index.js';

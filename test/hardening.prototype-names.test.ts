@@ -1,6 +1,6 @@
 /**
  * Form variables named like members of `Object.prototype` (`__proto__`, `constructor`,
- * `prototype`) work end to end like any other name (SPEC §4.2, §4.3): advertised in `tools/list`,
+ * `prototype`) work end to end like any other name (docs/http-contract.md, "The tool"): advertised in `tools/list`,
  * accepted in `tools/call`, and handed to the app as plain keys of its inputs, never as the
  * prototype of anything.
  */

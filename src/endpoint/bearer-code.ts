@@ -3,7 +3,8 @@ import { McpError } from '../protocol/errors.js';
 
 /**
  * The endpoint with the server code in a header instead of the URL, relative to where the host
- * mounts the router: for teams whose rules keep secrets out of URLs (README "Connecting clients").
+ * mounts the router: for teams whose rules keep secrets out of URLs (docs/http-contract.md, "The
+ * code in a header").
  */
 export const BEARER_ROUTE = '/mcp/server/mcp';
 
@@ -16,7 +17,7 @@ export function bearerCodeOf(req: IncomingMessage): string | null {
   return match ? (match[1] as string) : null;
 }
 
-/** RFC 6750 §3: a request without the token is told which scheme to use. */
+/** RFC 6750 §3: a request without the token is told which scheme to use (docs/http-contract.md, row 5a). */
 export const BEARER_CHALLENGE = 'Bearer';
 
 export const missingBearer = () =>

@@ -8,8 +8,8 @@ type MaybeParsed = IncomingMessage & { body?: unknown; _body?: boolean };
 
 /**
  * The JSON body: the host's parsed body when its `express.json()` ran, otherwise read from the
- * stream here, bounded by `maxBodyBytes` (docs/http-contract.md, row 6), and parsed (row 7). No
- * global parser is installed on the host.
+ * stream here, inflated when compressed (docs/http-contract.md, row 6a), bounded by `maxBodyBytes`
+ * (row 6), and parsed (row 7). No global parser is installed on the host.
  */
 export async function readJsonBody(req: MaybeParsed, maxBodyBytes: number): Promise<unknown> {
   const declared = Number(req.headers['content-length']);

@@ -17,7 +17,8 @@ const DECODERS: Readonly<Record<string, (() => zlib.Gunzip | zlib.Inflate | zlib
 
 /**
  * The body as it was sent, decoded: the request itself, or an inflating stream fed by it. A
- * coding it cannot read (or several, one over another) is 415, as RFC 9110 §15.5.16 says.
+ * coding it cannot read (or several, one over another) is 415, as RFC 9110 §15.5.16 says
+ * (docs/http-contract.md, row 6a).
  */
 export function decodedBody(req: IncomingMessage): Readable {
   const header = req.headers['content-encoding'];
@@ -36,6 +37,6 @@ export function decodedBody(req: IncomingMessage): Readable {
   return inflating;
 }
 
-/** The error a body that does not inflate turns into: a body that cannot be read as JSON (docs/http-contract.md, row 7). */
+/** What a body that does not inflate is: a body that cannot be read as JSON (docs/http-contract.md, row 7). */
 export const undecodable = () =>
   new McpError('parseError', 'Parse error: the body could not be decompressed');

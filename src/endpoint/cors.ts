@@ -24,9 +24,10 @@ type Next = (error?: unknown) => void;
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
 
 /**
- * The CORS protocol (Fetch standard) for the origins `allowed` admits: a preflight is answered
- * here; any other request gets the CORS headers and goes on. Requests without an `Origin`, or
- * from an origin it does not admit, go on untouched, to be refused by the Origin check.
+ * The CORS protocol (Fetch standard; docs/http-contract.md, "Browsers of other origins") for the
+ * origins `allowed` admits: a preflight is answered here; any other request gets the CORS headers
+ * and goes on. Requests without an `Origin`, or from an origin it does not admit, go on untouched,
+ * to be refused by the Origin check.
  * GET and DELETE are allowed as well as POST so that a page reads the endpoint's own 405 reply
  * (MCP clients probe them) instead of failing on the preflight.
  */
