@@ -201,10 +201,7 @@ export type ConsoleSuite = Awaited<ReturnType<typeof openConsoleHost>> & {
  * fresh database before the tests, its reports cleared before each, the database dropped after.
  * The returned object is filled in before the first test runs.
  */
-export function useConsoleHost(
-  kind: DatabaseKind,
-  overrides: Partial<McpConsoleOptions> = {},
-): ConsoleSuite {
+export function useConsoleHost(kind: DatabaseKind, overrides: Partial<McpConsoleOptions> = {}): ConsoleSuite {
   const suite = {} as ConsoleSuite;
   beforeAll(async () => {
     Object.assign(suite, await openConsoleHost(kind, overrides));
