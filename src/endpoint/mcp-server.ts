@@ -3,14 +3,16 @@ import { safeHook } from '../express/hook.js';
 import { isMcpRoutePath, MCP_ROUTE } from '../mcp-route.js';
 import { McpError } from '../protocol/errors.js';
 import { createProtocolCore } from '../protocol/router.js';
+import { requestAuthenticator } from './authenticate-request.js';
 import { BodyTooLarge, readJsonBody } from './body.js';
 import { mcpHeaders, watchClose } from './core-request.js';
 import { checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
 import { listensOnLoopback } from './loopback.js';
 import { type McpServerOptions, parseMcpServerOptions } from './mcp-server-options.js';
+import { PROTECTED_RESOURCE_ROUTE, protectedResourceHandler } from './protected-resource-route.js';
 import { writeError, writeReply } from './write-reply.js';
 
-export type { McpServerOptions } from './mcp-server-options.js';
+export type { McpAuthOptions, McpServerOptions } from './mcp-server-options.js';
 
 /**
  * An Express Router (Express 4 and 5) that serves `POST /mcp/server/:serverCode/mcp`, relative to
@@ -50,6 +52,7 @@ export function mcpServer(options: McpServerOptions): Router {
     callTimeoutMs: config.callTimeoutMs,
     report,
   });
+  const authenticate = config.auth && requestAuthenticator(config.auth);
 
   /** One request to the route: the transport checks, the body, then the core; the reply written. */
   async function handleMcpRequest(req: Request, res: Response): Promise<void> {
@@ -83,7 +86,8 @@ export function mcpServer(options: McpServerOptions): Router {
     const reply = await core({
       payload,
       headers: mcpHeaders(req),
-      resolve: () => config.resolveServer(serverCode, req),
+      resolve: (checkServer) => config.resolveServer(serverCode, req, checkServer),
+      ...(authenticate ? { authenticate: (server) => authenticate(server, req) } : {}),
       onClosed: (listener) => watchClose(res, listener),
       request: req,
     });
@@ -93,6 +97,12 @@ export function mcpServer(options: McpServerOptions): Router {
   }
 
   const router = Router();
+  if (config.auth) {
+    const metadata = protectedResourceHandler(config.resolveServer, config.auth, report);
+    router.get(PROTECTED_RESOURCE_ROUTE, (req: Request, res: Response, next: NextFunction) => {
+      metadata(req, res).catch(next);
+    });
+  }
   router.all(MCP_ROUTE, (req: Request, res: Response, next: NextFunction) => {
     handleMcpRequest(req, res).catch((error) => {
       // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.
