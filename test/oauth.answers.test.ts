@@ -271,7 +271,7 @@ describe('the answers of an "oauth" server', () => {
     const reported = world.errors.slice(errors);
     expect(reported).toHaveLength(1);
     expect(reported[0]?.context).toEqual({ phase: 'authenticate', serverId: expect.any(String) });
-    expect((reported[0]?.error as Error).message).toBe('introspection failed for [token]');
+    expect((reported[0]?.error as Error | undefined)?.message).toBe('introspection failed for [token]');
   });
 
   it('no token ever shows in a reply, a log line or what onError receives', () => {
