@@ -22,7 +22,7 @@ export interface AuthorizationServer {
    * client's redirect URI, and returns the authorization code it carries.
    */
   authorize(url: URL, redirectUri: string): Promise<string>;
-  /** Signs a token with the server's own key, for claims no real flow gives (an expired token). */
+  /** Signs a token with the server's own key (`iss` is the issuer unless given), for claims no real flow gives (an expired token). */
   sign(claims: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
 }
@@ -128,9 +128,8 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
       throw new Error('too many redirects');
     },
     sign(claims) {
-      return new SignJWT(claims)
+      return new SignJWT({ iss: issuer, ...claims })
         .setProtectedHeader({ alg: 'RS256', kid: signingKey.kid as string, typ: 'at+jwt' })
-        .setIssuer(issuer)
         .sign(privateKey);
     },
     close: () =>
