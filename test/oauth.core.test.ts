@@ -48,7 +48,14 @@ function core() {
     report: (error, context) => reports.push({ error, context }),
   });
   const ask = (request: Partial<EndpointRequest>) =>
-    handle({ payload: CALL, headers: {}, onClosed: () => () => {}, request: null, resolve: async () => null, ...request });
+    handle({
+      payload: CALL,
+      headers: {},
+      onClosed: () => () => {},
+      request: null,
+      resolve: async () => null,
+      ...request,
+    });
   return { ask, runs, reports };
 }
 
@@ -74,12 +81,20 @@ describe('per-user access in the core', () => {
 
   it('a hand-written resolver that skips the check gets it afterwards, and the run gets the caller', async () => {
     const { ask, runs } = core();
-    const resolved: ResolvedServer = { server: server('oauth'), app: APP, endUser: async (name, subject) => ({ id: `eu-${subject}`, name }) };
+    const resolved: ResolvedServer = {
+      server: server('oauth'),
+      app: APP,
+      endUser: async (name, subject) => ({ id: `eu-${subject}`, name }),
+    };
     const refused = await ask({
       resolve: async () => resolved,
       authenticate: async () => Promise.reject(new AccessRefused('forbidden', 'Forbidden: no')),
     });
-    expect(refused).toMatchObject({ status: 403, body: { error: { message: 'Forbidden: no' } }, headers: {} });
+    expect(refused).toMatchObject({
+      status: 403,
+      body: { error: { message: 'Forbidden: no' } },
+      headers: {},
+    });
     const served = await ask({ resolve: async () => resolved, authenticate: async () => ALICE });
     expect(served).toMatchObject({ status: 200, body: { result: { isError: false } } });
     expect(runs[0]?.auth).toEqual(ALICE);
@@ -112,7 +127,9 @@ describe('per-user access in the core', () => {
     expect(runs).toHaveLength(0);
     expect(reports).toEqual([
       {
-        error: new Error('server server-1 is in "oauth" mode, but mcpServer() has no auth option to check its callers'),
+        error: new Error(
+          'server server-1 is in "oauth" mode, but mcpServer() has no auth option to check its callers',
+        ),
         context: { phase: 'authenticate', serverId: 'server-1' },
       },
     ]);
@@ -146,7 +163,9 @@ describe('authenticateCaller', () => {
   it('without required scopes, the no-token challenge is exactly the metadata URL', async () => {
     const error = await attempt(undefined, options()).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AccessRefused);
-    expect((error as AccessRefused).headers).toEqual({ 'WWW-Authenticate': `Bearer resource_metadata="${urls.metadata}"` });
+    expect((error as AccessRefused).headers).toEqual({
+      'WWW-Authenticate': `Bearer resource_metadata="${urls.metadata}"`,
+    });
   });
 
   it('hands verifyToken the token and the canonical resource, and returns what it says', async () => {
@@ -165,7 +184,9 @@ describe('authenticateCaller', () => {
   });
 
   it('a token verifyToken accepts whose expiresAt has passed: 401 invalid_token "expired"', async () => {
-    const expired = options({ verifyToken: async () => ({ ...ALICE, expiresAt: Math.floor(Date.now() / 1000) - 1 }) });
+    const expired = options({
+      verifyToken: async () => ({ ...ALICE, expiresAt: Math.floor(Date.now() / 1000) - 1 }),
+    });
     const error = (await attempt('tok', expired).catch((caught: unknown) => caught)) as AccessRefused;
     expect([error.status, error.message, error.headers]).toEqual([
       401,
@@ -177,13 +198,15 @@ describe('authenticateCaller', () => {
   });
 
   it('an AuthInfo without a subject is the host’s bug, not a refusal', async () => {
-    await expect(attempt('tok', options({ verifyToken: async () => ({ scopes: [] }) as never }))).rejects.toThrow(
-      'verifyToken must return { subject: string, scopes: string[], … } or null',
-    );
+    await expect(
+      attempt('tok', options({ verifyToken: async () => ({ scopes: [] }) as never })),
+    ).rejects.toThrow('verifyToken must return { subject: string, scopes: string[], … } or null');
   });
 
   it('a token without a tenant is not checked against the server’s tenant', async () => {
-    expect(await attempt('tok', options({ verifyToken: async () => ({ subject: 'x', scopes: [] }) }))).toMatchObject({
+    expect(
+      await attempt('tok', options({ verifyToken: async () => ({ subject: 'x', scopes: [] }) })),
+    ).toMatchObject({
       subject: 'x',
     });
   });

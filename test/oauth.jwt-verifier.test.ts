@@ -43,9 +43,15 @@ describe('jwtVerifier', () => {
   });
 
   it('takes the keys from jwksUri when given, scp arrays as scopes and azp as the client', async () => {
-    const token = await as.sign(claims({ scope: undefined, scp: ['a', 'b'], client_id: undefined, azp: 'client-2' }));
+    const token = await as.sign(
+      claims({ scope: undefined, scp: ['a', 'b'], client_id: undefined, azp: 'client-2' }),
+    );
     const verify = jwtVerifier({ issuer: as.issuer, jwksUri: `${as.issuer}/jwks` });
-    expect(await verify(token, context)).toMatchObject({ subject: 'alice', scopes: ['a', 'b'], clientId: 'client-2' });
+    expect(await verify(token, context)).toMatchObject({
+      subject: 'alice',
+      scopes: ['a', 'b'],
+      clientId: 'client-2',
+    });
   });
 
   it('refuses another audience, another issuer, an expired token, a bad signature, no subject and garbage', async () => {
@@ -63,7 +69,9 @@ describe('jwtVerifier', () => {
 
   it('checks the audience option instead of the resource when it is given', async () => {
     const verify = jwtVerifier({ issuer: as.issuer, audience: 'api://acme' });
-    expect(await verify(await as.sign(claims({ aud: 'api://acme' })), context)).toMatchObject({ subject: 'alice' });
+    expect(await verify(await as.sign(claims({ aud: 'api://acme' })), context)).toMatchObject({
+      subject: 'alice',
+    });
     expect(await verify(await as.sign(claims()), context)).toBeNull();
   });
 
