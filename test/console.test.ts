@@ -268,6 +268,7 @@ describe.each(databases)('the console API on $name', (kind) => {
       const server = reply.body;
       expect(Object.keys(server).sort()).toEqual(
         [
+          'auth_mode',
           'created_at',
           'description',
           'id',
@@ -285,6 +286,7 @@ describe.each(databases)('the console API on $name', (kind) => {
         server_code: expect.stringMatching(CODE),
         description: 'Answers customers',
         status: 'active',
+        auth_mode: 'code',
         parameters: { text: 'The customer question' },
         created_at: expect.any(Number),
         updated_at: server.created_at,
