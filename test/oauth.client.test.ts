@@ -25,7 +25,7 @@ describe.each(databases)('the official client signs in to an "oauth" server, on 
   /** Connects as `subject`, going through the whole sign-in flow the first time. */
   async function connectAs(subject: string, tenantId = TENANT) {
     world.as.signInAs(subject, tenantId);
-    const provider = new HeadlessOAuthClient(world.as);
+    const provider = new HeadlessOAuthClient((url, redirectUri) => world.as.authorize(url, redirectUri));
     const url = new URL(world.url(world.codes.notes));
     const first = new Client({ name: 'oauth-e2e', version: '1.0.0' });
     const refused = first.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));

@@ -169,7 +169,8 @@ export class HeadlessOAuthClient implements OAuthClientProvider {
   /** Every authorization URL the client was sent to. */
   readonly authorizationUrls: URL[] = [];
 
-  constructor(private readonly as: AuthorizationServer) {}
+  /** `signIn` plays the browser: it follows the authorization URL and returns the code it ends with. */
+  constructor(private readonly signIn: (url: URL, redirectUri: string) => Promise<string>) {}
 
   clientInformation() {
     return this.registered;
@@ -185,7 +186,7 @@ export class HeadlessOAuthClient implements OAuthClientProvider {
   }
   async redirectToAuthorization(url: URL) {
     this.authorizationUrls.push(url);
-    this.authorizationCode = await this.as.authorize(url, this.redirectUrl);
+    this.authorizationCode = await this.signIn(url, this.redirectUrl);
   }
   saveCodeVerifier(verifier: string) {
     this.verifier = verifier;
@@ -204,7 +205,7 @@ export async function signIn(
   tenantId = TENANT,
 ): Promise<string> {
   world.as.signInAs(subject, tenantId);
-  const client = new HeadlessOAuthClient(world.as);
+  const client = new HeadlessOAuthClient((url, redirectUri) => world.as.authorize(url, redirectUri));
   const serverUrl = world.url(code);
   if ((await auth(client, { serverUrl })) !== 'REDIRECT') throw new Error('expected a redirect to sign in');
   await auth(client, { serverUrl, authorizationCode: client.authorizationCode as string });
