@@ -30,13 +30,13 @@ async function freePort(): Promise<number> {
 
 /**
  * A browser, headless: follows redirects with the cookies it was given, and on the sign-in page
- * submits `name`; returns the authorization code of the final redirect to `redirectUri`.
+ * submits `name`; returns the parameters of the final redirect to `redirectUri`.
  */
-async function signInWithBrowser(url: URL, redirectUri: string, name: string): Promise<string> {
+async function signInWithBrowser(url: URL, redirectUri: string, name: string): Promise<URLSearchParams> {
   const cookies = new Map<string, string>();
   let next: { url: string; init?: RequestInit } = { url: url.href };
   for (let hop = 0; hop < 20; hop++) {
-    if (next.url.startsWith(redirectUri)) return new URL(next.url).searchParams.get('code') as string;
+    if (next.url.startsWith(redirectUri)) return new URL(next.url).searchParams;
     const headers = new Headers(next.init?.headers);
     headers.set('cookie', [...cookies].map(([key, value]) => `${key}=${value}`).join('; '));
     const response = await fetch(next.url, { ...next.init, headers, redirect: 'manual' });

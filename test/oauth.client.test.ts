@@ -5,6 +5,11 @@
  * URL and retries; the app then runs as that user. `"code"` servers are untouched.
  */
 
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+  UnauthorizedError as ModernUnauthorizedError,
+} from '@modelcontextprotocol/client';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -115,6 +120,34 @@ describe.each(databases)('the official client signs in to an "oauth" server, on 
     } finally {
       await bob.client.close();
       await carol.client.close();
+    }
+  });
+
+  it('the 2026-07-28 client (official v2) signs in the same way and calls as the user', async () => {
+    world.as.signInAs('dora', TENANT);
+    const provider = new HeadlessOAuthClient((url, redirectUri) => world.as.authorize(url, redirectUri));
+    const url = new URL(world.url(world.codes.notes));
+    const options = { versionNegotiation: { mode: { pin: '2026-07-28' } } } as const;
+    const refused = new ModernClient({ name: 'modern-oauth', version: '1.0.0' }, options);
+    await expect(
+      refused.connect(new ModernTransport(url, { authProvider: provider })),
+    ).rejects.toBeInstanceOf(ModernUnauthorizedError);
+    // RFC 9207: the v2 client checks the callback's `iss` before it redeems the code.
+    await new ModernTransport(url, { authProvider: provider }).finishAuth(
+      provider.callback as URLSearchParams,
+    );
+    const client = new ModernClient({ name: 'modern-oauth', version: '1.0.0' }, options);
+    await client.connect(new ModernTransport(url, { authProvider: provider }));
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      const result = await client.callTool({ name: 'Notes', arguments: { text: 'modern' } });
+      expect(result.structuredContent).toEqual({ text: 'modern', subject: 'dora', endUser: 'dora' });
+      expect(world.runs.at(-1)).toMatchObject({
+        protocolVersion: '2026-07-28',
+        auth: { subject: 'dora', tenantId: TENANT },
+      });
+    } finally {
+      await client.close();
     }
   });
 

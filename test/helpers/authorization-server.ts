@@ -19,9 +19,9 @@ export interface AuthorizationServer {
   signInAs(subject: string, tenantId: string): void;
   /**
    * Follows an authorization URL as a browser would (sign-in and consent are automatic) up to the
-   * client's redirect URI, and returns the authorization code it carries.
+   * client's redirect URI, and returns that callback's parameters (`code`, `iss`, `state`).
    */
-  authorize(url: URL, redirectUri: string): Promise<string>;
+  authorize(url: URL, redirectUri: string): Promise<URLSearchParams>;
   /** Signs a token with the server's own key (`iss` is the issuer unless given), for claims no real flow gives (an expired token). */
   sign(claims: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
@@ -107,9 +107,10 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
       let next = url.href;
       for (let hop = 0; hop < 20; hop++) {
         if (next.startsWith(redirectUri)) {
-          const code = new URL(next).searchParams.get('code');
-          if (!code) throw new Error(`the authorization server answered without a code: ${next}`);
-          return code;
+          const callback = new URL(next).searchParams;
+          if (!callback.get('code'))
+            throw new Error(`the authorization server answered without a code: ${next}`);
+          return callback;
         }
         const response = await fetch(next, {
           redirect: 'manual',

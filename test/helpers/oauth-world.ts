@@ -161,16 +161,21 @@ export class HeadlessOAuthClient implements OAuthClientProvider {
     response_types: ['code'],
     token_endpoint_auth_method: 'none',
   };
-  /** The code of the last authorization, for `transport.finishAuth`. */
-  authorizationCode: string | undefined;
+  /** The parameters of the last authorization's callback (`code`, `iss`), for `transport.finishAuth`. */
+  callback: URLSearchParams | undefined;
   registered: OAuthClientInformationMixed | undefined;
   saved: OAuthTokens | undefined;
   verifier: string | undefined;
   /** Every authorization URL the client was sent to. */
   readonly authorizationUrls: URL[] = [];
 
-  /** `signIn` plays the browser: it follows the authorization URL and returns the code it ends with. */
-  constructor(private readonly signIn: (url: URL, redirectUri: string) => Promise<string>) {}
+  /** `signIn` plays the browser: it follows the authorization URL and returns the parameters of the callback it ends with. */
+  constructor(private readonly signIn: (url: URL, redirectUri: string) => Promise<URLSearchParams>) {}
+
+  /** The code of the last authorization. */
+  get authorizationCode(): string | undefined {
+    return this.callback?.get('code') ?? undefined;
+  }
 
   clientInformation() {
     return this.registered;
@@ -186,7 +191,7 @@ export class HeadlessOAuthClient implements OAuthClientProvider {
   }
   async redirectToAuthorization(url: URL) {
     this.authorizationUrls.push(url);
-    this.authorizationCode = await this.signIn(url, this.redirectUrl);
+    this.callback = await this.signIn(url, this.redirectUrl);
   }
   saveCodeVerifier(verifier: string) {
     this.verifier = verifier;
