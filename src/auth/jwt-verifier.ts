@@ -24,9 +24,13 @@ type KeySet = ReturnType<Jose['createRemoteJWKSet']>;
 /** `jose` is an optional peer dependency: loaded on first use, so hosts that never verify JWTs need not install it. */
 let jose: Promise<Jose> | undefined;
 function loadJose(): Promise<Jose> {
-  jose ??= import('jose').catch((cause: unknown) => {
+  jose ??= import('jose').catch((error: unknown) => {
     jose = undefined;
-    throw new Error('jwtVerifier needs the jose package: npm install jose', { cause });
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
+    throw new Error('jwtVerifier needs the optional peer dependency jose: npm install jose', {
+      cause: error,
+    });
   });
   return jose;
 }
