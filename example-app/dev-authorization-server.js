@@ -9,6 +9,7 @@
  * client registration (RFC 7591), PKCE, resource indicators (RFC 8707: each access token is a JWT
  * whose `aud` is the MCP server's URL) and a `tenant_id` claim naming the example's tenant.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
@@ -16,23 +17,17 @@ import Provider from 'oidc-provider';
 export const MCP_SCOPE = 'mcp:tools';
 
 /**
- * Starts the stand-in on `host:port` (`port` 0: any free port).
- * @param {{ host: string, port: number, publicHost: string, tenantId: string }} options
- * @returns {Promise<{ issuer: string, close(): Promise<void> }>}
+ * What MCP clients need of an authorization server, as `oidc-provider` configuration (the tests'
+ * authorization server uses it too): registration, PKCE (on by default), JWT access tokens for the
+ * resource asked for, with the scope `mcp:tools` and the user's tenant in `tenant_id`. Sign-in and
+ * consent happen at `/interaction/<uid>`, which the caller serves.
+ * @param {{ signingKey: import('oidc-provider').JWK, tenantOf: (accountId: string) => string | undefined }} options
+ * @returns {import('oidc-provider').Configuration}
  */
-export async function startDevAuthorizationServer({ host, port, publicHost, tenantId }) {
-  const server = createServer();
-  server.listen(port, host);
-  await new Promise((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const issuer = `http://${publicHost}:${server.address().port}`;
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-
-  const provider = new Provider(issuer, {
-    jwks: { keys: [{ ...(await exportJWK(privateKey)), kid: 'dev', alg: 'RS256', use: 'sig' }] },
-    cookies: { keys: [crypto.randomUUID()] },
+export function providerConfiguration({ signingKey, tenantOf }) {
+  return {
+    jwks: { keys: [signingKey] },
+    cookies: { keys: [randomUUID()] },
     scopes: [MCP_SCOPE],
     ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 3600 },
     features: {
@@ -52,8 +47,27 @@ export async function startDevAuthorizationServer({ host, port, publicHost, tena
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx, accountId) => ({ accountId, claims: () => ({ sub: accountId }) }),
-    extraTokenClaims: () => ({ tenant_id: tenantId }),
+    extraTokenClaims: (_ctx, token) => (token.accountId ? { tenant_id: tenantOf(token.accountId) } : {}),
+  };
+}
+
+/**
+ * Starts the stand-in on `host:port` (`port` 0: any free port).
+ * @param {{ host: string, port: number, publicHost: string, tenantId: string }} options
+ * @returns {Promise<{ issuer: string, close(): Promise<void> }>}
+ */
+export async function startDevAuthorizationServer({ host, port, publicHost, tenantId }) {
+  const server = createServer();
+  server.listen(port, host);
+  await new Promise((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
   });
+  const issuer = `http://${publicHost}:${server.address().port}`;
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+
+  const signingKey = { ...(await exportJWK(privateKey)), kid: 'dev', alg: 'RS256', use: 'sig' };
+  const provider = new Provider(issuer, providerConfiguration({ signingKey, tenantOf: () => tenantId }));
 
   const callback = provider.callback();
   server.on('request', (req, res) => {

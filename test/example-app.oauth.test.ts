@@ -6,7 +6,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,18 +14,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeadlessOAuthClient } from './helpers/oauth-world.js';
+import { freePort } from './helpers/ports.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const READY = 'Press Ctrl-C to stop.';
 const START_TIMEOUT_MS = 240_000;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * A browser, headless: follows redirects with the cookies it was given, and on the sign-in page

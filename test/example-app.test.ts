@@ -18,6 +18,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_VERSION } from '../src/version.js';
+import { freePort } from './helpers/ports.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The Inspector CLI needs Node ≥ 22; the repository ships a Node 22 binary for it. */
@@ -328,14 +329,6 @@ async function stopAll(): Promise<void> {
       }
     }
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Whether something may listen on the port again, i.e. the example app let go of it. */

@@ -90,6 +90,32 @@ describe('the answers of an "oauth" server', () => {
   const invalidChallenge = (code: string) =>
     `Bearer error="invalid_token", error_description="The access token is not valid for this server", scope="${MCP_SCOPE}", resource_metadata="${metadataUrl(code)}"`;
 
+  /** A token refused as invalid for the notes server. */
+  const expectInvalidToken = async (token: string) =>
+    expectRefusal(
+      await post(world.codes.notes, LIST, bearer(token)),
+      401,
+      invalidChallenge(world.codes.notes),
+      INVALID,
+    );
+
+  /** A token signed by the authorization server for the notes server, with these claims changed. */
+  async function minted(claims: Record<string, unknown>): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    const token = await world.as.sign({
+      sub: 'alice',
+      aud: world.url(world.codes.notes),
+      scope: MCP_SCOPE,
+      client_id: 'some-client',
+      tenant_id: TENANT,
+      iat: now,
+      exp: now + 300,
+      ...claims,
+    });
+    tokens.push(token);
+    return token;
+  }
+
   it('no token: 401 with the metadata URL and the scope to ask for, and the app is not loaded', async () => {
     const loads = world.loads.count;
     const reply = await post(world.codes.notes, LIST);
@@ -105,12 +131,7 @@ describe('the answers of an "oauth" server', () => {
   it('a token minted for another server (another audience): 401 invalid_token', async () => {
     const ledger = await signIn(world, world.codes.ledger, 'alice');
     tokens.push(ledger);
-    expectRefusal(
-      await post(world.codes.notes, LIST, bearer(ledger)),
-      401,
-      invalidChallenge(world.codes.notes),
-      INVALID,
-    );
+    await expectInvalidToken(ledger);
     // The same token is good where it belongs.
     const reply = await post(world.codes.ledger, LIST, bearer(ledger));
     expect(reply.status).toBe(200);
@@ -119,31 +140,11 @@ describe('the answers of an "oauth" server', () => {
 
   it('an expired token: 401 invalid_token', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const expired = await world.as.sign({
-      sub: 'alice',
-      aud: world.url(world.codes.notes),
-      scope: MCP_SCOPE,
-      client_id: 'some-client',
-      tenant_id: TENANT,
-      iat: now - 600,
-      exp: now - 300,
-    });
-    tokens.push(expired);
-    expectRefusal(
-      await post(world.codes.notes, LIST, bearer(expired)),
-      401,
-      invalidChallenge(world.codes.notes),
-      INVALID,
-    );
+    await expectInvalidToken(await minted({ iat: now - 600, exp: now - 300 }));
   });
 
   it('a token that is no JWT at all: 401 invalid_token', async () => {
-    expectRefusal(
-      await post(world.codes.notes, LIST, bearer('not-a-jwt')),
-      401,
-      invalidChallenge(world.codes.notes),
-      INVALID,
-    );
+    await expectInvalidToken('not-a-jwt');
   });
 
   it('a token of a user of another tenant: 403, without a challenge (signing in again would not help)', async () => {
@@ -160,17 +161,7 @@ describe('the answers of an "oauth" server', () => {
   });
 
   it('a token without the required scope: 403 insufficient_scope naming the scope', async () => {
-    const now = Math.floor(Date.now() / 1000);
-    const narrow = await world.as.sign({
-      sub: 'alice',
-      aud: world.url(world.codes.notes),
-      scope: 'profile',
-      client_id: 'some-client',
-      tenant_id: TENANT,
-      iat: now,
-      exp: now + 300,
-    });
-    tokens.push(narrow);
+    const narrow = await minted({ scope: 'profile' });
     expectRefusal(
       await post(world.codes.notes, LIST, bearer(narrow)),
       403,

@@ -8,9 +8,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
-import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
+import Provider from 'oidc-provider';
+import { providerConfiguration } from '../../example-app/dev-authorization-server.js';
 
-export const MCP_SCOPE = 'mcp:tools';
+export { MCP_SCOPE } from '../../example-app/dev-authorization-server.js';
 
 export interface AuthorizationServer {
   /** The issuer URL, `http://127.0.0.1:<port>`. */
@@ -37,33 +38,11 @@ export async function startAuthorizationServer(): Promise<AuthorizationServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const provider = new Provider(issuer, {
-    jwks: { keys: [signingKey] },
-    cookies: { keys: ['a test cookie key'] },
-    scopes: [MCP_SCOPE],
-    ttl: { Interaction: 600, Session: 600, Grant: 600, AccessToken: 300 },
-    features: {
-      devInteractions: { enabled: false },
-      registration: { enabled: true },
-      resourceIndicators: {
-        enabled: true,
-        useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, resource) => ({
-          scope: MCP_SCOPE,
-          audience: resource,
-          accessTokenTTL: 300,
-          accessTokenFormat: 'jwt',
-          jwt: { sign: { alg: 'RS256' } },
-        }),
-      },
-    },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    findAccount: (_ctx, accountId) => ({ accountId, claims: () => ({ sub: accountId }) }),
-    extraTokenClaims: (_ctx: KoaContextWithOIDC, token) => {
-      const accountId = (token as { accountId?: string }).accountId;
-      return accountId ? { tenant_id: tenants.get(accountId) } : {};
-    },
-  });
+  // The example's configuration: what MCP clients need, and the user's tenant in `tenant_id`.
+  const provider = new Provider(
+    issuer,
+    providerConfiguration({ signingKey, tenantOf: (id) => tenants.get(id) }),
+  );
 
   /** The automatic sign-in and consent: whatever the prompt asks for is granted. */
   async function interact(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
