@@ -97,10 +97,11 @@ export interface ResolvedServer {
 
 /**
  * The endpoint's checks that need only the server (a caller's access to an `"oauth"` server): a
- * resolver calls it once it has found the server and before it loads the app, and lets what it
- * throws go through. A resolver that never calls it still works: the check then runs afterwards.
+ * resolver calls it once it has found the server and before it loads the app, waits for the
+ * promise it returns (none: nothing to wait for), and lets a rejection go through. A resolver that
+ * never calls it still works: the check then runs afterwards.
  */
-export type CheckServer = (server: ServerRecord) => Promise<void>;
+export type CheckServer = (server: ServerRecord) => Promise<void> | undefined;
 
 /**
  * Maps a server code to its server and app; `null` means no such code. `HostRequest` is the

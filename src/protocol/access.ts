@@ -29,9 +29,16 @@ export async function resolveWithAccess<HostRequest>(
   report: ErrorReporter,
 ): Promise<Resolution> {
   let admission: Admission | undefined;
-  const checkServer: CheckServer = async (server) => {
-    admission = await admit(server, request);
-    if (!admission.ok) throw admission.error;
+  // A "code" server is let in at once, without a promise: the hot path pays nothing for OAuth.
+  const checkServer: CheckServer = (server) => {
+    if (server.authMode !== 'oauth') {
+      admission = LET_IN;
+      return;
+    }
+    return admitCaller(server, request).then((admitted) => {
+      admission = admitted;
+      if (!admitted.ok) throw admitted.error;
+    });
   };
   let resolved: ResolvedServer | null = null;
   try {
@@ -43,14 +50,18 @@ export async function resolveWithAccess<HostRequest>(
       throw new McpError('internal', 'Internal error', undefined, id);
     }
   }
-  if (resolved && admission === undefined) admission = await admit(resolved.server, request);
+  if (resolved && admission === undefined) {
+    admission = resolved.server.authMode === 'oauth' ? await admitCaller(resolved.server, request) : LET_IN;
+  }
   if (admission && !admission.ok) throw refusal(admission, id, report);
   return admission?.ok && admission.auth ? { resolved, auth: admission.auth } : { resolved };
 }
 
-/** Never throws: the outcome is kept, so that it is told the same way whoever called the check. */
-async function admit(server: ServerRecord, request: EndpointRequest<unknown>): Promise<Admission> {
-  if (server.authMode !== 'oauth') return LET_IN;
+/**
+ * The caller of an `"oauth"` server. Never throws: the outcome is kept, so that it is told the same
+ * way whoever called the check.
+ */
+async function admitCaller(server: ServerRecord, request: EndpointRequest<unknown>): Promise<Admission> {
   if (!request.authenticate) {
     const error = new Error(
       `server ${server.id} is in "oauth" mode, but mcpServer() has no auth option to check its callers`,

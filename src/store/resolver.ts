@@ -9,8 +9,10 @@ export function storeResolver(store: ServerStore, loadApp: LoadApp): ResolveServ
   return async (serverCode, _req, checkServer) => {
     const server = await store.getServerByCode(serverCode);
     if (!server) return null;
-    // The caller of an "oauth" server is let in (or not) before its app is loaded.
-    await checkServer?.(server);
+    // The caller of an "oauth" server is let in (or not) before its app is loaded; a "code"
+    // server's check answers at once, with no promise to wait for.
+    const checking = checkServer?.(server);
+    if (checking) await checking;
     const app = server.status === 'active' ? await loadApp(server.appId, server.tenantId) : null;
     return { server, app, endUser: (name, subject) => store.getOrCreateEndUser(server, name, subject) };
   };
