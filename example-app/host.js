@@ -4,14 +4,29 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import express from 'express';
-import { knexServerStore, mcpConsole, mcpServer, migrate, ServerExistsError } from 'express-app-mcp';
-import { DEMO_APPS, loadApp, runApp, TENANT_ID } from './apps.js';
+import {
+  jwtVerifier,
+  knexServerStore,
+  mcpConsole,
+  mcpServer,
+  migrate,
+  ServerExistsError,
+} from 'express-app-mcp';
+import { DEMO_APPS, loadApp as loadDemoApp, runApp as runDemoApp, TENANT_ID } from './apps.js';
+import { MCP_SCOPE } from './dev-authorization-server.js';
+import { runWhoami, WHOAMI_APP } from './oauth-demo.js';
+
+/** The host's apps: the demo apps, and Who Am I, the app of the "oauth" demo server. */
+const loadApp = (appId, tenantId) =>
+  appId === WHOAMI_APP.id && tenantId === TENANT_ID ? WHOAMI_APP : loadDemoApp(appId, tenantId);
+const runApp = (run) => (run.app.id === WHOAMI_APP.id ? runWhoami(run) : runDemoApp(run));
 
 /**
- * Creates the tables if needed and the Express app. Nothing listens yet.
- * @param {{ knex: import('knex').Knex, consoleToken: string }} options
+ * Creates the tables if needed and the Express app. Nothing listens yet. With an `issuer`, servers
+ * in "oauth" mode accept that authorization server's access tokens.
+ * @param {{ knex: import('knex').Knex, consoleToken: string, issuer?: string }} options
  */
-export async function createHost({ knex, consoleToken }) {
+export async function createHost({ knex, consoleToken, issuer }) {
   // The package's own tables, with its own migrations table: the host's migrations are untouched.
   await migrate(knex);
   const store = knexServerStore(knex);
@@ -21,7 +36,9 @@ export async function createHost({ knex, consoleToken }) {
 
   // Mounted before any global body parser: the MCP router reads its bodies itself, with its own
   // size limit, and answers bad JSON with a JSON-RPC error instead of the host's error page.
-  app.use(mcpServer({ resolveServer: store.resolver(loadApp), runApp }));
+  app.use(
+    mcpServer({ resolveServer: store.resolver(loadApp), runApp, ...(issuer ? { auth: oauth(issuer) } : {}) }),
+  );
 
   // The rest of the host: a global JSON parser, as most Express backends have.
   app.use(express.json());
@@ -38,6 +55,28 @@ export async function createHost({ knex, consoleToken }) {
   );
 
   return { app, store };
+}
+
+/**
+ * Per-user access: JWT access tokens of the issuer, minted for the server's URL, with the scope
+ * `mcp:tools`. The identity provider names each user's tenant in a `tenant_id` claim; a token of
+ * another tenant is refused with 403.
+ * @param {string} issuer
+ * @returns {import('express-app-mcp').McpAuthOptions}
+ */
+function oauth(issuer) {
+  const verifyJwt = jwtVerifier({ issuer });
+  return {
+    verifyToken: async (token, context) => {
+      const info = await verifyJwt(token, context);
+      const tenantId = info?.extra?.tenant_id;
+      return info && typeof tenantId === 'string' ? { ...info, tenantId } : info;
+    },
+    authorizationServers: [issuer],
+    scopesSupported: [MCP_SCOPE],
+    requiredScopes: [MCP_SCOPE],
+    resourceName: 'express-app-mcp example app',
+  };
 }
 
 /**
@@ -64,7 +103,7 @@ function safeEqual(given, expected) {
  */
 export async function seedServers(store) {
   const published = [];
-  for (const app of DEMO_APPS) {
+  for (const app of [...DEMO_APPS, WHOAMI_APP]) {
     let server = await store.getServerByApp(TENANT_ID, app.id);
     if (!server) {
       try {
@@ -74,6 +113,7 @@ export async function seedServers(store) {
           name: app.name,
           description: app.description ?? '',
           parameters: {},
+          authMode: app === WHOAMI_APP ? 'oauth' : 'code',
         });
       } catch (error) {
         if (!(error instanceof ServerExistsError)) throw error;

@@ -6,13 +6,18 @@
  *   HOST           default 127.0.0.1
  *   DATABASE_URL   default an SQLite file under example-app/data/; postgres://… uses PostgreSQL
  *   CONSOLE_TOKEN  default dev-console-token: the bearer token of the console at /console/api
+ *   AUTH_PORT      default 0 (any free port): the port of the development authorization server
  *
- * On start it migrates, publishes every demo app that has no server yet, and prints each app's MCP
- * URL. SIGINT (Ctrl-C) and SIGTERM close the HTTP server and the database, then exit 0.
+ * On start it starts the development authorization server (a stand-in for your identity provider,
+ * for the "oauth" demo server), migrates, publishes every demo app that has no server yet, and
+ * prints each app's MCP URL. SIGINT (Ctrl-C) and SIGTERM close the HTTP servers and the database,
+ * then exit 0.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
+import { TENANT_ID } from './apps.js';
 import { describeDatabase, openDatabase } from './database.js';
+import { startDevAuthorizationServer } from './dev-authorization-server.js';
 import { createHost, seedServers } from './host.js';
 
 const DEFAULT_CONSOLE_TOKEN = 'dev-console-token';
@@ -22,9 +27,20 @@ const GRACE_MS = 5000;
 const config = readEnvironment(process.env);
 const knex = openDatabase(config.databaseUrl);
 let httpServer;
+let devAuthorizationServer;
 
 try {
-  const { app, store } = await createHost({ knex, consoleToken: config.consoleToken });
+  devAuthorizationServer = await startDevAuthorizationServer({
+    host: config.host,
+    port: config.authPort,
+    publicHost: publicHost(config.host),
+    tenantId: TENANT_ID,
+  });
+  const { app, store } = await createHost({
+    knex,
+    consoleToken: config.consoleToken,
+    issuer: devAuthorizationServer.issuer,
+  });
   const published = await seedServers(store);
   httpServer = createServer(app);
   httpServer.listen(config.port, config.host);
@@ -32,6 +48,7 @@ try {
   console.log(startupMessage(published, httpServer.address().port));
 } catch (error) {
   console.error(`The example app could not start: ${error instanceof Error ? error.message : error}`);
+  await devAuthorizationServer?.close();
   await knex.destroy().catch(() => {});
   process.exit(1);
 }
@@ -61,22 +78,28 @@ async function shutDown(signal) {
   const cut = setTimeout(() => httpServer.closeAllConnections(), GRACE_MS);
   await closed;
   clearTimeout(cut);
+  await devAuthorizationServer.close();
   await knex.destroy();
   console.log('Stopped.');
 }
 
 function readEnvironment(env) {
-  const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`PORT must be a port number from 0 to 65535, not "${env.PORT}"`);
-    process.exit(1);
-  }
   return {
-    port,
+    port: portOf(env, 'PORT', 3000),
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL,
     consoleToken: env.CONSOLE_TOKEN || DEFAULT_CONSOLE_TOKEN,
+    authPort: portOf(env, 'AUTH_PORT', 0),
   };
+}
+
+function portOf(env, name, fallback) {
+  const port = env[name] === undefined || env[name] === '' ? fallback : Number(env[name]);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`${name} must be a port number from 0 to 65535, not "${env[name]}"`);
+    process.exit(1);
+  }
+  return port;
 }
 
 /** The host name clients should use: `localhost` unless the server listens on one specific other address. */
@@ -88,14 +111,16 @@ function publicHost(host) {
 function startupMessage(published, port) {
   const base = `http://${publicHost(config.host)}:${port}`;
   const token = config.consoleToken === DEFAULT_CONSOLE_TOKEN ? DEFAULT_CONSOLE_TOKEN : '$CONSOLE_TOKEN';
-  const first = published.find(({ server }) => server.status === 'active') ?? published[0];
+  const byCode = published.filter(({ server }) => server.authMode !== 'oauth');
+  const byUser = published.filter(({ server }) => server.authMode === 'oauth');
+  const first = byCode.find(({ server }) => server.status === 'active') ?? byCode[0];
   const firstUrl = `${base}/mcp/server/${first.server.serverCode}/mcp`;
   const lines = [
     `express-app-mcp example app listening on ${base} (${describeDatabase(config.databaseUrl)}, pid ${process.pid})`,
     '',
     'MCP servers (one per app; the code in each URL is a secret):',
   ];
-  for (const { app, server } of published) {
+  for (const { app, server } of byCode) {
     const inactive = server.status === 'active' ? '' : '  [inactive: reactivate it in the console]';
     lines.push(`  ${app.name} (${app.mode})${inactive}`);
     lines.push(`    ${base}/mcp/server/${server.serverCode}/mcp`);
@@ -108,6 +133,17 @@ function startupMessage(published, port) {
     '  Claude Desktop (claude_desktop_config.json, through mcp-remote):',
     `    { "mcpServers": { "${first.app.id}": { "command": "npx", "args": ["mcp-remote", "${firstUrl}"] } } }`,
     '  Any MCP SDK: a Streamable HTTP client transport on the URL.',
+    '',
+    'Per-user access (OAuth): a user signs in before a client may call these:',
+    ...byUser.flatMap(({ app, server }) => [
+      `  ${app.name} (${app.mode}, oauth)`,
+      `    ${base}/mcp/server/${server.serverCode}/mcp`,
+    ]),
+    `  Sign-in: ${devAuthorizationServer.issuer}, a DEVELOPMENT stand-in for your identity provider (any name signs in)`,
+    '  Connect with a client that does OAuth, e.g. mcp-remote, which opens the sign-in page in your browser:',
+    ...byUser
+      .slice(0, 1)
+      .map(({ server }) => `    npx mcp-remote ${base}/mcp/server/${server.serverCode}/mcp`),
     '',
     `Console API (Authorization: Bearer ${token}), e.g.:`,
     `  curl -H "Authorization: Bearer ${token}" ${base}/console/api/apps/${first.app.id}/server`,

@@ -1,3 +1,5 @@
+export { type JwtVerifierOptions, jwtVerifier } from './auth/jwt-verifier.js';
+export type { AuthInfo, VerifyToken, VerifyTokenContext } from './auth/types.js';
 export {
   type AuthorizeConsole,
   type ConsoleAccess,
@@ -6,7 +8,7 @@ export {
   type McpConsoleOptions,
   mcpConsole,
 } from './console/router.js';
-export type { McpServerOptions } from './endpoint/mcp-server.js';
+export type { McpAuthOptions, McpServerOptions } from './endpoint/mcp-server.js';
 export { mcpServer } from './endpoint/mcp-server.js';
 export {
   AppRunError,
@@ -32,6 +34,7 @@ export type {
   AppEvent,
   AppMode,
   AppResult,
+  AuthMode,
   DeclaredOutput,
   EndUser,
   HostApp,

@@ -86,6 +86,7 @@ describe.each(databases)('the console API: reading and publishing on $name', (ki
       const server = reply.body;
       expect(Object.keys(server).sort()).toEqual(
         [
+          'auth_mode',
           'created_at',
           'description',
           'id',
@@ -103,6 +104,7 @@ describe.each(databases)('the console API: reading and publishing on $name', (ki
         server_code: expect.stringMatching(CODE),
         description: 'Answers customers',
         status: 'active',
+        auth_mode: 'code',
         parameters: { text: 'The customer question' },
         created_at: expect.any(Number),
         updated_at: server.created_at,

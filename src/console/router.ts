@@ -162,6 +162,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
         name: app.name,
         description: body.description || (app.description ?? ''),
         parameters: body.parameters,
+        authMode: body.auth_mode ?? 'code',
       });
       return { status: 201, body: show(server) };
     } catch (error) {
@@ -188,6 +189,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
         ? {}
         : { description: body.description || (app.description ?? '') }),
       ...(body.status ? { status: body.status } : {}),
+      ...(body.auth_mode ? { authMode: body.auth_mode } : {}),
     });
     if (!updated) throw serverNotFound();
     return { status: 200, body: show(updated) };

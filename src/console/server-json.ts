@@ -1,4 +1,4 @@
-import type { ServerRecord } from '../types.js';
+import type { AuthMode, ServerRecord } from '../types.js';
 
 /** A server as the console shows it (README, "Console API"), in Dify's field names. */
 export interface ConsoleServer {
@@ -7,6 +7,8 @@ export interface ConsoleServer {
   server_code: string;
   description: string;
   status: 'active' | 'inactive';
+  /** `code`: whoever has the URL may call it; `oauth`: a user signed in with the host's identity provider as well. */
+  auth_mode: AuthMode;
   parameters: Record<string, string>;
   /** Unix seconds, like Dify's `TimestampField`. */
   created_at: number;
@@ -27,6 +29,7 @@ export function toConsoleServer(
     server_code: server.serverCode,
     description: server.description,
     status: server.status,
+    auth_mode: server.authMode ?? 'code',
     parameters: server.parameters,
     created_at: unixSeconds(server.createdAt),
     updated_at: unixSeconds(server.updatedAt),

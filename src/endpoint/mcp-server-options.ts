@@ -1,4 +1,7 @@
+import type { Request } from 'express';
 import { z } from 'zod';
+import { AuthOptionsSchema } from '../auth/auth-options.js';
+import type { AuthOptions } from '../auth/types.js';
 import type { ResolveServer, RunApp } from '../express/types.js';
 import { functionOption, parseFactoryOptions } from '../factory-options.js';
 import type { ErrorContext } from '../protocol/report.js';
@@ -26,7 +29,16 @@ export interface McpServerOptions {
   callTimeoutMs?: number;
   /** Receives internal failures with their cause; nothing of them reaches the client. Default: `console.error`, a repeated failure once per 10 s with a count. */
   onError?: (error: unknown, context: ErrorContext) => void;
+  /**
+   * Per-user access for servers in `"oauth"` mode: how bearer tokens are checked and which
+   * authorization servers mint them (see the README, "Per-user access with OAuth"). Default: none,
+   * and `"oauth"` servers refuse every request.
+   */
+  auth?: McpAuthOptions;
 }
+
+/** The `auth` option of `mcpServer`; `verifyToken` gets the Express request. */
+export type McpAuthOptions = AuthOptions<Request>;
 
 const fn = <T>(name: string) => functionOption<T>(`${name} must be a function`);
 
@@ -46,6 +58,7 @@ const OptionsSchema = z.strictObject({
   // setTimeout cannot wait longer than 2^31-1 ms: a larger value would fire at once.
   callTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(300_000),
   onError: fn<(error: unknown, context: ErrorContext) => void>('onError').default(defaultOnError),
+  auth: AuthOptionsSchema.optional(),
 });
 
 export type ParsedMcpServerOptions = z.infer<typeof OptionsSchema>;

@@ -1,5 +1,6 @@
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
+import { resolveWithAccess } from './access.js';
 import { McpError } from './errors.js';
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
@@ -27,8 +28,9 @@ export interface EraContext<HostRequest> {
   methods: ToolMethods<HostRequest>;
   report: ErrorReporter;
   /**
-   * Looks the URL's server code up and checks that it may serve (404 / 503 otherwise). A failing
-   * lookup is reported and answers an opaque internal error.
+   * Looks the URL's server code up, lets the caller of an `"oauth"` server in (401 / 403 otherwise),
+   * and checks that it may serve (404 / 503 otherwise). A failing lookup is reported and answers an
+   * opaque internal error.
    */
   resolveTarget(request: EndpointRequest<HostRequest>, id: RequestId | null): Promise<ServingTarget>;
   /** Runs a method, turning anything unexpected into an opaque internal error reported with its cause. */
@@ -43,14 +45,8 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     report,
 
     async resolveTarget(request, id) {
-      let resolved: Awaited<ReturnType<EndpointRequest['resolve']>>;
-      try {
-        resolved = await request.resolve();
-      } catch (error) {
-        report(error, { phase: 'resolve' });
-        throw new McpError('internal', 'Internal error', undefined, id);
-      }
-      return checkServing(resolved, id);
+      const { resolved, auth } = await resolveWithAccess(request, id, report);
+      return checkServing(resolved, id, auth);
     },
 
     async guarded(work, id, target) {

@@ -42,7 +42,14 @@ export interface OutgoingResponse {
  */
 export type EndpointReply =
   | { kind: 'accepted' }
-  | { kind: 'json'; status: number; body: JsonRpcResponse | JsonRpcResponse[]; json?: string }
+  | {
+      kind: 'json';
+      status: number;
+      body: JsonRpcResponse | JsonRpcResponse[];
+      json?: string;
+      /** Headers besides `Content-Type` and `Content-Length` (a refusal's `WWW-Authenticate`). */
+      headers?: Readonly<Record<string, string>>;
+    }
   | { kind: 'stream'; status: number; messages: AsyncIterable<JsonRpcResponse | JsonRpcNotification> };
 
 export const ACCEPTED: EndpointReply = Object.freeze({ kind: 'accepted' });
@@ -80,5 +87,6 @@ export function batchReply(responses: OutgoingResponse[]): EndpointReply {
 
 /** An error as the whole reply, with its own status. */
 export function errorReply(error: McpError): EndpointReply {
-  return { kind: 'json', status: error.status, body: errorBody(error) };
+  const reply: EndpointReply = { kind: 'json', status: error.status, body: errorBody(error) };
+  return error.headers === undefined ? reply : { ...reply, headers: error.headers };
 }

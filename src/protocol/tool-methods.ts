@@ -82,6 +82,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
         protocolVersion: call.protocolVersion,
         request: call.request,
         onClosed: call.onClosed,
+        ...(call.target.auth ? { auth: call.target.auth } : {}),
       });
     },
 

@@ -1,4 +1,4 @@
-import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
+import type { AuthMode, EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
 
 /** What a new server needs; the store draws its id and code. */
 export interface NewServer {
@@ -7,6 +7,8 @@ export interface NewServer {
   name: string;
   description: string;
   parameters: Record<string, string>;
+  /** Default `"code"`. */
+  authMode?: AuthMode;
 }
 
 /** The editable fields of a server; absent fields are kept. */
@@ -15,6 +17,7 @@ export interface ServerChanges {
   description?: string;
   parameters?: Record<string, string>;
   status?: 'active' | 'inactive';
+  authMode?: AuthMode;
 }
 
 /**
@@ -38,8 +41,11 @@ export interface ServerStore {
   deactivateServer(id: string): Promise<ServerRecord | null>;
   /** Unpublishes: removes the server and its end user. `false` when there was none. */
   deleteServer(id: string): Promise<boolean>;
-  /** The server's end user, created on first use; concurrent first calls yield one record. */
-  getOrCreateEndUser(server: ServerRecord, name: string): Promise<EndUser>;
+  /**
+   * The server's end user, created on first use; concurrent first calls yield one record. With a
+   * `subject` (a user signed in to an `"oauth"` server) there is one per server and subject.
+   */
+  getOrCreateEndUser(server: ServerRecord, name: string, subject?: string): Promise<EndUser>;
   /** A `resolveServer` for `mcpServer`, loading each code's app with `loadApp`. */
   resolver(loadApp: LoadApp): ResolveServer;
 }

@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../auth/types.js';
 import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types.js';
 import { CallCancelled, type CallToolResult, runToolCall } from './call.js';
 import type { ToolFeatures } from './features.js';
@@ -34,6 +35,8 @@ export interface ToolRun<HostRequest> {
    * that stops watching. Where a disconnect is no cancellation, a function that never calls it.
    */
   onClosed: (listener: () => void) => () => void;
+  /** Who called an `"oauth"` server. */
+  auth?: AuthInfo;
 }
 
 /**
@@ -63,6 +66,7 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
         },
         protocolVersion: call.protocolVersion,
         request: call.request,
+        ...(call.auth ? { auth: call.auth } : {}),
       };
       try {
         return await runToolCall(call.tool, run, stop, call.features, {
