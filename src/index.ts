@@ -23,11 +23,14 @@ export {
 export type { NewServer, ServerChanges, ServerStore } from './store/types.js';
 export type {
   AppEvent,
+  AppFile,
   AppMode,
   AppResult,
   AppRun,
   DeclaredOutput,
   EndUser,
+  FileInput,
+  FileType,
   HostApp,
   InputVariable,
   InputVariableType,

@@ -35,6 +35,8 @@ export function mcpServer(options: McpServerOptions): Router {
     serverInfo: config.serverInfo,
     toolName: config.toolName,
     callTimeoutMs: config.callTimeoutMs,
+    maxDataUrlBytes: config.maxDataUrlBytes,
+    maxInlineResultBytes: config.maxInlineResultBytes,
     report,
   });
 

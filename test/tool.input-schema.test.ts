@@ -83,21 +83,23 @@ describe('the input schema: one property per form type (SPEC §4.2 table)', () =
     });
   });
 
-  it.each<InputVariable['type']>(['file', 'file-list', 'external_data_tool'])(
-    'a %s input is not exposed at all, not even when required',
-    (type) => {
-      expect(
-        schemaOf([
-          { type, variable: 'attachment', label: 'Attachment', required: true },
-          { type: 'text-input', variable: 'text', required: true },
-        ]),
-      ).toEqual({
-        type: 'object',
-        properties: { text: { type: 'string', description: '' } },
-        required: ['text'],
-      });
-    },
-  );
+  it.each<[string, Partial<InputVariable>]>([
+    ['external_data_tool', { type: 'external_data_tool' }],
+    // SPEC §10.1: files come by URL only, so a file input that allows only uploads stays hidden.
+    ['file allowing uploads only', { type: 'file', allowed_file_upload_methods: ['local_file'] }],
+    ['file-list allowing uploads only', { type: 'file-list', allowed_file_upload_methods: ['local_file'] }],
+  ])('a %s input is not exposed at all, not even when required', (_, input) => {
+    expect(
+      schemaOf([
+        { type: 'file', ...input, variable: 'attachment', label: 'Attachment', required: true },
+        { type: 'text-input', variable: 'text', required: true },
+      ]),
+    ).toEqual({
+      type: 'object',
+      properties: { text: { type: 'string', description: '' } },
+      required: ['text'],
+    });
+  });
 
   it('a select never gets an empty enum, whatever its options hold', () => {
     const schema = schemaOf([
@@ -297,8 +299,20 @@ describe('both shapes of the input form (SPEC §1)', () => {
     properties: {
       text: { type: 'string', maxLength: 100, description: 'Text' },
       language: { type: 'string', enum: ['en', 'fr'], description: 'Language' },
+      upload: {
+        type: 'object',
+        properties: {
+          url: { type: 'string', format: 'uri' },
+          filename: { type: 'string' },
+          mime_type: { type: 'string' },
+        },
+        required: ['url'],
+        additionalProperties: false,
+        description:
+          'One file of any type: {"url": an https, http or base64 data: URL, "filename" and "mime_type" when known}.',
+      },
     },
-    required: ['text'],
+    required: ['text', 'upload'],
   };
 
   it('the flat form', () => {

@@ -22,6 +22,9 @@ export interface EndpointOptions {
   serverInfo: ServerInfo;
   toolName?: ToolNamer;
   callTimeoutMs: number;
+  /** Files in and out (SPEC §10). */
+  maxDataUrlBytes: number;
+  maxInlineResultBytes: number;
   report: ErrorReporter;
 }
 

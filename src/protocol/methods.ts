@@ -18,6 +18,9 @@ export interface MethodOptions {
   runApp: RunApp;
   toolName?: ToolNamer;
   callTimeoutMs: number;
+  /** Files in and out (SPEC §10). */
+  maxDataUrlBytes: number;
+  maxInlineResultBytes: number;
   report: ErrorReporter;
 }
 
@@ -47,7 +50,7 @@ export function clientNameOf(clientInfo: unknown): string | undefined {
 
 /** The tool methods both eras share: listing, calling and cancelling a server's one tool. */
 export function createToolMethods(options: MethodOptions) {
-  const toolFor = createToolCache(options.toolName);
+  const toolFor = createToolCache(options.toolName, { maxDataUrlBytes: options.maxDataUrlBytes });
   const inflight = new InflightCalls();
   /** The `tools/list` result of each descriptor, made and serialized once (descriptors are cached per tool and version). */
   const listResults = new WeakMap<object, { tools: readonly unknown[] }>();
@@ -113,6 +116,7 @@ export function createToolMethods(options: MethodOptions) {
         return await runToolCall(tool, run, stop, features, {
           runApp: options.runApp,
           callTimeoutMs: options.callTimeoutMs,
+          maxInlineResultBytes: options.maxInlineResultBytes,
           report: (error, phase = 'run') =>
             options.report(error, { phase, serverId: server.id, appId: app.id }),
         });
