@@ -85,17 +85,24 @@ export function structuredFile(file: ResultFile, { withData = true } = {}): Reco
   return shown;
 }
 
-/** The `outputSchema` of a declared `file` output: what `structuredFile` writes. */
+/** The `outputSchema` of a declared `file` output: what `structuredFile` writes, a link or inline data. */
 export const FILE_OUTPUT_SCHEMA = Object.freeze({
-  type: 'object',
-  properties: {
-    url: { type: 'string', format: 'uri' },
-    data: { type: 'string', contentEncoding: 'base64' },
-    name: { type: 'string' },
-    mime_type: { type: 'string' },
-    size: { type: 'integer', minimum: 0 },
-  },
-  required: ['name', 'mime_type'],
-  oneOf: [{ required: ['url'] }, { required: ['data'] }],
-  additionalProperties: false,
+  oneOf: [
+    fileVariant('url', { type: 'string', format: 'uri' }),
+    fileVariant('data', { type: 'string', contentEncoding: 'base64' }),
+  ],
 });
+
+function fileVariant(key: 'url' | 'data', keywords: Record<string, unknown>) {
+  return {
+    type: 'object',
+    properties: {
+      [key]: keywords,
+      name: { type: 'string' },
+      mime_type: { type: 'string' },
+      size: { type: 'integer', minimum: 0 },
+    },
+    required: [key, 'name', 'mime_type'],
+    additionalProperties: false,
+  };
+}
