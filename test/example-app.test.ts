@@ -18,6 +18,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_VERSION } from '../src/version.js';
+import { FILE_DEMO_CASES } from './helpers/example-file-cases.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The Inspector CLI needs Node ≥ 22; the repository ships a Node 22 binary for it. */
@@ -44,7 +45,7 @@ const ANSWER_SCHEMA = { type: 'object', properties: { answer: { type: 'string' }
 
 interface Call {
   arguments: Record<string, unknown>;
-  result: { content: { type: 'text'; text: string }[]; structuredContent?: unknown; isError: boolean };
+  result: { content: Record<string, unknown>[]; structuredContent?: unknown; isError: boolean };
 }
 
 interface DemoCase {
@@ -269,6 +270,8 @@ const DEMO_CASES: DemoCase[] = [
       },
     ],
   },
+  // The two file apps (SPEC §10): a file in, a generated image out; a chat answer with a file link.
+  ...FILE_DEMO_CASES,
 ];
 
 // --- processes -------------------------------------------------------------------------------------
