@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { MANUALS_BASE_URL, manualOf, runApp } from '../example-app/apps.js';
 import { identicon, imageFacts, readImageHeader } from '../example-app/image-facts.js';
 import type { AppEvent, AppRun } from '../src/index.js';
+import { PNG_BASE64 } from './helpers/file-apps.js';
 
-const PNG_1X1 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+const PNG_1X1 = PNG_BASE64;
 
 /** A PNG decoded far enough to check it: the size from IHDR and the unfiltered RGB rows. */
 function decodePng(base64: string) {
@@ -20,7 +20,7 @@ function decodePng(base64: string) {
   for (let at = 8; at < bytes.length; ) {
     const length = bytes.readUInt32BE(at);
     const type = bytes.subarray(at + 4, at + 8).toString('latin1');
-    (chunks[type] ??= []).push(bytes.subarray(at + 8, at + 8 + length));
+    chunks[type] = [...(chunks[type] ?? []), bytes.subarray(at + 8, at + 8 + length)];
     at += 12 + length;
   }
   const header = chunks.IHDR![0]!;

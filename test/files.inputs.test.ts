@@ -14,23 +14,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigurationError, mcpServer } from '../src/index.js';
 import { parseOptions } from '../src/options.js';
 import { callTool, type FileWorld, listTool, PNG_BASE64, startFileWorld } from './helpers/file-apps.js';
+import { FILE_INPUT_HOW, FILE_INPUT_SCHEMA } from './helpers/file-schemas.js';
 import { expectRpcReply, rpcError, rpcResult } from './helpers/hosts.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const ajv = new Ajv2020({ strict: true, allErrors: true });
 addFormats(ajv);
 
-const FILE = {
-  type: 'object',
-  properties: {
-    url: { type: 'string', format: 'uri' },
-    filename: { type: 'string' },
-    mime_type: { type: 'string' },
-  },
-  required: ['url'],
-  additionalProperties: false,
-};
-const HOW = '{"url": an https, http or base64 data: URL, "filename" and "mime_type" when known}.';
+const FILE = FILE_INPUT_SCHEMA;
+const HOW = FILE_INPUT_HOW;
 const IMAGE = 'image (jpg, jpeg, png, webp, gif, svg)';
 const DOCUMENT_OR_ZIP =
   'document (txt, markdown, md, mdx, pdf, html, htm, xlsx, xls, docx, csv, vtt, properties, doc, eml, msg, pptx, ppt, xml, epub) or custom (zip)';

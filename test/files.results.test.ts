@@ -38,6 +38,7 @@ import {
   startFileWorld,
   WAV_BASE64,
 } from './helpers/file-apps.js';
+import { FILE_OUTPUT_SCHEMA } from './helpers/file-schemas.js';
 import { expectRpcReply, rpcResult } from './helpers/hosts.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -162,23 +163,7 @@ describe('files in results, protocol version by protocol version (SPEC §10.2)',
     async (version) => {
       world.respond = () => ({ outputs: REPORT_OUTPUTS });
       const tool = await listTool(world.host, world.codes.reportMaker, version);
-      const variant = (key: string, keywords: object) => ({
-        type: 'object',
-        properties: {
-          [key]: keywords,
-          name: { type: 'string' },
-          mime_type: { type: 'string' },
-          size: { type: 'integer', minimum: 0 },
-        },
-        required: [key, 'name', 'mime_type'],
-        additionalProperties: false,
-      });
-      const fileSchema = {
-        oneOf: [
-          variant('url', { type: 'string', format: 'uri' }),
-          variant('data', { type: 'string', contentEncoding: 'base64' }),
-        ],
-      };
+      const fileSchema = FILE_OUTPUT_SCHEMA;
       expect(tool.outputSchema).toEqual({
         type: 'object',
         properties: {

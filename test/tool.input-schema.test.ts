@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildInputSchema } from '../src/tool/input-schema.js';
 import type { AppMode, HostApp, InputVariable, NestedInputVariable } from '../src/types.js';
+import { FILE_INPUT_HOW, FILE_INPUT_SCHEMA } from './helpers/file-schemas.js';
 
 const appWith = (
   inputForm: (InputVariable | NestedInputVariable)[],
@@ -299,18 +300,7 @@ describe('both shapes of the input form (SPEC §1)', () => {
     properties: {
       text: { type: 'string', maxLength: 100, description: 'Text' },
       language: { type: 'string', enum: ['en', 'fr'], description: 'Language' },
-      upload: {
-        type: 'object',
-        properties: {
-          url: { type: 'string', format: 'uri' },
-          filename: { type: 'string' },
-          mime_type: { type: 'string' },
-        },
-        required: ['url'],
-        additionalProperties: false,
-        description:
-          'One file of any type: {"url": an https, http or base64 data: URL, "filename" and "mime_type" when known}.',
-      },
+      upload: { ...FILE_INPUT_SCHEMA, description: `One file of any type: ${FILE_INPUT_HOW}` },
     },
     required: ['text', 'upload'],
   };

@@ -4,31 +4,13 @@
  * image out) and Manual Finder (a chat answer with a file link).
  */
 import { imageFacts } from '../../example-app/image-facts.js';
+import { PNG_BASE64 } from './file-apps.js';
+import { FILE_INPUT_HOW, FILE_INPUT_SCHEMA, FILE_OUTPUT_SCHEMA } from './file-schemas.js';
 
-const PNG_1X1 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
-const PNG_URL = `data:image/png;base64,${PNG_1X1}`;
+const PNG_URL = `data:image/png;base64,${PNG_BASE64}`;
 const IMAGE_TYPES = 'image (jpg, jpeg, png, webp, gif, svg)';
 
 const failure = (text: string) => ({ content: [{ type: 'text', text }], isError: true });
-
-const fileVariant = (key: string, keywords: object) => ({
-  type: 'object',
-  properties: {
-    [key]: keywords,
-    name: { type: 'string' },
-    mime_type: { type: 'string' },
-    size: { type: 'integer', minimum: 0 },
-  },
-  required: [key, 'name', 'mime_type'],
-  additionalProperties: false,
-});
-const FILE_OUTPUT = {
-  oneOf: [
-    fileVariant('url', { type: 'string', format: 'uri' }),
-    fileVariant('data', { type: 'string', contentEncoding: 'base64' }),
-  ],
-};
 
 /** Image Facts on a 1×1 PNG: the facts, then the identicon as an image block. */
 function imageFactsResult() {
@@ -62,15 +44,8 @@ export const FILE_DEMO_CASES = [
         type: 'object',
         properties: {
           image: {
-            type: 'object',
-            properties: {
-              url: { type: 'string', format: 'uri' },
-              filename: { type: 'string' },
-              mime_type: { type: 'string' },
-            },
-            required: ['url'],
-            additionalProperties: false,
-            description: `The image to describe. One file of type ${IMAGE_TYPES}: {"url": an https, http or base64 data: URL, "filename" and "mime_type" when known}.`,
+            ...FILE_INPUT_SCHEMA,
+            description: `The image to describe. One file of type ${IMAGE_TYPES}: ${FILE_INPUT_HOW}`,
           },
         },
         required: ['image'],
@@ -80,7 +55,7 @@ export const FILE_DEMO_CASES = [
         properties: {
           summary: { type: 'string', description: 'The facts in one sentence' },
           details: { type: 'object', description: 'The facts one by one' },
-          identicon: { ...FILE_OUTPUT, description: 'A 48×48 PNG drawn from the image' },
+          identicon: { ...FILE_OUTPUT_SCHEMA, description: 'A 48×48 PNG drawn from the image' },
         },
         required: ['summary', 'details', 'identicon'],
       },
