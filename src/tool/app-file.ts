@@ -43,8 +43,9 @@ export function toResultFile(value: unknown): ResultFile | string {
   }
   if (data !== undefined && !isBase64(data)) return 'data must be base64';
 
-  const dataUrl = url?.startsWith('data:') ? parseDataUrl(url) : null;
-  if (url?.startsWith('data:') && !dataUrl) return 'url must be a base64 data: URL or another absolute URL';
+  const isDataUrl = url !== undefined && /^data:/i.test(url);
+  const dataUrl = isDataUrl ? parseDataUrl(url) : null;
+  if (isDataUrl && !dataUrl) return 'url must be a base64 data: URL or another absolute URL';
   if (url !== undefined && !dataUrl && !URL.canParse(url)) return 'url must be an absolute URL';
   data ??= dataUrl?.data;
   if (data === undefined && (url === undefined || dataUrl)) return `must be ${FILE_SHAPE}`;
