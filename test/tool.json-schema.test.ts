@@ -14,6 +14,7 @@
  */
 // The named export: under NodeNext the default import of this CommonJS module is its namespace.
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { compileArgumentChecker } from '../src/tool/arguments.js';
 import { buildInputSchema } from '../src/tool/input-schema.js';
@@ -22,6 +23,9 @@ import type { AppMode, DeclaredOutput, HostApp, InputVariable } from '../src/typ
 import { demoApps } from './helpers/apps.js';
 
 const ajv = new Ajv2020({ strict: true, allErrors: true });
+// File inputs and outputs carry `format: "uri"`; strict mode needs the format known.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+addFormats(ajv);
 
 type Exception = 'coercion' | 'not given' | 'required';
 
@@ -230,8 +234,8 @@ describe('whole input schemas agree with the checker', () => {
 
   it('extra arguments and values for hidden file inputs pass both (the checker drops them)', () => {
     const app = appWith([
-      { type: 'file', variable: 'upload', required: true },
-      { type: 'file-list', variable: 'uploads' },
+      { type: 'file', variable: 'upload', required: true, allowed_file_upload_methods: ['local_file'] },
+      { type: 'file-list', variable: 'uploads', allowed_file_upload_methods: ['local_file'] },
       { type: 'external_data_tool', variable: 'lookup' },
       { type: 'text-input', variable: 'name' },
     ]);

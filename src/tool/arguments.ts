@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { codePointLength } from '../code-points.js';
 import { isJsonObject } from '../plain-object.js';
 import type { HostApp, InputVariable } from '../types.js';
+import { compileFileCheck, DEFAULT_FILE_INPUT_LIMITS, type FileInputLimits } from './file-input.js';
 import { defaultOf, exposedInputs, jsonSchemaOf, maxLengthOf, optionsOf, takesQuery } from './input-form.js';
 
 /** What a run receives once the arguments passed. */
@@ -33,8 +34,11 @@ interface Field {
  * Leniencies beyond the input schema, on purpose: the two coercions, and `null` (or `""` for a
  * non-text type) for an optional value, which counts as "not given" and takes the default.
  */
-export function compileArgumentChecker(app: HostApp): (args: Record<string, unknown>) => ArgumentCheck {
-  const fields = exposedInputs(app).map(toField);
+export function compileArgumentChecker(
+  app: HostApp,
+  limits: FileInputLimits = DEFAULT_FILE_INPUT_LIMITS,
+): (args: Record<string, unknown>) => ArgumentCheck {
+  const fields = exposedInputs(app).map((input) => toField(input, limits));
   if (takesQuery(app)) fields.unshift(textField('query', true));
   const mode = app.mode;
 
@@ -71,7 +75,7 @@ function toRunInputs(mode: HostApp['mode'], values: Record<string, unknown>): Ru
   return { inputs, query: query as string };
 }
 
-function toField(input: InputVariable): Field {
+function toField(input: InputVariable, limits: FileInputLimits): Field {
   const name = input.variable;
   const required = input.required === true;
   const defaultValue = defaultOf(input);
@@ -82,6 +86,9 @@ function toField(input: InputVariable): Field {
       return { name, required, emptyIsMissing: true, defaultValue, check: fromZod(booleanSchema(name)) };
     case 'json_object':
       return { name, required, emptyIsMissing: true, defaultValue, check: objectCheck(name, input) };
+    case 'file':
+    case 'file-list':
+      return { name, required, emptyIsMissing: true, defaultValue, check: compileFileCheck(input, limits) };
     case 'select':
       return { ...textField(name, required, undefined, optionsOf(input)), defaultValue };
     default:
