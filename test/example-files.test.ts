@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { MANUALS_BASE_URL, manualOf, runApp } from '../example-app/apps.js';
 import { identicon, imageFacts, readImageHeader } from '../example-app/image-facts.js';
 import type { AppEvent, AppRun } from '../src/index.js';
-import { PNG_BASE64 } from './helpers/file-apps.js';
+import { PNG_BASE64 } from './helpers/sample-files.js';
 
 const PNG_1X1 = PNG_BASE64;
 

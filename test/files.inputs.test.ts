@@ -1,8 +1,9 @@
 /**
- * `file` and `file-list` inputs (README, "Files in and out"), on the wire of a real host (127.0.0.1). Their input
- * schema (valid JSON Schema 2020-12, checked with a real validator), what `runApp` receives, every
- * argument problem at once, the `data:` URL limit, and a stand-in file host that proves the package
- * never fetches a file URL during a call.
+ * `file` and `file-list` inputs (README, "Files in and out"), through the protocol core: their
+ * input schema (valid JSON Schema 2020-12, checked with a real validator), what `runApp` receives,
+ * every argument problem at once, the `data:` URL limit; then, on a real host (127.0.0.1) with the
+ * official client, a stand-in file host that proves the package never fetches a file URL during a
+ * call.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,9 +14,18 @@ import addFormatsModule from 'ajv-formats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseMcpServerOptions } from '../src/endpoint/mcp-server-options.js';
 import { ConfigurationError, mcpServer } from '../src/index.js';
-import { callTool, type FileWorld, listTool, PNG_BASE64, startFileWorld } from './helpers/file-apps.js';
+import { createFileWorld, type FileWorld } from './helpers/apps.js';
+import { type CoreClient, startWorldCore } from './helpers/core.js';
 import { FILE_INPUT_HOW, FILE_INPUT_SCHEMA } from './helpers/file-schemas.js';
-import { expectRpcReply, rpcError, rpcResult } from './helpers/hosts.js';
+import {
+  expectRpcReply,
+  type Host,
+  hostVariants,
+  rpcError,
+  rpcResult,
+  startWorldHost,
+} from './helpers/hosts.js';
+import { callTool, listTool, PNG_BASE64 } from './helpers/sample-files.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const ajv = new Ajv2020({ strict: true, allErrors: true });
@@ -31,20 +41,18 @@ const TOOL = 'Receipt_Reader';
 
 describe('file inputs', () => {
   let world: FileWorld;
+  let core: CoreClient;
 
   beforeAll(async () => {
-    world = await startFileWorld();
+    ({ world, core } = await startWorldCore(createFileWorld));
     world.respond = () => ({ outputs: { ok: true } });
   });
   afterEach(() => {
     world.runs.length = 0;
   });
-  afterAll(async () => {
-    await world?.close();
-  });
 
   const call = (args: Record<string, unknown>, version = '2025-11-25') =>
-    callTool(world.host, world.codes.receiptReader, version, TOOL, args);
+    callTool(core, world.codes.receiptReader, version, TOOL, args);
 
   /** The reply to arguments that fail: an error result with every problem (SEP-1303). */
   const expectProblems = async (args: Record<string, unknown>, problems: string[]) => {
@@ -60,7 +68,7 @@ describe('file inputs', () => {
   };
 
   it('the input schema: files as URL objects, their types in the description, upload-only files hidden', async () => {
-    const tool = await listTool(world.host, world.codes.receiptReader, '2025-11-25');
+    const tool = await listTool(core, world.codes.receiptReader, '2025-11-25');
     expect(tool.inputSchema).toEqual({
       type: 'object',
       properties: {
@@ -79,7 +87,7 @@ describe('file inputs', () => {
   });
 
   it('the schema and the checker agree on the shape; the type, scheme and size of a file only the checker knows', async () => {
-    const tool = await listTool(world.host, world.codes.receiptReader, '2025-11-25');
+    const tool = await listTool(core, world.codes.receiptReader, '2025-11-25');
     const validate = ajv.compile(tool.inputSchema as object);
     const cases: [Record<string, unknown>, { schema: boolean; checker: boolean }][] = [
       [{ receipt: { url: 'https://files.example.com/a.png' } }, { schema: true, checker: true }],
@@ -256,24 +264,21 @@ describe('file inputs', () => {
 
 describe('the data: URL limit (maxDataUrlBytes)', () => {
   let world: FileWorld;
+  let core: CoreClient;
 
   beforeAll(async () => {
-    world = await startFileWorld({ maxDataUrlBytes: 60 });
-    world.respond = () => ({ outputs: {} });
-  });
-  afterAll(async () => {
-    await world?.close();
+    ({ world, core } = await startWorldCore(createFileWorld, { maxDataUrlBytes: 60 }));
   });
 
   const dataUrlOf = (bytes: number) => `data:image/png;base64,${Buffer.alloc(bytes, 7).toString('base64')}`;
 
   it('a data: URL of exactly the limit passes; one byte more is an argument problem', async () => {
-    const ok = await callTool(world.host, world.codes.receiptReader, '2025-11-25', TOOL, {
+    const ok = await callTool(core, world.codes.receiptReader, '2025-11-25', TOOL, {
       receipt: { url: dataUrlOf(60) },
     });
     expect((ok.json as { result: { isError: boolean } }).result.isError).toBe(false);
     expectRpcReply(
-      await callTool(world.host, world.codes.receiptReader, '2025-11-25', TOOL, {
+      await callTool(core, world.codes.receiptReader, '2025-11-25', TOOL, {
         receipt: { url: dataUrlOf(61) },
       }),
       200,
@@ -305,12 +310,13 @@ describe('the data: URL limit (maxDataUrlBytes)', () => {
 
 describe('no request leaves the package during a call', () => {
   let world: FileWorld;
+  let host: Host;
   let fileHost: http.Server;
   const requests: string[] = [];
   let base = '';
 
   beforeAll(async () => {
-    world = await startFileWorld();
+    ({ world, host } = await startWorldHost(hostVariants[0]!, createFileWorld));
     // Stands in for the server that holds the files: it would answer, if anyone asked.
     fileHost = http.createServer((req, res) => {
       requests.push(`${req.method} ${req.url}`);
@@ -320,14 +326,14 @@ describe('no request leaves the package during a call', () => {
     base = `http://127.0.0.1:${(fileHost.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    await world?.close();
+    await host?.close();
     await new Promise((resolve) => fileHost?.close(resolve));
   });
 
   it('file inputs and file links in results are handed on as URLs, never fetched', async () => {
     const client = new Client({ name: 'files-client', version: '1.0.0' });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(world.host.path(world.codes.receiptReader), world.host.url)),
+      new StreamableHTTPClientTransport(new URL(host.path(world.codes.receiptReader), host.url)),
     );
     try {
       world.respond = () => ({ outputs: { seen: true } });
@@ -349,7 +355,7 @@ describe('no request leaves the package during a call', () => {
       await client.close();
     }
     world.respond = () => ({ answer: 'see the link', files: [{ url: `${base}/results/out.png` }] });
-    const reply = await callTool(world.host, world.codes.fileChat, '2025-11-25', 'File_Chat', { query: 'q' });
+    const reply = await callTool(host, world.codes.fileChat, '2025-11-25', 'File_Chat', { query: 'q' });
     expect((reply.json as { result: { content: unknown[] } }).result.content).toEqual([
       { type: 'text', text: 'see the link' },
       { type: 'resource_link', uri: `${base}/results/out.png`, name: 'out.png', mimeType: 'image/png' },

@@ -1,9 +1,10 @@
 /**
- * Files and media in `tools/call` results (README, "Files in and out"), on the wire of a real host (127.0.0.1) for
- * every protocol version. Every result is checked against the official SDK's result schema for its
- * version (the v1 SDK's content block schemas, restricted to the blocks that revision defines; the
- * v2 SDK's schema for 2026-07-28), and `structuredContent` against the tool's `outputSchema` with a
- * JSON Schema 2020-12 validator. The official clients then show image and resource-link results.
+ * Files and media in `tools/call` results (README, "Files in and out"), through the protocol core
+ * for every protocol version. Every result is checked against the official SDK's result schema for
+ * its version (the v1 SDK's content block schemas, restricted to the blocks that revision defines;
+ * the v2 SDK's schema for 2026-07-28), and `structuredContent` against the tool's `outputSchema`
+ * with a JSON Schema 2020-12 validator. The official clients then show image and resource-link
+ * results, over HTTP on a real host (127.0.0.1).
  */
 
 import {
@@ -28,18 +29,18 @@ import { z } from 'zod';
 import type { AppEvent, AppFile } from '../src/index.js';
 import { SUPPORTED_VERSIONS } from '../src/protocol/versions.js';
 import { PACKAGE_VERSION } from '../src/version.js';
+import { createFileWorld, type FileWorld } from './helpers/apps.js';
+import { type CoreClient, startWorldCore } from './helpers/core.js';
+import { FILE_OUTPUT_SCHEMA } from './helpers/file-schemas.js';
+import { expectRpcReply, type Host, hostVariants, rpcResult, startWorldHost } from './helpers/hosts.js';
 import {
   callTool,
   decodedSize,
-  type FileWorld,
   listTool,
   PDF_BASE64,
   PNG_BASE64,
-  startFileWorld,
   WAV_BASE64,
-} from './helpers/file-apps.js';
-import { FILE_OUTPUT_SCHEMA } from './helpers/file-schemas.js';
-import { expectRpcReply, rpcResult } from './helpers/hosts.js';
+} from './helpers/sample-files.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const ajv = new Ajv2020({ strict: true, allErrors: true });
@@ -132,22 +133,20 @@ async function* events(...list: AppEvent[]): AsyncIterable<AppEvent> {
 
 describe('files in results, protocol version by protocol version', () => {
   let world: FileWorld;
+  let core: CoreClient;
 
   beforeAll(async () => {
-    world = await startFileWorld();
+    ({ world, core } = await startWorldCore(createFileWorld));
   });
   afterEach(() => {
     world.reports.length = 0;
-  });
-  afterAll(async () => {
-    await world?.close();
   });
 
   it.each(SUPPORTED_VERSIONS)(
     '%s: declared file outputs become content blocks after the text',
     async (version) => {
       world.respond = () => ({ outputs: REPORT_OUTPUTS });
-      const reply = await callTool(world.host, world.codes.reportMaker, version, 'Report_Maker');
+      const reply = await callTool(core, world.codes.reportMaker, version, 'Report_Maker');
       const result = resultOf(reply, version);
 
       const expected: Record<string, unknown> = { content: expectedReportContent(version), isError: false };
@@ -162,7 +161,7 @@ describe('files in results, protocol version by protocol version', () => {
     '%s: the outputSchema is JSON Schema 2020-12 and the structuredContent follows it',
     async (version) => {
       world.respond = () => ({ outputs: REPORT_OUTPUTS });
-      const tool = await listTool(world.host, world.codes.reportMaker, version);
+      const tool = await listTool(core, world.codes.reportMaker, version);
       const fileSchema = FILE_OUTPUT_SCHEMA;
       expect(tool.outputSchema).toEqual({
         type: 'object',
@@ -176,7 +175,7 @@ describe('files in results, protocol version by protocol version', () => {
       expect(ajv.validateSchema(tool.outputSchema as object), ajv.errorsText(ajv.errors)).toBe(true);
       const validate = ajv.compile(tool.outputSchema as object);
       const result = resultOf(
-        await callTool(world.host, world.codes.reportMaker, version, 'Report_Maker'),
+        await callTool(core, world.codes.reportMaker, version, 'Report_Maker'),
         version,
       );
       expect(validate(result.structuredContent), ajv.errorsText(validate.errors)).toBe(true);
@@ -196,7 +195,7 @@ describe('files in results, protocol version by protocol version', () => {
           { event: 'message_file', file: { url: `data:image/png;base64,${PNG_BASE64}`, name: 'inline.png' } },
         );
       const streamed = resultOf(
-        await callTool(world.host, world.codes.fileChat, version, 'File_Chat', { query: 'q' }),
+        await callTool(core, world.codes.fileChat, version, 'File_Chat', { query: 'q' }),
         version,
       );
       world.respond = () => ({
@@ -207,7 +206,7 @@ describe('files in results, protocol version by protocol version', () => {
         ],
       });
       const plain = resultOf(
-        await callTool(world.host, world.codes.fileChat, version, 'File_Chat', { query: 'q' }),
+        await callTool(core, world.codes.fileChat, version, 'File_Chat', { query: 'q' }),
         version,
       );
 
@@ -245,7 +244,7 @@ describe('files in results, protocol version by protocol version', () => {
 
   it('a chat answer without files keeps its plain structuredContent', async () => {
     world.respond = () => ({ answer: 'no files', files: [] });
-    const reply = await callTool(world.host, world.codes.fileChat, '2025-11-25', 'File_Chat', { query: 'q' });
+    const reply = await callTool(core, world.codes.fileChat, '2025-11-25', 'File_Chat', { query: 'q' });
     expectRpcReply(
       reply,
       200,
@@ -260,16 +259,14 @@ describe('files in results, protocol version by protocol version', () => {
 
 describe('results that cannot carry their files', () => {
   let world: FileWorld;
+  let core: CoreClient;
   const limit = 2 * 1024;
 
   beforeAll(async () => {
-    world = await startFileWorld({ maxInlineResultBytes: limit });
+    ({ world, core } = await startWorldCore(createFileWorld, { maxInlineResultBytes: limit }));
   });
   afterEach(() => {
     world.reports.length = 0;
-  });
-  afterAll(async () => {
-    await world?.close();
   });
 
   const errorReply = (text: string) => rpcResult(1, { content: [{ type: 'text', text }], isError: true });
@@ -285,7 +282,7 @@ describe('results that cannot carry their files', () => {
     });
     const text = `the app returned 3000 bytes of inline files, more than the ${limit} bytes one result may carry`;
     expectRpcReply(
-      await callTool(world.host, world.codes.reportMaker, '2025-11-25', 'Report_Maker'),
+      await callTool(core, world.codes.reportMaker, '2025-11-25', 'Report_Maker'),
       200,
       errorReply(text),
     );
@@ -296,7 +293,7 @@ describe('results that cannot carry their files', () => {
 
   it('links do not count: a result of links only passes whatever their sizes', async () => {
     world.respond = () => ({ answer: 'links', files: [{ url: LINK, size: 10 * limit }] });
-    const reply = await callTool(world.host, world.codes.fileChat, '2025-11-25', 'File_Chat', { query: 'q' });
+    const reply = await callTool(core, world.codes.fileChat, '2025-11-25', 'File_Chat', { query: 'q' });
     expect(resultOf(reply, '2025-11-25')).toMatchObject({ isError: false });
     expect(world.reports).toEqual([]);
   });
@@ -312,7 +309,7 @@ describe('results that cannot carry their files', () => {
     const text =
       'the app returned outputs that do not match its declared output schema: image must be a file: an object with a url or base64 data; documents[1].data must be base64';
     expectRpcReply(
-      await callTool(world.host, world.codes.reportMaker, '2025-11-25', 'Report_Maker'),
+      await callTool(core, world.codes.reportMaker, '2025-11-25', 'Report_Maker'),
       200,
       errorReply(text),
     );
@@ -329,7 +326,7 @@ describe('results that cannot carry their files', () => {
       events({ event: 'message', answer: 'see attached' }, { event: 'message_file', file: file as AppFile });
     const text = `the app returned a file that cannot be sent: ${problem}`;
     expectRpcReply(
-      await callTool(world.host, world.codes.fileChat, '2025-11-25', 'File_Chat', { query: 'q' }),
+      await callTool(core, world.codes.fileChat, '2025-11-25', 'File_Chat', { query: 'q' }),
       200,
       errorReply(text),
     );
@@ -341,16 +338,17 @@ describe('results that cannot carry their files', () => {
 
 describe('the official clients show image and resource-link results', () => {
   let world: FileWorld;
+  let host: Host;
 
   beforeAll(async () => {
-    world = await startFileWorld();
+    ({ world, host } = await startWorldHost(hostVariants[0]!, createFileWorld));
     world.respond = () => ({ outputs: REPORT_OUTPUTS });
   });
   afterAll(async () => {
-    await world?.close();
+    await host?.close();
   });
 
-  const url = () => new URL(world.host.path(world.codes.reportMaker), world.host.url);
+  const url = () => new URL(host.path(world.codes.reportMaker), host.url);
 
   it('the v1 SDK client (2025-11-25): blocks and structuredContent, checked by the client itself', async () => {
     const client = new Client({ name: 'files-client', version: '1.0.0' });

@@ -4,8 +4,8 @@
  * image out) and Manual Finder (a chat answer with a file link).
  */
 import { imageFacts } from '../../example-app/image-facts.js';
-import { PNG_BASE64 } from './file-apps.js';
 import { FILE_INPUT_HOW, FILE_INPUT_SCHEMA, FILE_OUTPUT_SCHEMA } from './file-schemas.js';
+import { PNG_BASE64 } from './sample-files.js';
 
 const PNG_URL = `data:image/png;base64,${PNG_BASE64}`;
 const IMAGE_TYPES = 'image (jpg, jpeg, png, webp, gif, svg)';
