@@ -9,8 +9,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseMcpServerOptions } from '../src/endpoint/mcp-server-options.js';
 import { ConfigurationError, mcpServer } from '../src/index.js';
@@ -25,11 +23,10 @@ import {
   rpcResult,
   startWorldHost,
 } from './helpers/hosts.js';
+import { jsonSchemaValidator } from './helpers/json-schema.js';
 import { callTool, listTool, PNG_BASE64 } from './helpers/sample-files.js';
 
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-const ajv = new Ajv2020({ strict: true, allErrors: true });
-addFormats(ajv);
+const ajv = jsonSchemaValidator();
 
 const FILE = FILE_INPUT_SCHEMA;
 const HOW = FILE_INPUT_HOW;

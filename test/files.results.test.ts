@@ -22,8 +22,6 @@ import {
   ResourceLinkSchema,
   TextContentSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AppEvent, AppFile } from '../src/index.js';
@@ -33,6 +31,7 @@ import { createFileWorld, type FileWorld } from './helpers/apps.js';
 import { type CoreClient, startWorldCore } from './helpers/core.js';
 import { FILE_OUTPUT_SCHEMA } from './helpers/file-schemas.js';
 import { expectRpcReply, type Host, hostVariants, rpcResult, startWorldHost } from './helpers/hosts.js';
+import { jsonSchemaValidator } from './helpers/json-schema.js';
 import {
   callTool,
   decodedSize,
@@ -42,9 +41,7 @@ import {
   WAV_BASE64,
 } from './helpers/sample-files.js';
 
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-const ajv = new Ajv2020({ strict: true, allErrors: true });
-addFormats(ajv);
+const ajv = jsonSchemaValidator();
 
 const MODERN = '2026-07-28';
 /** What every 2026-07-28 result carries besides its content (docs/http-contract.md, "The 2026-07-28 era"). */

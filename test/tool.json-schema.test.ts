@@ -12,20 +12,15 @@
  * - `required`: `""` for a required text counts as missing, which `required` alone
  *   does not express.
  */
-// The named export: under NodeNext the default import of this CommonJS module is its namespace.
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { compileArgumentChecker } from '../src/tool/arguments.js';
 import { buildInputSchema } from '../src/tool/input-schema.js';
 import { buildOutputSchema, compileOutputCheck } from '../src/tool/outputs.js';
 import type { AppMode, DeclaredOutput, HostApp, InputVariable } from '../src/types.js';
 import { demoApps } from './helpers/apps.js';
+import { jsonSchemaValidator } from './helpers/json-schema.js';
 
-const ajv = new Ajv2020({ strict: true, allErrors: true });
-// File inputs and outputs carry `format: "uri"`; strict mode needs the format known.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-addFormats(ajv);
+const ajv = jsonSchemaValidator();
 
 type Exception = 'coercion' | 'not given' | 'required';
 
