@@ -1,3 +1,4 @@
+import { isJsonObject } from '../plain-object.js';
 import { base64ByteLength, isBase64, parseDataUrl } from './base64.js';
 import { mediaTypeOfName } from './file-types.js';
 
@@ -29,9 +30,8 @@ export const inlineBytes = (file: ResultFile): number =>
  * to the URL's last path segment, else `file`; the media type to the `data:` URL's, else the one
  * of the name's extension. Returns the problem as text when the value is no usable file.
  */
-export function toResultFile(value: unknown): ResultFile | string {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `must be ${FILE_SHAPE}`;
-  const file = value as Record<string, unknown>;
+export function toResultFile(file: unknown): ResultFile | string {
+  if (!isJsonObject(file)) return `must be ${FILE_SHAPE}`;
   for (const key of ['url', 'data', 'mimeType', 'name'] as const) {
     if (file[key] !== undefined && typeof file[key] !== 'string') return `${key} must be a string`;
   }

@@ -4,6 +4,7 @@ import { isJsonObject } from '../plain-object.js';
 import type { HostApp, InputVariable } from '../types.js';
 import { compileFileCheck, DEFAULT_FILE_INPUT_LIMITS, type FileInputLimits } from './file-input.js';
 import { defaultOf, exposedInputs, jsonSchemaOf, maxLengthOf, optionsOf, takesQuery } from './input-form.js';
+import { stripNul } from './nul.js';
 
 /** What a run receives once the arguments passed. */
 export interface RunInputs {
@@ -106,13 +107,8 @@ function fromZod(schema: z.ZodType): Field['check'] {
   };
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what is stripped.
-const NUL = /\u0000/g;
-
 function textField(name: string, required: boolean, maxLength?: number, options: string[] = []): Field {
-  let schema: z.ZodType<string> = z
-    .string({ error: `${name} must be a string` })
-    .transform((text) => text.replace(NUL, ''));
+  let schema: z.ZodType<string> = z.string({ error: `${name} must be a string` }).transform(stripNul);
   if (maxLength !== undefined) {
     schema = schema.refine((text) => codePointLength(text) <= maxLength, {
       error: `${name} must be at most ${maxLength} characters`,
@@ -185,7 +181,7 @@ function fromJsonSchema(jsonSchema: Record<string, unknown>): z.ZodType | null {
 
 /** NUL characters are stripped from every string, nested ones included. */
 function stripNulDeep(value: unknown): unknown {
-  if (typeof value === 'string') return value.replace(NUL, '');
+  if (typeof value === 'string') return stripNul(value);
   if (Array.isArray(value)) return value.map(stripNulDeep);
   if (typeof value === 'object' && value !== null) {
     // fromEntries defines keys as data, so a `__proto__` key stays a key.

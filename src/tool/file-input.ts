@@ -1,3 +1,4 @@
+import { isJsonObject } from '../plain-object.js';
 import type { FileInput, FileType, InputVariable } from '../types.js';
 import { base64ByteLength, parseDataUrl } from './base64.js';
 import {
@@ -8,6 +9,7 @@ import {
   typeOfExtension,
   typeOfMediaType,
 } from './file-types.js';
+import { stripNul } from './nul.js';
 
 /** What bounds the files a client may send. */
 export interface FileInputLimits {
@@ -119,20 +121,16 @@ function maxFilesOf(input: InputVariable): number | undefined {
   return typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? limit : undefined;
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is stripped from every string, as in other arguments.
-const NUL = /\u0000/g;
 const SCHEMES = new Set(['https:', 'http:', 'data:']);
 
 function checkFile(label: string, value: unknown, rules: Rules & FileInputLimits): Checked<FileInput> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, problems: [`${label} must be a file: {"url": "…"}`] };
-  }
-  const record = value as Record<string, unknown>;
+  if (!isJsonObject(value)) return { ok: false, problems: [`${label} must be a file: {"url": "…"}`] };
+  const record = value;
   const problems: string[] = [];
   const text = (key: string): string | undefined => {
     const field = Object.hasOwn(record, key) ? record[key] : undefined;
     if (field === undefined || field === null) return undefined;
-    if (typeof field === 'string') return field.replace(NUL, '');
+    if (typeof field === 'string') return stripNul(field);
     problems.push(`${label}.${key} must be a string`);
     return undefined;
   };
