@@ -32,11 +32,14 @@ export {
 export type { NewServer, ServerChanges, ServerStore } from './store/types.js';
 export type {
   AppEvent,
+  AppFile,
   AppMode,
   AppResult,
   AuthMode,
   DeclaredOutput,
   EndUser,
+  FileInput,
+  FileType,
   HostApp,
   InputVariable,
   InputVariableType,

@@ -12,6 +12,8 @@ import type { AuthInfo } from '../src/auth/types.js';
 import type { ErrorContext } from '../src/index.js';
 import type { EndpointRequest } from '../src/protocol/request.js';
 import { createProtocolCore } from '../src/protocol/router.js';
+import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../src/tool/call.js';
+import { DEFAULT_MAX_DATA_URL_BYTES } from '../src/tool/file-input.js';
 import type { AppRun, HostApp, ResolvedServer, ServerRecord } from '../src/types.js';
 
 const APP: HostApp = { id: 'notes', name: 'Notes', mode: 'workflow', inputForm: [] };
@@ -45,6 +47,8 @@ function core() {
     },
     serverInfo: { name: 'test', version: '1.0.0' },
     callTimeoutMs: 0,
+    maxDataUrlBytes: DEFAULT_MAX_DATA_URL_BYTES,
+    maxInlineResultBytes: DEFAULT_MAX_INLINE_RESULT_BYTES,
     report: (error, context) => reports.push({ error, context }),
   });
   const ask = (request: Partial<EndpointRequest>) =>

@@ -3,6 +3,7 @@
  * drive the example app through real clients.
  */
 import { PACKAGE_VERSION } from '../../src/version.js';
+import { FILE_DEMO_CASES } from './example-file-cases.js';
 
 export const SERVER_INFO = { name: 'express-app-mcp', version: PACKAGE_VERSION };
 
@@ -11,7 +12,7 @@ const ANSWER_SCHEMA = { type: 'object', properties: { answer: { type: 'string' }
 
 export interface Call {
   arguments: Record<string, unknown>;
-  result: { content: { type: 'text'; text: string }[]; structuredContent?: unknown; isError: boolean };
+  result: { content: Record<string, unknown>[]; structuredContent?: unknown; isError: boolean };
 }
 
 export interface DemoCase {
@@ -239,4 +240,6 @@ export const DEMO_CASES: DemoCase[] = [
       },
     ],
   },
+  // The two file apps: a file in, a generated image out; a chat answer with a file link.
+  ...FILE_DEMO_CASES,
 ];
