@@ -6,23 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MCP_SCOPE } from './helpers/authorization-server.js';
 import { databases } from './helpers/databases.js';
-import type { Headers, Reply } from './helpers/hosts.js';
+import { type Headers, type Reply, request } from './helpers/hosts.js';
+import { envelope, standardHeaders } from './helpers/modern.js';
 import { type OAuthWorld, signIn, startOAuthWorld, TENANT } from './helpers/oauth-world.js';
 
-const MODERN = '2026-07-28';
-const LIST = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} };
-const modernList = (id: number | string) => ({
-  jsonrpc: '2.0',
-  id,
-  method: 'tools/list',
-  params: {
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': MODERN,
-      'io.modelcontextprotocol/clientCapabilities': {},
-    },
-  },
-});
-const MODERN_HEADERS = { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' };
+const LIST = request(7, 'tools/list', {});
+const modernList = (id: number | string) => request(id, 'tools/list', { _meta: envelope() });
+const MODERN_HEADERS = standardHeaders('tools/list');
 
 describe('the answers of an "oauth" server', () => {
   let world: OAuthWorld;

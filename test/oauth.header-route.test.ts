@@ -15,26 +15,17 @@ import {
   type Host,
   hostVariants,
   type Reply,
+  request,
   rpcError,
   startHost,
 } from './helpers/hosts.js';
+import { envelope, standardHeaders } from './helpers/modern.js';
 import { type OAuthWorld, signIn, startOAuthWorld } from './helpers/oauth-world.js';
 
 const BEARER_PATH = '/mcp/server/mcp';
-const MODERN = '2026-07-28';
-const LIST = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} };
-const MODERN_LIST = {
-  jsonrpc: '2.0',
-  id: 'm1',
-  method: 'tools/list',
-  params: {
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': MODERN,
-      'io.modelcontextprotocol/clientCapabilities': {},
-    },
-  },
-};
-const MODERN_HEADERS = { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' };
+const LIST = request(7, 'tools/list', {});
+const MODERN_LIST = request('m1', 'tools/list', { _meta: envelope() });
+const MODERN_HEADERS = standardHeaders('tools/list');
 const USE_THE_PATH_URL =
   'Forbidden: this MCP server requires a signed-in user; connect to its path URL (/mcp/server/<server code>/mcp) with an OAuth access token instead of sending the server code as a bearer token';
 
