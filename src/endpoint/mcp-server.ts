@@ -5,7 +5,7 @@ import { McpError } from '../protocol/errors.js';
 import { createProtocolCore } from '../protocol/router.js';
 import { BodyTooLarge, readJsonBody } from './body.js';
 import { mcpHeaders, watchClose } from './core-request.js';
-import { checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
+import { acceptsEventStream, checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
 import { listensOnLoopback } from './loopback.js';
 import { type McpServerOptions, parseMcpServerOptions } from './mcp-server-options.js';
 import { writeError, writeReply } from './write-reply.js';
@@ -48,6 +48,7 @@ export function mcpServer(options: McpServerOptions): Router {
     serverInfo: config.serverInfo,
     toolName: config.toolName,
     callTimeoutMs: config.callTimeoutMs,
+    heartbeatMs: config.heartbeatMs,
     report,
   });
 
@@ -85,6 +86,7 @@ export function mcpServer(options: McpServerOptions): Router {
       headers: mcpHeaders(req),
       resolve: () => config.resolveServer(serverCode, req),
       onClosed: (listener) => watchClose(res, listener),
+      acceptsEventStream: acceptsEventStream(req.headers.accept),
       request: req,
     });
     // Only a stream is written over time; its failure can no longer change the reply, only be told.

@@ -2,6 +2,7 @@ import { AppRunError } from '../errors.js';
 import type { AppRun, RunApp } from '../types.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
 import type { ToolFeatures } from './features.js';
+import type { RunObserver } from './observer.js';
 import type { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
 
@@ -32,6 +33,8 @@ export interface CallOptions<HostRequest = unknown> {
    * for outputs that break the app's declared output schema.
    */
   report: (error: unknown, phase?: 'run' | 'outputs') => void;
+  /** Told of the app's progress as it streams its events, for a reply that streams. */
+  observer?: RunObserver;
 }
 
 /** An error result never carries `structuredContent` (SPEC §4.4). */
@@ -75,7 +78,7 @@ export async function runToolCall<HostRequest>(
 
   async function produce(): Promise<Produced> {
     const result = await options.runApp(run);
-    if (isAsyncIterable(result)) return fromEvents(run.app.mode, result, stop);
+    if (isAsyncIterable(result)) return fromEvents(run.app.mode, result, stop, options.observer);
     return fromPlainResult(run.app.mode, result);
   }
 }

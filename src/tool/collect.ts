@@ -1,5 +1,6 @@
 import { isJsonObject } from '../plain-object.js';
 import type { AppEvent, AppMode, AppResult } from '../types.js';
+import type { RunObserver } from './observer.js';
 import type { RunStop } from './stop.js';
 
 /** What a run produced, before it is shaped into a `tools/call` result. */
@@ -27,6 +28,7 @@ export async function fromEvents(
   mode: AppMode,
   events: AsyncIterable<AppEvent>,
   stop: Pick<RunStop, 'stopped'>,
+  observer?: RunObserver,
 ): Promise<Produced> {
   let outputs: Record<string, unknown> = {};
   let message: string | null = null;
@@ -49,6 +51,9 @@ export async function fromEvents(
         break;
       case 'workflow_finished':
         outputs = asOutputs(event.outputs);
+        break;
+      case 'progress':
+        observer?.progress(event);
         break;
       case 'error':
         return { kind: 'error', message: text(event.message) || 'the app reported an error' };

@@ -2,6 +2,7 @@ import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types.js
 import { CallCancelled, type CallToolResult, runToolCall } from './call.js';
 import type { ToolFeatures } from './features.js';
 import { type CallId, InflightCalls } from './inflight.js';
+import type { RunObserver } from './observer.js';
 import { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
 
@@ -31,6 +32,8 @@ export interface ToolRun<HostRequest> {
    * that stops watching. Where a disconnect is no cancellation, a function that never calls it.
    */
   onClosed: (listener: () => void) => () => void;
+  /** Follows the run for a reply that streams; absent when the reply can only be JSON. */
+  observer?: RunObserver;
 }
 
 /**
@@ -47,6 +50,8 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
       const stop = new RunStop();
       const unwatch = call.onClosed(() => stop.stop());
       const unregister = inflight.add(server.id, call.id, stop);
+      const { observer } = call;
+      const unobserve = observer ? stop.onStop(() => tellCancelled(stop, observer)) : undefined;
       const run: AppRun<HostRequest> = {
         app,
         server,
@@ -66,10 +71,12 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
           runApp: options.runApp,
           callTimeoutMs: options.callTimeoutMs,
           report: (error, phase = 'run') => options.report(error, phase, server, app),
+          observer,
         });
       } finally {
         unwatch();
         unregister();
+        unobserve?.();
       }
     },
 
@@ -78,6 +85,11 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
       inflight.cancel(serverId, id, new CallCancelled());
     },
   };
+}
+
+/** Only a `notifications/cancelled` makes a run's result pointless; a timeout still has one to tell. */
+function tellCancelled(stop: RunStop, observer: RunObserver): void {
+  if (stop.reason instanceof CallCancelled) observer.cancelled();
 }
 
 export type ToolRuns<HostRequest> = ReturnType<typeof createToolRuns<HostRequest>>;
