@@ -25,3 +25,6 @@ export declare function evaluate(expression: string): number;
 export declare function calculate(expression: string): string;
 
 export declare function titleCase(text: string): string;
+
+export declare const SLOW_REPORT_STAGES: string[];
+export declare function slowReport(topic: string): { title: string; sections: string[] };

@@ -269,7 +269,59 @@ const DEMO_CASES: DemoCase[] = [
       },
     ],
   },
+  {
+    appId: 'slow-report',
+    name: 'Slow Report',
+    mode: 'workflow',
+    tool: {
+      name: 'Slow_Report',
+      title: 'Slow Report',
+      description:
+        'Writes a short report on a topic in five stages, reporting each stage as it starts; it takes about 20 seconds (or the given seconds), to show a long run.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          topic: { type: 'string', maxLength: 200, description: 'What the report is about' },
+          seconds: {
+            type: 'number',
+            description: 'How long the report takes, from 0 to 600 seconds',
+            default: 20,
+          },
+        },
+        required: ['topic'],
+      },
+      outputSchema: {
+        type: 'object',
+        properties: {
+          title: { type: 'string', description: 'The title of the report' },
+          sections: { type: 'array', description: 'One line per stage of the report' },
+        },
+        required: ['title', 'sections'],
+      },
+    },
+    valid: [{ arguments: { topic: 'tides', seconds: 0.5 }, result: slowReportResult('tides') }],
+    invalid: [
+      {
+        arguments: { seconds: 1 },
+        result: failure('Invalid arguments for tool Slow_Report: topic is required'),
+      },
+      {
+        arguments: { topic: 'tides', seconds: 601 },
+        result: failure('seconds must be a number from 0 to 600'),
+      },
+    ],
+  },
 ];
+
+function slowReportResult(topic: string): Call['result'] {
+  const stages = ['gathering sources', 'reading', 'outlining', 'drafting', 'proofreading'];
+  const outputs = { title: `A report on ${topic}`, sections: stages.map((stage) => `${stage}: done`) };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(outputs) }],
+    structuredContent: outputs,
+    isError: false,
+  };
+}
 
 // --- processes -------------------------------------------------------------------------------------
 
@@ -586,6 +638,31 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
         );
       }
     });
+  });
+
+  it('the Slow Report streams a progress notification per stage to the SDK client, then its result', async () => {
+    const client = await sdkClient(urlOf('Slow Report'));
+    try {
+      const notes: unknown[] = [];
+      const result = await client.callTool(
+        { name: 'Slow_Report', arguments: { topic: 'tides', seconds: 1 } },
+        undefined,
+        {
+          onprogress: (note) => notes.push(note),
+        },
+      );
+
+      expect(result).toEqual(slowReportResult('tides'));
+      expect(notes).toEqual(
+        ['gathering sources', 'reading', 'outlining', 'drafting', 'proofreading'].map((stage, index) => ({
+          progress: index,
+          total: 5,
+          message: `stage ${index + 1} of 5: ${stage}`,
+        })),
+      );
+    } finally {
+      await client.close();
+    }
   });
 
   it('the MCP Inspector CLI lists the tool and calls it', { timeout: 120_000 }, async () => {
