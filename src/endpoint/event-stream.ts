@@ -29,16 +29,26 @@ export async function writeEventStream(
   };
   if (res.destroyed) giveUp();
   else res.once('close', giveUp);
+  // Events produced together (an app that reports several stages at once) leave in one write,
+  // at the end of the tick that produced them.
+  let pending = '';
+  const send = () => {
+    if (pending === '' || res.writableEnded) return;
+    res.write(pending);
+    pending = '';
+    // A compressing middleware would otherwise hold the events until it has enough to compress.
+    res.flush?.();
+  };
   try {
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
       const item = next.value;
+      if (pending === '') process.nextTick(send);
       // JSON.stringify writes no line breaks, so each message is one `data:` line.
-      res.write(item === KEEP_ALIVE ? COMMENT : `data: ${JSON.stringify(item)}\n\n`);
-      // A compressing middleware would otherwise hold the event until it has enough to compress.
-      res.flush?.();
+      pending += item === KEEP_ALIVE ? COMMENT : `data: ${JSON.stringify(item)}\n\n`;
     }
   } finally {
     res.off('close', giveUp);
-    res.end();
+    res.end(pending);
+    pending = '';
   }
 }
