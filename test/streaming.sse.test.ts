@@ -20,6 +20,7 @@ import {
   createStreamingWorld,
   dataOf,
   event,
+  expectStreamHeaders,
   KEEP_ALIVE_COMMENT,
   type LiveReply,
   postLive,
@@ -38,27 +39,6 @@ const outputsResult = (outputs: Record<string, unknown>) => ({
 const errorResult = (text: string) => ({ content: [{ type: 'text', text }], isError: true });
 const response = (id: number | string, result: unknown) => ({ jsonrpc: '2.0', id, result });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The headers every stream must have, and the ones it must not. */
-function expectStreamHeaders(reply: LiveReply): void {
-  expect({
-    status: reply.status,
-    contentType: reply.headers['content-type'],
-    cacheControl: reply.headers['cache-control'],
-    accelBuffering: reply.headers['x-accel-buffering'],
-    contentLength: reply.headers['content-length'],
-    transferEncoding: reply.headers['transfer-encoding'],
-    session: reply.headers['mcp-session-id'],
-  }).toEqual({
-    status: 200,
-    contentType: 'text/event-stream',
-    cacheControl: 'no-cache',
-    accelBuffering: 'no',
-    contentLength: undefined,
-    transferEncoding: 'chunked',
-    session: undefined,
-  });
-}
 
 /** A whole JSON reply, read from a live one. */
 async function expectJsonReply(reply: LiveReply, body: unknown): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import { createGunzip } from 'node:zlib';
+import { expect } from 'vitest';
 import type { AppEvent, AppRun, HostApp, McpServerOptions, ServerStore } from '../../src/index.js';
 import { PushQueue } from '../../src/protocol/push-queue.js';
 import type { ErrorContext } from '../../src/protocol/report.js';
@@ -258,6 +259,27 @@ export function postLive(
       if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(error);
     });
     req.end(body);
+  });
+}
+
+/** The headers every stream must have, and the ones it must not. */
+export function expectStreamHeaders(reply: LiveReply): void {
+  expect({
+    status: reply.status,
+    contentType: reply.headers['content-type'],
+    cacheControl: reply.headers['cache-control'],
+    accelBuffering: reply.headers['x-accel-buffering'],
+    contentLength: reply.headers['content-length'],
+    transferEncoding: reply.headers['transfer-encoding'],
+    session: reply.headers['mcp-session-id'],
+  }).toEqual({
+    status: 200,
+    contentType: 'text/event-stream',
+    cacheControl: 'no-cache',
+    accelBuffering: 'no',
+    contentLength: undefined,
+    transferEncoding: 'chunked',
+    session: undefined,
   });
 }
 
