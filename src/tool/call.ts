@@ -64,6 +64,8 @@ export async function runToolCall<HostRequest>(
     const produced = await untilStopped(produce, stop);
     return shape(produced, tool, features, options);
   } catch (error) {
+    // Only a cancellation makes the result pointless; a timeout still has one to tell.
+    if (stop.reason instanceof CallCancelled) options.observer?.cancelled();
     // Once stopped from outside, whatever the app throws is an echo of that stop.
     if (stop.stopped && !(error instanceof AppRunError)) {
       const reason = stop.reason;

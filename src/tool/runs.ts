@@ -50,8 +50,6 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
       const stop = new RunStop();
       const unwatch = call.onClosed(() => stop.stop());
       const unregister = inflight.add(server.id, call.id, stop);
-      const { observer } = call;
-      const unobserve = observer ? stop.onStop(() => tellCancelled(stop, observer)) : undefined;
       const run: AppRun<HostRequest> = {
         app,
         server,
@@ -71,12 +69,11 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
           runApp: options.runApp,
           callTimeoutMs: options.callTimeoutMs,
           report: (error, phase = 'run') => options.report(error, phase, server, app),
-          observer,
+          observer: call.observer,
         });
       } finally {
         unwatch();
         unregister();
-        unobserve?.();
       }
     },
 
@@ -85,11 +82,6 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
       inflight.cancel(serverId, id, new CallCancelled());
     },
   };
-}
-
-/** Only a `notifications/cancelled` makes a run's result pointless; a timeout still has one to tell. */
-function tellCancelled(stop: RunStop, observer: RunObserver): void {
-  if (stop.reason instanceof CallCancelled) observer.cancelled();
 }
 
 export type ToolRuns<HostRequest> = ReturnType<typeof createToolRuns<HostRequest>>;
