@@ -41,9 +41,10 @@ const express5 = express();
 express5.use(
   mcpServer({
     resolveServer: store.resolver(async (appId) => (appId === app.id ? app : null)),
-    runApp: async ({ inputs, signal }) => {
-      if (app === ECHO_APP) return echoWithProgress(inputs.text);
-      await sleep(waitMs, undefined, { signal });
+    // `run.signal` is read only where it is used: reading it makes the run's AbortSignal.
+    runApp: async (run) => {
+      if (app === ECHO_APP) return echoWithProgress(run.inputs.text);
+      await sleep(waitMs, undefined, { signal: run.signal });
       return { outputs: { waited: waitMs } };
     },
     ...(process.env.BENCH_HEARTBEAT_MS ? { heartbeatMs: Number(process.env.BENCH_HEARTBEAT_MS) } : {}),
