@@ -43,22 +43,26 @@ const sleeperResult = (ms: number) => ({
 
 const variant = hostVariants[0] as HostVariant;
 let world: StreamingWorld;
+/** Heartbeats every HEARTBEAT_MS, for the long calls. */
 let host: Host;
+/** Heartbeats off, so that only the app's progress reaches `onprogress`. */
+let quiet: Host;
 const closers: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
   const pkg = await loadPackage(variant.major);
   world = await createStreamingWorld(pkg.memoryServerStore());
   host = await startHost(variant, pkg, world.options({ heartbeatMs: HEARTBEAT_MS }));
+  quiet = await startHost(variant, pkg, world.options({ heartbeatMs: 0 }));
 });
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((closer) => closer.close()));
 });
 afterAll(async () => {
-  await host?.close();
+  await Promise.all([host?.close(), quiet?.close()]);
 });
 
-const endpoint = (code: string) => new URL(host.path(code), host.url);
+const endpoint = (code: string, on = host) => new URL(on.path(code), on.url);
 
 /** Heartbeats before the app reports anything: strictly increasing, between 0 and 1, no total. */
 function expectHeartbeats(notes: Progress[]): void {
@@ -70,15 +74,15 @@ function expectHeartbeats(notes: Progress[]): void {
 }
 
 describe('the official v1 client (2025-11-25)', () => {
-  async function connect(code: string): Promise<Client> {
+  async function connect(code: string, on = host): Promise<Client> {
     const client = new Client({ name: 'streaming-test', version: '1.0.0' });
     closers.push(client);
-    await client.connect(new StreamableHTTPClientTransport(endpoint(code)));
+    await client.connect(new StreamableHTTPClientTransport(endpoint(code, on)));
     return client;
   }
 
   it("receives the app's progress through onprogress, then the result", async () => {
-    const client = await connect(world.codes.report);
+    const client = await connect(world.codes.report, quiet);
     const notes: Progress[] = [];
     const pending = client.callTool({ name: 'Report', arguments: {} }, undefined, {
       onprogress: (note) => notes.push(note),
@@ -134,19 +138,19 @@ describe.each([
   ['pinned to 2026-07-28', { pin: '2026-07-28' }],
   ['in auto mode', 'auto'],
 ] as const)('the official v2 client %s', (_name, mode) => {
-  async function connect(code: string): Promise<ModernClient> {
+  async function connect(code: string, on = host): Promise<ModernClient> {
     const client = new ModernClient(
       { name: 'streaming-test', version: '2.0.0' },
       { versionNegotiation: { mode } },
     );
     closers.push(client);
-    await client.connect(new ModernTransport(endpoint(code)));
+    await client.connect(new ModernTransport(endpoint(code, on)));
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     return client;
   }
 
   it("receives the app's progress through onprogress, then the result", async () => {
-    const client = await connect(world.codes.report);
+    const client = await connect(world.codes.report, quiet);
     const notes: Progress[] = [];
     const pending = client.callTool(
       { name: 'Report', arguments: {} },
@@ -205,7 +209,7 @@ describe('the conformance scenario tools-call-with-progress, against its tool te
   it('2025-11-25: the v1 client, with the token in _meta and its own progress handler, as the suite calls it', async () => {
     const client = new Client({ name: 'conformance-test-client', version: '1.0.0' });
     closers.push(client);
-    await client.connect(new StreamableHTTPClientTransport(endpoint(world.codes.progressFixture)));
+    await client.connect(new StreamableHTTPClientTransport(endpoint(world.codes.progressFixture, quiet)));
     const notes: unknown[] = [];
     client.setNotificationHandler(ProgressNotificationSchema, (note) => {
       notes.push(note.params);
@@ -230,8 +234,8 @@ describe('the conformance scenario tools-call-with-progress, against its tool te
       'io.modelcontextprotocol/clientCapabilities': {},
     };
     const reply = await postLive(
-      host.url,
-      host.path(world.codes.progressFixture),
+      quiet.url,
+      quiet.path(world.codes.progressFixture),
       callRequest(1, 'test_tool_with_progress', TOKEN, modern),
       {
         'mcp-protocol-version': '2026-07-28',

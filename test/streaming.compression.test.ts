@@ -33,24 +33,32 @@ const result = (outputs: Record<string, unknown>) => ({
 describe('behind compression()', () => {
   const variant = hostVariants[0] as HostVariant;
   let world: StreamingWorld;
+  /** Heartbeats every 100 ms. */
   let host: Host;
+  /** Heartbeats off, so that only the app's events are on the stream. */
+  let quiet: Host;
 
   beforeAll(async () => {
     const pkg = await loadPackage(variant.major);
     world = await createStreamingWorld(pkg.memoryServerStore());
-    const app = express();
-    app.use(compression());
-    app.use(pkg.mcpServer(world.options({ heartbeatMs: 100 })));
-    host = await serveApp(app, variant);
+    const serve = (heartbeatMs: number) => {
+      const app = express();
+      app.use(compression());
+      app.use(pkg.mcpServer(world.options({ heartbeatMs })));
+      return serveApp(app, variant);
+    };
+    host = await serve(100);
+    quiet = await serve(0);
   });
   afterAll(async () => {
-    await host?.close();
+    await Promise.all([host?.close(), quiet?.close()]);
   });
 
-  const post = (payload: unknown) => postLive(host.url, host.path(world.codes.report), payload, HEADERS);
+  const post = (target: Host, payload: unknown) =>
+    postLive(target.url, target.path(world.codes.report), payload, HEADERS);
 
   it('the first progress event reaches the client while the run still waits for it; the result comes last', async () => {
-    const pending = post(callRequest(1, 'Report', 'tok-1'));
+    const pending = post(quiet, callRequest(1, 'Report', 'tok-1'));
     const run = await world.nextRun();
     run.emit({ event: 'progress', progress: 1, total: 2, message: 'first half' });
     const reply = await pending;
@@ -71,7 +79,7 @@ describe('behind compression()', () => {
   });
 
   it('heartbeat comment lines get through as they are written', async () => {
-    const pending = post(callRequest(2, 'Report'));
+    const pending = post(host, callRequest(2, 'Report'));
     const run = await world.nextRun();
     const reply = await pending;
 
@@ -83,7 +91,9 @@ describe('behind compression()', () => {
 
   it('the official v1 client gets each progress notification before the result', async () => {
     const client = new Client({ name: 'compression-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(host.path(world.codes.report), host.url)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(quiet.path(world.codes.report), quiet.url)),
+    );
     try {
       const notes: Progress[] = [];
       let heard: () => void = () => {};

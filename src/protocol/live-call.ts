@@ -15,12 +15,13 @@ import type { EndpointRequest } from './request.js';
 type Phase = 'open' | 'json' | 'streaming' | 'over';
 
 /**
- * The reply of one `tools/call` that may stream (README, "Long runs"). It starts as JSON and stays
- * JSON when the run finishes before there is anything else to say, at the cost of one timer. It
- * becomes an event stream when, before the result, the app reports progress for the request's
- * progress token, or `heartbeatMs` passes: then the progress notifications and heartbeats go out
- * as they come, and the JSON-RPC response last; nothing after it. A `notifications/cancelled` ends
- * a stream without a response (MCP "Cancellation": no response to a cancelled request).
+ * The reply of one `tools/call` that may stream (docs/http-contract.md, "Long runs"). It starts
+ * as JSON and stays JSON when the run finishes before there is anything else to say, at the cost of
+ * one timer. It becomes an event stream when, before the result, the app reports progress for the
+ * request's progress token, or `heartbeatMs` passes: then the progress notifications and heartbeats
+ * go out as they come, and the JSON-RPC response last; nothing after it. A
+ * `notifications/cancelled` ends a stream without a response (MCP "Cancellation": no response to a
+ * cancelled request).
  */
 export class LiveCall implements RunObserver {
   #phase: Phase = 'open';

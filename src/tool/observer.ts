@@ -7,7 +7,8 @@ export interface AppProgress {
 
 /**
  * Follows one run while it goes, for a reply that can tell the client about it before the result
- * (a streamed reply: README, "Long runs"). Both are called synchronously, so they must not throw.
+ * (a streamed reply: docs/http-contract.md, "Long runs"). Both are called synchronously, so they
+ * must not throw.
  */
 export interface RunObserver {
   /** The app emitted a `progress` event. */
