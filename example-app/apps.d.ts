@@ -28,3 +28,6 @@ export declare function titleCase(text: string): string;
 
 export declare const MANUALS_BASE_URL: string;
 export declare function manualOf(product: string): { url: string; name: string; mimeType: string } | null;
+
+export declare const SLOW_REPORT_STAGES: string[];
+export declare function slowReport(topic: string): { title: string; sections: string[] };

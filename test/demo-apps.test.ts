@@ -54,7 +54,7 @@ async function run(
 }
 
 describe('the demo apps', () => {
-  it('are the five apps of the README, one per mode, and the two file apps, in the demo tenant', () => {
+  it('are the five apps of the README, one per mode, the two file apps and the Slow Report, in the demo tenant', () => {
     expect(DEMO_APPS.map(({ id, name, mode }) => ({ id, name, mode }))).toEqual([
       { id: 'text-stats', name: 'Text Stats', mode: 'workflow' },
       { id: 'faq-bot', name: 'FAQ Bot', mode: 'chat' },
@@ -63,6 +63,7 @@ describe('the demo apps', () => {
       { id: 'title-case', name: 'Title Case', mode: 'completion' },
       { id: 'image-facts', name: 'Image Facts', mode: 'workflow' },
       { id: 'manual-finder', name: 'Manual Finder', mode: 'chat' },
+      { id: 'slow-report', name: 'Slow Report', mode: 'workflow' },
     ]);
     expect(TENANT_ID).toBe('demo');
   });

@@ -1,5 +1,6 @@
 import { isJsonObject } from '../plain-object.js';
 import type { AppEvent, AppMode, AppResult } from '../types.js';
+import type { RunObserver } from './observer.js';
 import type { RunStop } from './stop.js';
 
 /** What a run produced, before it is shaped into a `tools/call` result. */
@@ -29,6 +30,7 @@ export async function fromEvents(
   mode: AppMode,
   events: AsyncIterable<AppEvent>,
   stop: Pick<RunStop, 'stopped'>,
+  observer?: RunObserver,
 ): Promise<Produced> {
   let outputs: Record<string, unknown> = {};
   let message: string | null = null;
@@ -56,6 +58,9 @@ export async function fromEvents(
       case 'message_file':
         // Without a `file` it is no file event, and is ignored like unknown events.
         if (event.file !== undefined) files.push(event.file);
+        break;
+      case 'progress':
+        observer?.progress(event);
         break;
       case 'error':
         return { kind: 'error', message: text(event.message) || 'the app reported an error' };

@@ -2,6 +2,7 @@ import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types.js
 import { CallCancelled, type CallToolResult, runToolCall } from './call.js';
 import type { ToolFeatures } from './features.js';
 import { type CallId, InflightCalls } from './inflight.js';
+import type { RunObserver } from './observer.js';
 import { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
 
@@ -36,6 +37,8 @@ export interface ToolRun<HostRequest> {
    * that stops watching. Where a disconnect is no cancellation, a function that never calls it.
    */
   onClosed: (listener: () => void) => () => void;
+  /** Follows the run for a reply that streams; absent when the reply can only be JSON. */
+  observer?: RunObserver;
 }
 
 /**
@@ -72,6 +75,7 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
           callTimeoutMs: options.callTimeoutMs,
           maxInlineResultBytes: options.maxInlineResultBytes,
           report: (error, phase = 'run') => options.report(error, phase, server, app),
+          observer: call.observer,
         });
       } finally {
         unwatch();

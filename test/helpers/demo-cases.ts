@@ -242,4 +242,62 @@ export const DEMO_CASES: DemoCase[] = [
   },
   // The two file apps: a file in, a generated image out; a chat answer with a file link.
   ...FILE_DEMO_CASES,
+  {
+    appId: 'slow-report',
+    name: 'Slow Report',
+    mode: 'workflow',
+    tool: {
+      name: 'Slow_Report',
+      title: 'Slow Report',
+      description:
+        'Writes a short report on a topic in five stages, reporting each stage as it starts; it takes about 20 seconds (or the given seconds), to show a long run.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          topic: { type: 'string', maxLength: 200, description: 'What the report is about' },
+          seconds: {
+            type: 'number',
+            description: 'How long the report takes, from 0 to 600 seconds',
+            default: 20,
+          },
+        },
+        required: ['topic'],
+      },
+      outputSchema: {
+        type: 'object',
+        properties: {
+          title: { type: 'string', description: 'The title of the report' },
+          sections: { type: 'array', description: 'One line per stage of the report' },
+        },
+        required: ['title', 'sections'],
+      },
+    },
+    valid: [{ arguments: { topic: 'tides', seconds: 0.5 }, result: slowReportResult('tides') }],
+    invalid: [
+      {
+        arguments: { seconds: 1 },
+        result: failure('Invalid arguments for tool Slow_Report: topic is required'),
+      },
+      {
+        arguments: { topic: 'tides', seconds: 601 },
+        result: failure('seconds must be a number from 0 to 600'),
+      },
+    ],
+  },
 ];
+
+/** The Slow Report's stages, as its progress messages and its sections name them. */
+export const SLOW_REPORT_STAGES = ['gathering sources', 'reading', 'outlining', 'drafting', 'proofreading'];
+
+/** What the Slow Report answers for a topic. */
+export function slowReportResult(topic: string): Call['result'] {
+  const outputs = {
+    title: `A report on ${topic}`,
+    sections: SLOW_REPORT_STAGES.map((stage) => `${stage}: done`),
+  };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(outputs) }],
+    structuredContent: outputs,
+    isError: false,
+  };
+}
