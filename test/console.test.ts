@@ -268,6 +268,7 @@ describe.each(databases)('the console API on $name', (kind) => {
       const server = reply.body;
       expect(Object.keys(server).sort()).toEqual(
         [
+          'annotations',
           'created_at',
           'description',
           'id',
@@ -286,6 +287,7 @@ describe.each(databases)('the console API on $name', (kind) => {
         description: 'Answers customers',
         status: 'active',
         parameters: { text: 'The customer question' },
+        annotations: {},
         created_at: expect.any(Number),
         updated_at: server.created_at,
         url: `/mcp/server/${server.server_code}/mcp`,

@@ -67,6 +67,7 @@ export function createToolMethods(options: MethodOptions) {
     listTools(call: Pick<MethodCall, 'target' | 'protocolVersion'>): { tools: readonly unknown[] } {
       const descriptor = toolFor(call.target.app, call.target.server).describe(
         featuresOf(call.protocolVersion),
+        call.protocolVersion,
       );
       let result = listResults.get(descriptor);
       if (!result) {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ServerExistsError } from '../errors.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
+import { withAnnotations } from './annotations.js';
 import { generateServerCode } from './codes.js';
 import { storeResolver } from './resolver.js';
 import type { NewServer, ServerChanges, ServerStore } from './types.js';
@@ -13,7 +14,7 @@ export function memoryServerStore(): ServerStore {
   const servers = new Map<string, ServerRecord>();
   const endUsers = new Map<string, Promise<EndUser>>();
   const copy = (server: ServerRecord | undefined): ServerRecord | null =>
-    server ? { ...server, parameters: { ...server.parameters } } : null;
+    server ? withAnnotations({ ...server, parameters: { ...server.parameters } }, server.annotations) : null;
   const find = (predicate: (server: ServerRecord) => boolean) => {
     for (const server of servers.values()) if (predicate(server)) return copy(server);
     return null;
@@ -41,7 +42,7 @@ export function memoryServerStore(): ServerStore {
         createdAt: now,
         updatedAt: now,
       };
-      servers.set(server.id, server);
+      servers.set(server.id, withAnnotations(server, input.annotations));
       return copy(server) as ServerRecord;
     },
     async getServerByApp(tenantId, appId) {
@@ -58,6 +59,7 @@ export function memoryServerStore(): ServerStore {
         if (changes.name !== undefined) server.name = changes.name;
         if (changes.description !== undefined) server.description = changes.description;
         if (changes.parameters !== undefined) server.parameters = { ...changes.parameters };
+        if (changes.annotations !== undefined) withAnnotations(server, changes.annotations);
         if (changes.status !== undefined) server.status = changes.status;
       });
     },
