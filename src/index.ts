@@ -37,4 +37,5 @@ export type {
   ResolveServer,
   RunApp,
   ServerRecord,
+  ToolAnnotations,
 } from './types.js';
