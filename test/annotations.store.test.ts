@@ -106,7 +106,7 @@ describe.each(stores)('annotations in $name', ({ open }) => {
       readOnlyHint: true,
       title: 'x',
       destructiveHint: 'no',
-    } as ToolAnnotations);
+    } as unknown as ToolAnnotations);
     expect(server.annotations).toEqual({ readOnlyHint: true });
     expect((await store.getServerById(server.id))?.annotations).toEqual({ readOnlyHint: true });
   });

@@ -109,7 +109,11 @@ describe('tool annotations, version by version', () => {
       ...plain,
       id: 'hand-written',
       serverCode: 'HandWritten00000',
-      annotations: { destructiveHint: 'yes', idempotentHint: true, title: 'Words' } as ToolAnnotations,
+      annotations: {
+        destructiveHint: 'yes',
+        idempotentHint: true,
+        title: 'Words',
+      } as unknown as ToolAnnotations,
     };
     const fromStore = store.resolver(() => WORD_COUNT);
     const resolveServer: ResolveServer = async (code, req) =>

@@ -26,7 +26,10 @@ function listed(
     version = '2025-11-25',
   }: { server?: Partial<ServerRecord>; toolName?: ToolNamer; version?: string } = {},
 ) {
-  return createToolCache(toolName)(host, serverRecordFor(host, server)).describe(featuresOf(version));
+  return createToolCache(toolName)(host, serverRecordFor(host, server)).describe(
+    featuresOf(version),
+    version,
+  );
 }
 
 describe('the tool name (SPEC §4.1)', () => {
@@ -125,7 +128,7 @@ describe('the tool description (SPEC §4.1)', () => {
     const before = serverRecordFor(host, { description: 'first' });
     const after = { ...before, description: 'second', updatedAt: new Date('2025-02-01T00:00:00Z') };
     const features = featuresOf('2025-11-25');
-    expect(cache(host, before).describe(features).description).toBe('first');
-    expect(cache(host, after).describe(features).description).toBe('second');
+    expect(cache(host, before).describe(features, '2025-11-25').description).toBe('first');
+    expect(cache(host, after).describe(features, '2025-11-25').description).toBe('second');
   });
 });

@@ -160,7 +160,7 @@ describe('declared workflow outputs (SPEC §4.4)', () => {
 
   it('the outputSchema lists the declared outputs, all required', () => {
     const tool = createToolCache()(declared, serverRecordFor(declared));
-    expect(tool.describe(featuresOf('2025-11-25')).outputSchema).toEqual({
+    expect(tool.describe(featuresOf('2025-11-25'), '2025-11-25').outputSchema).toEqual({
       type: 'object',
       properties: {
         word_count: { type: 'number', description: 'Number of words' },
@@ -175,7 +175,7 @@ describe('declared workflow outputs (SPEC §4.4)', () => {
 
   it('without declared outputs the outputSchema is a plain object', () => {
     const tool = createToolCache()(workflow, serverRecordFor(workflow));
-    expect(tool.describe(featuresOf('2025-06-18')).outputSchema).toEqual({ type: 'object' });
+    expect(tool.describe(featuresOf('2025-06-18'), '2025-06-18').outputSchema).toEqual({ type: 'object' });
   });
 
   it('outputs that match are returned as they are, extra outputs included', async () => {
@@ -245,7 +245,7 @@ describe.each<AppMode>(['chat', 'advanced-chat', 'completion'])('%s results (SPE
 
   it('the outputSchema requires a string answer', () => {
     const tool = createToolCache()(app, serverRecordFor(app));
-    expect(tool.describe(featuresOf('2025-06-18')).outputSchema).toEqual({
+    expect(tool.describe(featuresOf('2025-06-18'), '2025-06-18').outputSchema).toEqual({
       type: 'object',
       properties: { answer: { type: 'string' } },
       required: ['answer'],

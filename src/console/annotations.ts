@@ -1,20 +1,29 @@
 import { z } from 'zod';
-import { ANNOTATION_HINTS } from '../annotations.js';
+import { ANNOTATION_HINTS, pickAnnotations } from '../annotations.js';
+import type { ToolAnnotations } from '../types.js';
 
-const hint = z.boolean({ error: 'must be true or false' }).optional();
+const hints = new Set<string>(ANNOTATION_HINTS);
+const UNKNOWN_HINT = `is not a known hint; the hints are ${ANNOTATION_HINTS.join(', ')}`;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The `annotations` field of the console's POST and PUT bodies: the tool's hints, booleans only.
- * Unlike the body's other unknown fields, an unknown key here is refused, naming it: a misspelt
- * hint would otherwise be dropped without a word and the tool would carry less than the admin meant.
+ * Unlike the body's other unknown fields, an unknown key here is refused, each under its own name:
+ * a misspelt hint would otherwise be dropped without a word, and the tool would carry less than the
+ * admin meant. Keys are read with `Object.keys`, so even `__proto__` (which zod's object schemas
+ * skip) is named.
  */
 export const AnnotationsField = z
-  .object(
-    Object.fromEntries(ANNOTATION_HINTS.map((name) => [name, hint])) as Record<
-      (typeof ANNOTATION_HINTS)[number],
-      typeof hint
-    >,
-    { error: 'must be an object of hints (true or false)' },
-  )
-  .catchall(z.never({ error: `is not a known hint; the hints are ${ANNOTATION_HINTS.join(', ')}` }))
+  .custom<Record<string, unknown>>(isObject, { error: 'must be an object of hints (true or false)' })
+  .superRefine((value, context) => {
+    for (const key of Object.keys(value)) {
+      if (!hints.has(key)) context.addIssue({ code: 'custom', path: [key], message: UNKNOWN_HINT });
+      else if (typeof value[key] !== 'boolean') {
+        context.addIssue({ code: 'custom', path: [key], message: 'must be true or false' });
+      }
+    }
+  })
+  .transform((value): ToolAnnotations => pickAnnotations(value) ?? {})
   .nullish();
