@@ -41,6 +41,27 @@ const SERVER_INFO = { name: 'express-app-mcp', version: PACKAGE_VERSION };
 
 const QUERY = { type: 'string', description: 'User Input/Question content' };
 const ANSWER_SCHEMA = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+const CONVERSATION_SCHEMA = {
+  type: 'object',
+  properties: {
+    answer: { type: 'string' },
+    conversation_id: {
+      type: 'string',
+      description: 'Pass it back as the conversation_id argument to continue this conversation',
+    },
+  },
+  required: ['answer'],
+};
+const CONVERSATION_ID = {
+  type: 'string',
+  description:
+    'The conversation_id of a previous result, to continue that conversation; omit it to start a new one',
+};
+const HOW_TO_CONTINUE =
+  'Each result carries a conversation_id: pass it back as the conversation_id argument to ask a follow-up question in the same conversation; omit it to start a new one.';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** The hints the example publishes a read-only demo app with. */
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
 
 interface Call {
   arguments: Record<string, unknown>;
@@ -52,6 +73,8 @@ interface DemoCase {
   name: string;
   mode: string;
   tool: Record<string, unknown> & { name: string; description: string };
+  /** The server's description, which `initialize` shows; the tool's own when absent. */
+  instructions?: string;
   valid: Call[];
   invalid: Call[];
 }
@@ -59,6 +82,15 @@ interface DemoCase {
 const answer = (text: string): Call['result'] => ({
   content: [{ type: 'text', text }],
   structuredContent: { answer: text },
+  isError: false,
+});
+/** A FAQ Bot answer: each call without a conversation_id starts a new conversation. */
+const conversationAnswer = (text: string): Call['result'] => ({
+  content: [
+    { type: 'text', text },
+    { type: 'text', text: expect.stringMatching(/^conversation_id: [0-9a-f-]{36}$/) },
+  ],
+  structuredContent: { answer: text, conversation_id: expect.stringMatching(UUID) },
   isError: false,
 });
 const failure = (text: string): Call['result'] => ({ content: [{ type: 'text', text }], isError: true });
@@ -103,6 +135,7 @@ const DEMO_CASES: DemoCase[] = [
         },
         required: ['word_count', 'char_count', 'top_words'],
       },
+      annotations: READ_ONLY,
     },
     valid: [
       {
@@ -147,11 +180,12 @@ const DEMO_CASES: DemoCase[] = [
     tool: {
       name: 'FAQ_Bot',
       title: 'FAQ Bot',
-      description: 'Answers questions about opening hours, prices and refunds.',
+      description: `Answers questions about opening hours, prices and refunds.\n\n${HOW_TO_CONTINUE}`,
       inputSchema: {
         type: 'object',
         properties: {
           query: QUERY,
+          conversation_id: CONVERSATION_ID,
           tone: {
             type: 'string',
             enum: ['plain', 'friendly'],
@@ -160,18 +194,20 @@ const DEMO_CASES: DemoCase[] = [
         },
         required: ['query'],
       },
-      outputSchema: ANSWER_SCHEMA,
+      outputSchema: CONVERSATION_SCHEMA,
+      annotations: READ_ONLY,
     },
+    instructions: 'Answers questions about opening hours, prices and refunds.',
     valid: [
       {
         arguments: { query: 'What are your opening hours?', tone: 'friendly' },
-        result: answer('Happy to help! We are open Monday to Friday, 9:00 to 17:00.'),
+        result: conversationAnswer('Happy to help! We are open Monday to Friday, 9:00 to 17:00.'),
       },
       {
         arguments: { query: 'Can I get a refund?' },
-        result: answer('You can ask for a full refund within 30 days of your purchase.'),
+        result: conversationAnswer('You can ask for a full refund within 30 days of your purchase.'),
       },
-      { arguments: { query: 'Where is your office?' }, result: answer("I don't know that yet.") },
+      { arguments: { query: 'Where is your office?' }, result: conversationAnswer("I don't know that yet.") },
     ],
     invalid: [
       {
@@ -203,6 +239,12 @@ const DEMO_CASES: DemoCase[] = [
         required: ['query', 'customer_tier'],
       },
       outputSchema: ANSWER_SCHEMA,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
     },
     valid: [
       {
@@ -234,6 +276,7 @@ const DEMO_CASES: DemoCase[] = [
         'Evaluates an arithmetic expression with + - * /, parentheses and decimals, e.g. "(2 + 3) * 4.5".',
       inputSchema: { type: 'object', properties: { query: QUERY }, required: ['query'] },
       outputSchema: ANSWER_SCHEMA,
+      annotations: READ_ONLY,
     },
     valid: [
       { arguments: { query: '(2 + 3) * 4.5' }, result: answer('22.5') },
@@ -260,6 +303,7 @@ const DEMO_CASES: DemoCase[] = [
         required: ['text'],
       },
       outputSchema: ANSWER_SCHEMA,
+      annotations: READ_ONLY,
     },
     valid: [{ arguments: { text: 'the QUICK brown fox' }, result: answer('The Quick Brown Fox') }],
     invalid: [
@@ -564,7 +608,7 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
     it('initializes with the server info and the description as instructions', () => {
       expect(client.getServerVersion()).toEqual(SERVER_INFO);
       expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
-      expect(client.getInstructions()).toBe(demo.tool.description);
+      expect(client.getInstructions()).toBe(demo.instructions ?? demo.tool.description);
     });
 
     it('lists exactly one tool: the app', async () => {
@@ -586,6 +630,38 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
         );
       }
     });
+  });
+
+  it('the FAQ Bot answers a follow-up from the previous question of the same conversation', async () => {
+    const client = await sdkClient(urlOf('FAQ Bot'));
+    try {
+      const first = await client.callTool({
+        name: 'FAQ_Bot',
+        arguments: { query: 'What are your opening hours?' },
+      });
+      const hours = 'We are open Monday to Friday, 9:00 to 17:00.';
+      expect(first).toEqual(conversationAnswer(hours));
+      const { conversation_id: conversationId } = first.structuredContent as { conversation_id: string };
+
+      const followUp = await client.callTool({
+        name: 'FAQ_Bot',
+        arguments: { query: 'and on weekends?', conversation_id: conversationId },
+      });
+      expect(followUp).toEqual({
+        content: [
+          { type: 'text', text: hours },
+          { type: 'text', text: `conversation_id: ${conversationId}` },
+        ],
+        structuredContent: { answer: hours, conversation_id: conversationId },
+        isError: false,
+      });
+      // The same words in a new conversation have no topic to go on.
+      expect(await client.callTool({ name: 'FAQ_Bot', arguments: { query: 'and on weekends?' } })).toEqual(
+        conversationAnswer("I don't know that yet."),
+      );
+    } finally {
+      await client.close();
+    }
   });
 
   it('the MCP Inspector CLI lists the tool and calls it', { timeout: 120_000 }, async () => {
@@ -686,6 +762,7 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
       description: 'Rewrites a text in Title Case.',
       status: 'active',
       parameters: {},
+      annotations: READ_ONLY,
       created_at: expect.any(Number),
       updated_at: expect.any(Number),
       url: `/mcp/server/${server.server_code}/mcp`,
