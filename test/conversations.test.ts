@@ -15,6 +15,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppEvent, AppResult, AppRun, HostApp } from '../src/index.js';
 import {
+  CONVERSATION_ID_INPUT,
+  CONVERSATION_OUTPUT_SCHEMA,
+  HOW_TO_CONTINUE,
+} from './helpers/conversations.js';
+import {
   expectRpcReply,
   type Host,
   type HostVariant,
@@ -28,24 +33,6 @@ import {
 
 const TENANT = 'tenant-chat';
 const QUERY = { type: 'string', description: 'User Input/Question content' };
-const CONVERSATION_ID = {
-  type: 'string',
-  description:
-    'The conversation_id of a previous result, to continue that conversation; omit it to start a new one',
-};
-const HOW_TO_CONTINUE =
-  'Each result carries a conversation_id: pass it back as the conversation_id argument to ask a follow-up question in the same conversation; omit it to start a new one.';
-const CONVERSATION_OUTPUT = {
-  type: 'object',
-  properties: {
-    answer: { type: 'string' },
-    conversation_id: {
-      type: 'string',
-      description: 'Pass it back as the conversation_id argument to continue this conversation',
-    },
-  },
-  required: ['answer'],
-};
 const ANSWER_OUTPUT = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
 
 /** A chat app that remembers the previous question of each conversation, as a host app would. */
@@ -199,12 +186,12 @@ describe('conversations', () => {
                 type: 'object',
                 properties: {
                   query: QUERY,
-                  conversation_id: CONVERSATION_ID,
+                  conversation_id: CONVERSATION_ID_INPUT,
                   tone: { type: 'string', enum: ['plain', 'loud'], description: 'Tone' },
                 },
                 required: ['query'],
               },
-              outputSchema: CONVERSATION_OUTPUT,
+              outputSchema: CONVERSATION_OUTPUT_SCHEMA,
             },
           ],
         }),
@@ -225,7 +212,7 @@ describe('conversations', () => {
               description: HOW_TO_CONTINUE,
               inputSchema: {
                 type: 'object',
-                properties: { query: QUERY, conversation_id: CONVERSATION_ID },
+                properties: { query: QUERY, conversation_id: CONVERSATION_ID_INPUT },
                 required: ['query'],
               },
             },
@@ -426,7 +413,7 @@ describe('conversations', () => {
       try {
         const [tool] = (await client.listTools()).tools;
         expect(tool?.inputSchema.properties).toHaveProperty('conversation_id');
-        expect(tool?.outputSchema).toEqual(CONVERSATION_OUTPUT);
+        expect(tool?.outputSchema).toEqual(CONVERSATION_OUTPUT_SCHEMA);
 
         const first = await client.callTool({
           name: 'Echo_Chat',

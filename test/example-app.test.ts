@@ -18,6 +18,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_VERSION } from '../src/version.js';
+import {
+  CONVERSATION_ID_INPUT,
+  CONVERSATION_OUTPUT_SCHEMA,
+  HOW_TO_CONTINUE,
+} from './helpers/conversations.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The Inspector CLI needs Node ≥ 22; the repository ships a Node 22 binary for it. */
@@ -41,24 +46,6 @@ const SERVER_INFO = { name: 'express-app-mcp', version: PACKAGE_VERSION };
 
 const QUERY = { type: 'string', description: 'User Input/Question content' };
 const ANSWER_SCHEMA = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
-const CONVERSATION_SCHEMA = {
-  type: 'object',
-  properties: {
-    answer: { type: 'string' },
-    conversation_id: {
-      type: 'string',
-      description: 'Pass it back as the conversation_id argument to continue this conversation',
-    },
-  },
-  required: ['answer'],
-};
-const CONVERSATION_ID = {
-  type: 'string',
-  description:
-    'The conversation_id of a previous result, to continue that conversation; omit it to start a new one',
-};
-const HOW_TO_CONTINUE =
-  'Each result carries a conversation_id: pass it back as the conversation_id argument to ask a follow-up question in the same conversation; omit it to start a new one.';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The hints the example publishes a read-only demo app with. */
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
@@ -185,7 +172,7 @@ const DEMO_CASES: DemoCase[] = [
         type: 'object',
         properties: {
           query: QUERY,
-          conversation_id: CONVERSATION_ID,
+          conversation_id: CONVERSATION_ID_INPUT,
           tone: {
             type: 'string',
             enum: ['plain', 'friendly'],
@@ -194,7 +181,7 @@ const DEMO_CASES: DemoCase[] = [
         },
         required: ['query'],
       },
-      outputSchema: CONVERSATION_SCHEMA,
+      outputSchema: CONVERSATION_OUTPUT_SCHEMA,
       annotations: READ_ONLY,
     },
     instructions: 'Answers questions about opening hours, prices and refunds.',
