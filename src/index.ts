@@ -41,4 +41,5 @@ export type {
   NestedInputVariable,
   ResolvedServer,
   ServerRecord,
+  ToolAnnotations,
 } from './types.js';

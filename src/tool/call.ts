@@ -1,6 +1,7 @@
 import { AppRunError } from '../errors.js';
 import type { AppRun, RunApp } from '../types.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
+import { attachConversation } from './conversation.js';
 import type { ToolFeatures } from './features.js';
 import type { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
@@ -59,7 +60,11 @@ export async function runToolCall<HostRequest>(
     timeoutMs > 0 ? setTimeout(() => stop.stop(new CallTimeout(timeoutMs)), timeoutMs) : undefined;
   try {
     const produced = await untilStopped(produce, stop);
-    return shape(produced, tool, features, options);
+    const result = shape(produced, tool, features, options);
+    // An app that names no conversation continues the one the client asked for.
+    if (tool.conversations && produced.kind === 'answer')
+      attachConversation(result, produced.conversationId ?? run.conversationId);
+    return result;
   } catch (error) {
     // Once stopped from outside, whatever the app throws is an echo of that stop.
     if (stop.stopped && !(error instanceof AppRunError)) {

@@ -1,11 +1,12 @@
 import { isJsonObject } from '../plain-object.js';
 import type { AppEvent, AppMode, AppResult } from '../types.js';
+import { conversationIdOf } from './conversation.js';
 import type { RunStop } from './stop.js';
 
 /** What a run produced, before it is shaped into a `tools/call` result. */
 export type Produced =
   | { kind: 'outputs'; outputs: Record<string, unknown> }
-  | { kind: 'answer'; answer: string }
+  | { kind: 'answer'; answer: string; conversationId?: string }
   | { kind: 'error'; message: string };
 
 export const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
@@ -15,7 +16,8 @@ export const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown>
 export function fromPlainResult(mode: AppMode, result: AppResult | null | undefined): Produced {
   const record = (result ?? {}) as Record<string, unknown>;
   if (mode === 'workflow') return { kind: 'outputs', outputs: asOutputs(record.outputs) };
-  return { kind: 'answer', answer: typeof record.answer === 'string' ? record.answer : '' };
+  const answer = typeof record.answer === 'string' ? record.answer : '';
+  return { kind: 'answer', answer, conversationId: conversationIdOf(record) };
 }
 
 /**
@@ -32,8 +34,11 @@ export async function fromEvents(
   let message: string | null = null;
   let agentMessage: string | null = null;
   let thoughts = '';
+  let conversationId: string | undefined;
   for await (const event of events) {
     if (stop.stopped) break;
+    // Dify names the conversation on most chat events; the last one named wins.
+    conversationId = conversationIdOf(event) ?? conversationId;
     switch (event?.event) {
       case 'message':
         message = (message ?? '') + text(event.answer);
@@ -55,7 +60,7 @@ export async function fromEvents(
     }
   }
   if (mode === 'workflow') return { kind: 'outputs', outputs };
-  return { kind: 'answer', answer: message ?? agentMessage ?? thoughts };
+  return { kind: 'answer', answer: message ?? agentMessage ?? thoughts, conversationId };
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
