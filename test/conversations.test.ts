@@ -15,6 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppEvent, AppResult, AppRun, HostApp } from '../src/index.js';
 import {
+  answeredInConversation,
   CONVERSATION_ID_INPUT,
   CONVERSATION_OUTPUT_SCHEMA,
   HOW_TO_CONTINUE,
@@ -157,15 +158,6 @@ describe('conversations', () => {
       request(2, 'tools/call', { name: app.name.replace(/ /g, '_'), arguments: args }),
       { 'mcp-protocol-version': version },
     );
-  /** A successful chat result with a conversation, as the client reads it. */
-  const answered = (answer: string, conversationId: string) => ({
-    content: [
-      { type: 'text', text: answer },
-      { type: 'text', text: `conversation_id: ${conversationId}` },
-    ],
-    structuredContent: { answer, conversation_id: conversationId },
-    isError: false,
-  });
   const conversationOf = (reply: { json: unknown }) =>
     (reply.json as { result: { structuredContent: { conversation_id: string } } }).result.structuredContent
       .conversation_id;
@@ -294,7 +286,11 @@ describe('conversations', () => {
       const reply = await call(ECHO_CHAT, { query: 'What time is it?', tone: 'plain' });
       const conversationId = conversationOf(reply);
       expect(conversationId).toMatch(/^[0-9a-f-]{36}$/);
-      expectRpcReply(reply, 200, rpcResult(2, answered('First question: What time is it?', conversationId)));
+      expectRpcReply(
+        reply,
+        200,
+        rpcResult(2, answeredInConversation('First question: What time is it?', conversationId)),
+      );
       expect(runs).toHaveLength(1);
       expect(Object.hasOwn(runs[0]!, 'conversationId')).toBe(false);
       expect(runs[0]).toMatchObject({ query: 'What time is it?', inputs: { tone: 'plain' } });
@@ -312,7 +308,7 @@ describe('conversations', () => {
       expectRpcReply(
         second,
         200,
-        rpcResult(2, answered('BEFORE THAT YOU ASKED: IS IT RAINING?', conversationId)),
+        rpcResult(2, answeredInConversation('BEFORE THAT YOU ASKED: IS IT RAINING?', conversationId)),
       );
       expect(runs[1]?.conversationId).toBe(conversationId);
       // The argument is the run's conversationId, never one of the app's inputs.
@@ -322,7 +318,11 @@ describe('conversations', () => {
 
     it('an empty conversation_id starts a new conversation, like an absent one', async () => {
       const reply = await call(ECHO_CHAT, { query: 'Hello', conversation_id: '' });
-      expectRpcReply(reply, 200, rpcResult(2, answered('First question: Hello', conversationOf(reply))));
+      expectRpcReply(
+        reply,
+        200,
+        rpcResult(2, answeredInConversation('First question: Hello', conversationOf(reply))),
+      );
       expect(Object.hasOwn(runs[0]!, 'conversationId')).toBe(false);
       expect(runs[0]?.inputs).toEqual({});
     });
@@ -346,7 +346,7 @@ describe('conversations', () => {
       expectRpcReply(
         await call(STREAMING_CHAT, { query: 'Hi' }),
         200,
-        rpcResult(2, answered('Hello there', 'conv-stream')),
+        rpcResult(2, answeredInConversation('Hello there', 'conv-stream')),
       );
     });
 
@@ -354,7 +354,7 @@ describe('conversations', () => {
       expectRpcReply(
         await call(SILENT_AGENT, { query: 'go on', conversation_id: 'conv-7' }),
         200,
-        rpcResult(2, answered('silent: go on', 'conv-7')),
+        rpcResult(2, answeredInConversation('silent: go on', 'conv-7')),
       );
       expect(runs[0]?.conversationId).toBe('conv-7');
     });
@@ -378,13 +378,7 @@ describe('conversations', () => {
         expectRpcReply(
           reply,
           200,
-          rpcResult(2, {
-            content: [
-              { type: 'text', text: 'Hello there' },
-              { type: 'text', text: 'conversation_id: conv-stream' },
-            ],
-            isError: false,
-          }),
+          rpcResult(2, answeredInConversation('Hello there', 'conv-stream', { structured: false })),
         );
       },
     );
@@ -420,13 +414,15 @@ describe('conversations', () => {
           arguments: { query: 'Who won the match?' },
         });
         const { conversation_id: conversationId } = first.structuredContent as { conversation_id: string };
-        expect(first).toEqual(answered('First question: Who won the match?', conversationId));
+        expect(first).toEqual(answeredInConversation('First question: Who won the match?', conversationId));
 
         const second = await client.callTool({
           name: 'Echo_Chat',
           arguments: { query: 'By how much?', conversation_id: conversationId },
         });
-        expect(second).toEqual(answered('Before that you asked: Who won the match?', conversationId));
+        expect(second).toEqual(
+          answeredInConversation('Before that you asked: Who won the match?', conversationId),
+        );
         expect(runs.map((run) => run.conversationId)).toEqual([undefined, conversationId]);
         expect(runs.map((run) => run.protocolVersion)).toEqual(['2025-11-25', '2025-11-25']);
       } finally {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answeredInConversation } from './helpers/conversations.js';
 import {
   answer,
   conversationAnswer,
@@ -158,14 +159,7 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
         name: 'FAQ_Bot',
         arguments: { query: 'and on weekends?', conversation_id: conversationId },
       });
-      expect(followUp).toEqual({
-        content: [
-          { type: 'text', text: hours },
-          { type: 'text', text: `conversation_id: ${conversationId}` },
-        ],
-        structuredContent: { answer: hours, conversation_id: conversationId },
-        isError: false,
-      });
+      expect(followUp).toEqual(answeredInConversation(hours, conversationId));
       // The same words in a new conversation have no topic to go on.
       expect(await client.callTool({ name: 'FAQ_Bot', arguments: { query: 'and on weekends?' } })).toEqual(
         conversationAnswer("I don't know that yet."),

@@ -2,15 +2,18 @@
  * What every demo app of the example must show as a tool and answer when called, for the suites that
  * drive the example app through real clients.
  */
-import { expect } from 'vitest';
 import { PACKAGE_VERSION } from '../../src/version.js';
-import { CONVERSATION_ID_INPUT, CONVERSATION_OUTPUT_SCHEMA, HOW_TO_CONTINUE } from './conversations.js';
+import {
+  answeredInConversation,
+  CONVERSATION_ID_INPUT,
+  CONVERSATION_OUTPUT_SCHEMA,
+  HOW_TO_CONTINUE,
+} from './conversations.js';
 
 export const SERVER_INFO = { name: 'express-app-mcp', version: PACKAGE_VERSION };
 
 const QUERY = { type: 'string', description: 'User Input/Question content' };
 const ANSWER_SCHEMA = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The hints the example publishes a read-only demo app with. */
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
 
@@ -36,14 +39,7 @@ export const answer = (text: string): Call['result'] => ({
   isError: false,
 });
 /** A FAQ Bot answer: each call without a conversation_id starts a new conversation. */
-export const conversationAnswer = (text: string): Call['result'] => ({
-  content: [
-    { type: 'text', text },
-    { type: 'text', text: expect.stringMatching(/^conversation_id: [0-9a-f-]{36}$/) },
-  ],
-  structuredContent: { answer: text, conversation_id: expect.stringMatching(UUID) },
-  isError: false,
-});
+export const conversationAnswer = (text: string): Call['result'] => answeredInConversation(text);
 export const failure = (text: string): Call['result'] => ({
   content: [{ type: 'text', text }],
   isError: true,
