@@ -4,9 +4,9 @@
  * by the MCP endpoint of the same host, on SQLite and PostgreSQL.
  */
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HostApp } from '../src/index.js';
-import { expectJson, openConsoleHost, TENANT_A } from './helpers/console-host.js';
+import { expectJson, TENANT_A, useConsoleHost } from './helpers/console-host.js';
 import { databases } from './helpers/databases.js';
 
 const HINT_NAMES = 'readOnlyHint, destructiveHint, idempotentHint, openWorldHint';
@@ -19,14 +19,7 @@ const TITLE_CASE: Partial<HostApp> = {
 };
 
 describe.each(databases)('annotations through the console on $name', (kind) => {
-  let opened: Awaited<ReturnType<typeof openConsoleHost>>;
-
-  beforeAll(async () => {
-    opened = await openConsoleHost(kind);
-  });
-  afterAll(async () => {
-    await opened?.db.destroy();
-  });
+  const opened = useConsoleHost(kind);
 
   const newApp = () => opened.apps.add(TENANT_A, TITLE_CASE);
   const publish = (appId: string, body: object) => opened.editor.publish(appId, body);
