@@ -33,3 +33,6 @@ export declare function evaluate(expression: string): number;
 export declare function calculate(expression: string): string;
 
 export declare function titleCase(text: string): string;
+
+export declare const MANUALS_BASE_URL: string;
+export declare function manualOf(product: string): { url: string; name: string; mimeType: string } | null;

@@ -1,12 +1,14 @@
 /**
- * The example host's own apps (SPEC §8): five small, deterministic apps, one per mode, that need no
- * network and no model. In a real backend these would be your workflows, chatbots and agents; what
- * matters here is their shape: a `HostApp` description that `loadApp` returns, and a `runApp` that
- * runs one of them once and returns a result or streams events (SPEC §5). This file needs nothing
- * from the package at run time: the types in the JSDoc comments come from it.
+ * The example host's own apps (README, "The example app"): small, deterministic apps, one per mode,
+ * and two that take and return files, that need no network and no model. In a real backend these
+ * would be your workflows, chatbots and agents; what matters here is their shape: a `HostApp`
+ * description that `loadApp` returns, and a `runApp` that runs one of them once and returns a
+ * result or streams events (README, "runApp, mode by mode"). This file needs nothing from the
+ * package at run time: the types in the JSDoc comments come from it.
  */
 
 import { randomUUID } from 'node:crypto';
+import { imageFacts } from './image-facts.js';
 
 /** The tenant every demo app belongs to. */
 export const TENANT_ID = 'demo';
@@ -116,6 +118,36 @@ export const DEMO_APPS = [
       },
     ],
   },
+  {
+    id: 'image-facts',
+    name: 'Image Facts',
+    mode: 'workflow',
+    description:
+      'Tells the format, size and dimensions of an image sent as a base64 data: URL (other URLs are described, not downloaded), and draws its identicon.',
+    inputForm: [
+      {
+        type: 'file',
+        variable: 'image',
+        label: 'Image',
+        description: 'The image to describe',
+        required: true,
+        allowed_file_types: ['image'],
+        allowed_file_upload_methods: ['remote_url', 'local_file'],
+      },
+    ],
+    outputs: [
+      { variable: 'summary', type: 'string', description: 'The facts in one sentence' },
+      { variable: 'details', type: 'object', description: 'The facts one by one' },
+      { variable: 'identicon', type: 'file', description: 'A 48×48 PNG drawn from the image' },
+    ],
+  },
+  {
+    id: 'manual-finder',
+    name: 'Manual Finder',
+    mode: 'chat',
+    description: 'Finds the PDF manual of a product and answers with a link to it.',
+    inputForm: [],
+  },
 ];
 
 /**
@@ -136,6 +168,10 @@ export const DEMO_ANNOTATIONS = {
   },
   'calc-agent': { readOnlyHint: true, openWorldHint: false },
   'title-case': { readOnlyHint: true, openWorldHint: false },
+  // Describes the image it is sent; a URL that is not a data: URL is described, never downloaded.
+  'image-facts': { readOnlyHint: true, openWorldHint: false },
+  // The link is made from the product's name here; nothing is looked up elsewhere.
+  'manual-finder': { readOnlyHint: true, openWorldHint: false },
 };
 
 const appsById = new Map(DEMO_APPS.map((app) => [app.id, app]));
@@ -166,6 +202,10 @@ export function runApp(run) {
       return calculatorEvents(run.query ?? '', run.signal);
     case 'title-case':
       return { answer: titleCase(String(run.inputs.text ?? '')) };
+    case 'image-facts':
+      return { outputs: imageFacts(run.inputs.image) };
+    case 'manual-finder':
+      return manualFinderEvents(run.query ?? '');
     default:
       // loadApp only ever returns the apps above.
       throw new Error(`the example host has no app "${run.app.id}"`);
@@ -422,4 +462,31 @@ export function titleCase(text) {
     const letter = String.fromCodePoint(lower.codePointAt(first));
     return lower.slice(0, first) + letter.toUpperCase() + lower.slice(first + letter.length);
   });
+}
+
+// --- Manual Finder (chat, with a file link) -------------------------------------------------------
+
+export const MANUALS_BASE_URL = 'https://manuals.example.com/';
+
+/** The manual of a product, as the file the answer links to: `https://manuals.example.com/<slug>.pdf`. */
+export function manualOf(product) {
+  const slug = product
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  if (slug === '') return null;
+  return { url: `${MANUALS_BASE_URL}${slug}.pdf`, name: `${slug}.pdf`, mimeType: 'application/pdf' };
+}
+
+/** Streams the answer, then the manual as a `message_file` event (README, "Files in and out"). */
+async function* manualFinderEvents(query) {
+  const manual = manualOf(query);
+  if (!manual) {
+    yield { event: 'error', message: 'name a product, e.g. "Coffee Maker 3000"' };
+    return;
+  }
+  yield { event: 'message', answer: `Here is the manual for ${query.trim()}: ${manual.name}` };
+  yield { event: 'message_file', file: manual };
 }

@@ -14,7 +14,8 @@ interface ConversationRun {
 
 /** What a successful `tools/call` result holds, as far as conversations go (`CallToolResult`). */
 interface ConversationResult {
-  content: { type: 'text'; text: string }[];
+  /** The answer's text block first, then any file blocks. */
+  content: object[];
   structuredContent?: Record<string, unknown>;
 }
 
@@ -72,15 +73,16 @@ export function conversationIdOf(source: unknown): string | undefined {
 
 /**
  * Adds the conversation to a successful result: `conversation_id` in `structuredContent` (when the
- * version has it), and a text block after the answer, because many clients show a model only the
- * content blocks and protocol versions before 2025-06-18 have nothing else.
+ * version has it), and a text block right after the answer's (before any file blocks), because many
+ * clients show a model only the content blocks and protocol versions before 2025-06-18 have nothing
+ * else.
  */
 export function attachConversation<Result extends ConversationResult>(
   result: Result,
   conversationId: string | undefined,
 ): Result {
   if (conversationId === undefined) return result;
-  result.content.push({ type: 'text', text: `conversation_id: ${conversationId}` });
+  result.content.splice(1, 0, { type: 'text', text: `conversation_id: ${conversationId}` });
   if (result.structuredContent) result.structuredContent.conversation_id = conversationId;
   return result;
 }

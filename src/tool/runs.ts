@@ -9,6 +9,8 @@ export interface ToolRunsOptions<HostRequest> {
   runApp: RunApp<HostRequest>;
   /** 0 = no limit. */
   callTimeoutMs: number;
+  /** Most bytes of inline files one result may carry; more is an error result. */
+  maxInlineResultBytes: number;
   /**
    * Receives failures whose cause must not reach the client: the app failing, or its outputs
    * breaking its declared schema.
@@ -71,6 +73,7 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
         return await runToolCall(call.tool, run, stop, call.features, {
           runApp: options.runApp,
           callTimeoutMs: options.callTimeoutMs,
+          maxInlineResultBytes: options.maxInlineResultBytes,
           report: (error, phase = 'run') => options.report(error, phase, server, app),
         });
       } finally {

@@ -3,10 +3,11 @@ import type { HostApp, ServerRecord } from '../types.js';
 import { type ArgumentCheck, compileArgumentChecker } from './arguments.js';
 import { describeConversations } from './conversation.js';
 import type { ToolFeatures } from './features.js';
+import { DEFAULT_FILE_INPUT_LIMITS, type FileInputLimits } from './file-input.js';
 import { keepsConversations } from './input-form.js';
 import { buildInputSchema } from './input-schema.js';
 import { toToolName } from './name.js';
-import { buildOutputSchema, compileOutputCheck } from './outputs.js';
+import { buildOutputSchema, compileOutputCheck, declaredFileOutputs, type FileOutput } from './outputs.js';
 
 /** One server's tool: its descriptors and checks, computed once per app and server revision. */
 export interface AppTool {
@@ -18,11 +19,18 @@ export interface AppTool {
   checkArguments(args: Record<string, unknown>): ArgumentCheck;
   /** Problems with a workflow's outputs against its declared outputs; `null` when none are declared. */
   readonly checkOutputs: ((outputs: Record<string, unknown>) => string[]) | null;
+  /** The declared outputs that hold files. */
+  readonly fileOutputs: readonly FileOutput[];
 }
 
 export type ToolNamer = (app: HostApp) => string;
 
-function buildTool(app: HostApp, server: ServerRecord, toolName: ToolNamer | undefined): AppTool {
+function buildTool(
+  app: HostApp,
+  server: ServerRecord,
+  toolName: ToolNamer | undefined,
+  limits: FileInputLimits,
+): AppTool {
   // An override is trusted for intent, not for syntax: it is made valid the same way.
   const name = toToolName(toolName ? toolName(app) : app.name);
   const conversations = keepsConversations(app);
@@ -56,8 +64,9 @@ function buildTool(app: HostApp, server: ServerRecord, toolName: ToolNamer | und
       return features.annotations ? annotated : basic;
     },
     conversations,
-    checkArguments: compileArgumentChecker(app),
+    checkArguments: compileArgumentChecker(app, limits),
     checkOutputs: compileOutputCheck(app),
+    fileOutputs: declaredFileOutputs(app),
   };
 }
 
@@ -66,7 +75,10 @@ function buildTool(app: HostApp, server: ServerRecord, toolName: ToolNamer | und
  * builds nothing and allocates nothing to find them. A host that returns a new app object per
  * request still gets correct tools, only rebuilt each time.
  */
-export function createToolCache(toolName?: ToolNamer): (app: HostApp, server: ServerRecord) => AppTool {
+export function createToolCache(
+  toolName?: ToolNamer,
+  limits: FileInputLimits = DEFAULT_FILE_INPUT_LIMITS,
+): (app: HostApp, server: ServerRecord) => AppTool {
   interface Built {
     updatedAt: number | undefined;
     description: string;
@@ -85,7 +97,7 @@ export function createToolCache(toolName?: ToolNamer): (app: HostApp, server: Se
     if (built && Object.is(built.updatedAt, updatedAt) && built.description === server.description)
       return built.tool;
     if (!built && builds.size >= 8) builds.clear(); // an app object shared by many servers
-    const tool = buildTool(app, server, toolName);
+    const tool = buildTool(app, server, toolName, limits);
     builds.set(server.id, { updatedAt, description: server.description, tool });
     return tool;
   };

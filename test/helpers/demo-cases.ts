@@ -9,6 +9,7 @@ import {
   CONVERSATION_OUTPUT_SCHEMA,
   HOW_TO_CONTINUE,
 } from './conversations.js';
+import { FILE_DEMO_CASES } from './example-file-cases.js';
 
 export const SERVER_INFO = { name: 'express-app-mcp', version: PACKAGE_VERSION };
 
@@ -19,7 +20,7 @@ export const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
 
 export interface Call {
   arguments: Record<string, unknown>;
-  result: { content: { type: 'text'; text: string }[]; structuredContent?: unknown; isError: boolean };
+  result: { content: Record<string, unknown>[]; structuredContent?: unknown; isError: boolean };
 }
 
 export interface DemoCase {
@@ -263,4 +264,6 @@ export const DEMO_CASES: DemoCase[] = [
       },
     ],
   },
+  // The two file apps: a file in, a generated image out; a chat answer with a file link.
+  ...FILE_DEMO_CASES,
 ];
