@@ -5,7 +5,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import express from 'express';
 import { knexServerStore, mcpConsole, mcpServer, migrate, ServerExistsError } from 'express-app-mcp';
-import { DEMO_APPS, loadApp, runApp, TENANT_ID } from './apps.js';
+import { DEMO_ANNOTATIONS, DEMO_APPS, loadApp, runApp, TENANT_ID } from './apps.js';
 
 /**
  * Creates the tables if needed and the Express app. Nothing listens yet.
@@ -74,6 +74,7 @@ export async function seedServers(store) {
           name: app.name,
           description: app.description ?? '',
           parameters: {},
+          annotations: DEMO_ANNOTATIONS[app.id],
         });
       } catch (error) {
         if (!(error instanceof ServerExistsError)) throw error;

@@ -44,4 +44,5 @@ export type {
   NestedInputVariable,
   ResolvedServer,
   ServerRecord,
+  ToolAnnotations,
 } from './types.js';

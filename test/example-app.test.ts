@@ -10,10 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answeredInConversation } from './helpers/conversations.js';
 import {
   answer,
+  conversationAnswer,
   DEMO_CASES,
   failure,
+  READ_ONLY,
   SERVER_INFO,
   SLOW_REPORT_STAGES,
   slowReportResult,
@@ -119,7 +122,7 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
     it('initializes with the server info and the description as instructions', () => {
       expect(client.getServerVersion()).toEqual(SERVER_INFO);
       expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
-      expect(client.getInstructions()).toBe(demo.tool.description);
+      expect(client.getInstructions()).toBe(demo.instructions ?? demo.tool.description);
     });
 
     it('lists exactly one tool: the app', async () => {
@@ -162,6 +165,31 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
           total: 5,
           message: `stage ${index + 1} of 5: ${stage}`,
         })),
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the FAQ Bot answers a follow-up from the previous question of the same conversation', async () => {
+    const client = await sdkClient(urlOf('FAQ Bot'));
+    try {
+      const first = await client.callTool({
+        name: 'FAQ_Bot',
+        arguments: { query: 'What are your opening hours?' },
+      });
+      const hours = 'We are open Monday to Friday, 9:00 to 17:00.';
+      expect(first).toEqual(conversationAnswer(hours));
+      const { conversation_id: conversationId } = first.structuredContent as { conversation_id: string };
+
+      const followUp = await client.callTool({
+        name: 'FAQ_Bot',
+        arguments: { query: 'and on weekends?', conversation_id: conversationId },
+      });
+      expect(followUp).toEqual(answeredInConversation(hours, conversationId));
+      // The same words in a new conversation have no topic to go on.
+      expect(await client.callTool({ name: 'FAQ_Bot', arguments: { query: 'and on weekends?' } })).toEqual(
+        conversationAnswer("I don't know that yet."),
       );
     } finally {
       await client.close();
@@ -266,6 +294,7 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
       description: 'Rewrites a text in Title Case.',
       status: 'active',
       parameters: {},
+      annotations: READ_ONLY,
       created_at: expect.any(Number),
       updated_at: expect.any(Number),
       url: `/mcp/server/${server.server_code}/mcp`,

@@ -87,6 +87,20 @@ const MIGRATIONS: Migration[] = [
       await knex.schema.dropTable(endUsers);
     },
   },
+  {
+    name: '0003_server_annotations',
+    async up(knex, { servers }) {
+      // The tool's hints as JSON text, NULL when there are none; existing servers keep none.
+      await knex.schema.alterTable(servers, (table) => {
+        table.text('annotations').nullable();
+      });
+    },
+    async down(knex, { servers }) {
+      await knex.schema.alterTable(servers, (table) => {
+        table.dropColumn('annotations');
+      });
+    },
+  },
 ];
 
 /** Hands our migrations to Knex as code, so nothing is read from the host's migrations folder. */
