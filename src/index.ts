@@ -1,3 +1,12 @@
+export { type ConnectMcpServerOptions, connectMcpServer } from './client/connect.js';
+export { RemoteMcpError, type RemoteMcpErrorKind } from './client/errors.js';
+export type {
+  CallToolOptions,
+  McpServerConnection,
+  RemoteProgress,
+  RemoteTool,
+  RemoteToolResult,
+} from './client/types.js';
 export {
   type AuthorizeConsole,
   type ConsoleAccess,
@@ -23,6 +32,7 @@ export {
 export type { NewServer, ServerChanges, ServerStore } from './store/types.js';
 export type {
   AppEvent,
+  AppFile,
   AppMode,
   AppResult,
   AppRun,
