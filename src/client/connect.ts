@@ -36,9 +36,23 @@ export async function connectMcpServer(
   const config = parseFactoryOptions(connectOptionsSchema, options ?? {}, 'connectMcpServer');
   const target = parseServerUrl(url);
   const server = describeServer(target);
+  const headers = withUrlCredentials(target, config.headers);
   const sdk = await loadClientSdk();
-  const session = await openSession(sdk, target, server, config);
+  const session = await openSession(sdk, target, server, { ...config, headers });
   return openConnection(session, server, config);
+}
+
+/**
+ * `fetch` refuses URLs with credentials; they become HTTP Basic authentication, as curl and
+ * browsers send them (RFC 9110 §11.2), unless `headers` has an `Authorization` of its own.
+ */
+function withUrlCredentials(url: URL, headers: Record<string, string>): Record<string, string> {
+  if (!url.username && !url.password) return headers;
+  const user = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  url.username = '';
+  url.password = '';
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return headers;
+  return { ...headers, Authorization: `Basic ${Buffer.from(user).toString('base64')}` };
 }
 
 /** An http(s) URL; anything else is a programming error of the caller. */
