@@ -20,6 +20,16 @@ export type { McpServerOptions } from './middleware.js';
 export { MCP_ROUTE, mcpServer } from './middleware.js';
 export type { ErrorContext } from './protocol/context.js';
 export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './protocol/versions.js';
+export { connectToolProvider } from './providers/connect.js';
+export { EncryptionKeyError } from './providers/encryption.js';
+export { type KnexToolProviderStoreOptions, knexToolProviderStore } from './providers/knex-store.js';
+export {
+  type NewToolProvider,
+  type ToolProvider,
+  type ToolProviderChanges,
+  ToolProviderExistsError,
+  type ToolProviderStore,
+} from './providers/types.js';
 export {
   type KnexServerStoreOptions,
   knexServerStore,

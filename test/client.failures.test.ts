@@ -28,7 +28,8 @@ async function failure(promise: Promise<unknown>): Promise<RemoteMcpError> {
   return error as RemoteMcpError;
 }
 
-const HTML_ERROR_PAGE = '<!DOCTYPE html><html><body><h1>500 Internal Server Error</h1><p>nginx</p></body></html>';
+const HTML_ERROR_PAGE =
+  '<!DOCTYPE html><html><body><h1>500 Internal Server Error</h1><p>nginx</p></body></html>';
 
 describe('remote servers that fail', () => {
   let server: RemoteServer | undefined;
@@ -102,7 +103,12 @@ describe('remote servers that fail', () => {
   });
 
   it.each([
-    ['JSON that does not parse', 'application/json', '{"jsonrpc":"2.0",', 'answered initialize with a body that is not JSON'],
+    [
+      'JSON that does not parse',
+      'application/json',
+      '{"jsonrpc":"2.0",',
+      'answered initialize with a body that is not JSON',
+    ],
     [
       'JSON that is not JSON-RPC',
       'application/json',
@@ -136,7 +142,11 @@ describe('remote servers that fail', () => {
         JSON.stringify({
           jsonrpc: '2.0',
           id: message?.id,
-          result: { protocolVersion: '1999-01-01', capabilities: {}, serverInfo: { name: 'old', version: '0' } },
+          result: {
+            protocolVersion: '1999-01-01',
+            capabilities: {},
+            serverInfo: { name: 'old', version: '0' },
+          },
         }),
       );
     });
@@ -204,7 +214,11 @@ describe('remote servers that fail', () => {
       if (message?.method === 'tools/call') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(
-          JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32602, message: 'Unknown tool: nope' } }),
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: message.id,
+            error: { code: -32602, message: 'Unknown tool: nope' },
+          }),
         );
         return;
       }

@@ -77,9 +77,15 @@ describe("connectMcpServer against this package's own server", () => {
       json: [],
       variables: outputs,
       files: [],
-      raw: { content: [{ type: 'text', text: JSON.stringify(outputs) }], structuredContent: outputs, isError: false },
+      raw: {
+        content: [{ type: 'text', text: JSON.stringify(outputs) }],
+        structuredContent: outputs,
+        isError: false,
+      },
     });
-    expect(host.runs.slice(runsBefore).map((run) => run.inputs)).toEqual([{ text: 'the cat and the hat', top_n: 2 }]);
+    expect(host.runs.slice(runsBefore).map((run) => run.inputs)).toEqual([
+      { text: 'the cat and the hat', top_n: 2 },
+    ]);
     expect(host.runs[runsBefore]?.protocolVersion).toBe('2025-11-25');
   });
 

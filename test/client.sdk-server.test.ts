@@ -5,7 +5,13 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcpServer, type McpServerConnection, RemoteMcpError } from '../src/index.js';
-import { PIXEL_PNG, type RemoteServer, startSdkServer, TONE_WAV, type ToolEvents } from './helpers/remote-servers.js';
+import {
+  PIXEL_PNG,
+  type RemoteServer,
+  startSdkServer,
+  TONE_WAV,
+  type ToolEvents,
+} from './helpers/remote-servers.js';
 
 describe('connectMcpServer against an official SDK server over Streamable HTTP', () => {
   let remote: RemoteServer & { events: ToolEvents };
@@ -69,7 +75,9 @@ describe('connectMcpServer against an official SDK server over Streamable HTTP',
 
   it('sends the configured headers with every request', async () => {
     const before = remote.requests.length;
-    const connection = await connect({ headers: { Authorization: 'Bearer remote-secret', 'X-Tenant': 't1' } });
+    const connection = await connect({
+      headers: { Authorization: 'Bearer remote-secret', 'X-Tenant': 't1' },
+    });
     await connection.listTools();
     await connection.close();
 
@@ -155,7 +163,12 @@ describe('connectMcpServer against an official SDK server over Streamable HTTP',
         size: 48213,
       },
       { data: 'AAEC', mimeType: 'application/octet-stream', name: 'data.bin', size: 3 },
-      { data: Buffer.from('# To do').toString('base64'), mimeType: 'text/markdown', name: 'todo.md', size: 7 },
+      {
+        data: Buffer.from('# To do').toString('base64'),
+        mimeType: 'text/markdown',
+        name: 'todo.md',
+        size: 7,
+      },
     ]);
   });
 

@@ -27,7 +27,9 @@ describe.each([
   });
 
   it('connects, lists the tools and calls one, with the configured headers on every request', async () => {
-    const connection = await connectMcpServer(remote.url, { headers: { Authorization: 'Bearer sse-secret' } });
+    const connection = await connectMcpServer(remote.url, {
+      headers: { Authorization: 'Bearer sse-secret' },
+    });
     try {
       expect(connection.transport).toBe('sse');
       expect(connection.serverInfo).toEqual({ name: 'remote-test-server', version: '3.1.4' });
@@ -63,7 +65,11 @@ describe.each([
     const connection = await connectMcpServer(remote.url);
     const seen: number[] = [];
     try {
-      await connection.callTool('countdown', { from: 2 }, { onProgress: ({ progress }) => seen.push(progress) });
+      await connection.callTool(
+        'countdown',
+        { from: 2 },
+        { onProgress: ({ progress }) => seen.push(progress) },
+      );
     } finally {
       await connection.close();
     }

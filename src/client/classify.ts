@@ -22,8 +22,11 @@ interface Exchange {
 export function toRemoteMcpError(error: unknown, exchange: Exchange): RemoteMcpError {
   if (error instanceof RemoteMcpError) return error;
   const { server, method, timeoutMs, lastFailure } = exchange;
-  const fail = (kind: RemoteMcpError['kind'], reason: string, details?: ConstructorParameters<typeof RemoteMcpError>[3]) =>
-    new RemoteMcpError(server, kind, reason, details);
+  const fail = (
+    kind: RemoteMcpError['kind'],
+    reason: string,
+    details?: ConstructorParameters<typeof RemoteMcpError>[3],
+  ) => new RemoteMcpError(server, kind, reason, details);
   const { name, code, message, data } = (error ?? {}) as {
     name?: unknown;
     code?: unknown;
@@ -40,7 +43,10 @@ export function toRemoteMcpError(error: unknown, exchange: Exchange): RemoteMcpE
       return lastFailure ?? fail('closed', `closed the connection during ${method}`);
     }
     const serverMessage = text.replace(/^MCP error -?\d+: /, '');
-    return fail('rpc', `refused ${method}: ${serverMessage} (JSON-RPC error ${code})`, { rpcCode: code, data });
+    return fail('rpc', `refused ${method}: ${serverMessage} (JSON-RPC error ${code})`, {
+      rpcCode: code,
+      data,
+    });
   }
   if (name === 'SseError') {
     if (lastFailure) return lastFailure;
@@ -48,14 +54,20 @@ export function toRemoteMcpError(error: unknown, exchange: Exchange): RemoteMcpE
     return fail('closed', `closed the event stream during ${method}`);
   }
   if (lastFailure) return lastFailure;
-  if (error instanceof SyntaxError) return fail('invalid-reply', `answered ${method} with a body that is not JSON`);
-  if (name === 'ZodError') return fail('invalid-reply', `answered ${method} with something that is not a JSON-RPC message`);
+  if (error instanceof SyntaxError)
+    return fail('invalid-reply', `answered ${method} with a body that is not JSON`);
+  if (name === 'ZodError')
+    return fail('invalid-reply', `answered ${method} with something that is not a JSON-RPC message`);
   const contentType = /^Streamable HTTP error: Unexpected content type: (.*)$/.exec(text)?.[1];
   if (contentType !== undefined) {
-    return fail('invalid-reply', `answered ${method} with content type ${contentType || '(none)'}, neither JSON nor an event stream`);
+    return fail(
+      'invalid-reply',
+      `answered ${method} with content type ${contentType || '(none)'}, neither JSON nor an event stream`,
+    );
   }
   const version = /^Server's protocol version is not supported: (.*)$/.exec(text)?.[1];
-  if (version !== undefined) return fail('invalid-reply', `speaks protocol version ${version}, which the client does not support`);
+  if (version !== undefined)
+    return fail('invalid-reply', `speaks protocol version ${version}, which the client does not support`);
   return fail('invalid-reply', `failed during ${method}: ${text}`);
 }
 

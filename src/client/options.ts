@@ -17,7 +17,9 @@ export interface ConnectMcpServerOptions {
 }
 
 /** RFC 9110 §5.1: a header name is a token. */
-export const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be a valid HTTP header name');
+export const headerName = z
+  .string()
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be a valid HTTP header name');
 /** RFC 9110 §5.5: no line breaks or NUL in a field value. */
 export const headerValue = z.string().regex(/^[^\r\n\0]*$/, 'must not contain line breaks');
 export const headersSchema = z.record(headerName, headerValue);

@@ -50,7 +50,10 @@ export async function openSession(
     return await openWith(sdk, first!, url, server, options);
   } catch (error) {
     const fallsBack =
-      fallback && error instanceof RemoteMcpError && error.kind === 'http' && FALLBACK_STATUSES.has(error.status!);
+      fallback &&
+      error instanceof RemoteMcpError &&
+      error.kind === 'http' &&
+      FALLBACK_STATUSES.has(error.status!);
     if (!fallsBack) throw error;
     try {
       return await openWith(sdk, fallback, url, server, options);

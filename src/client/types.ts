@@ -55,7 +55,11 @@ export interface McpServerConnection {
   /** Every tool of the server (all pages of `tools/list`). */
   listTools(): Promise<RemoteTool[]>;
   /** Calls a tool. Lists the tools first when this connection has not yet, to know its `outputSchema`. */
-  callTool(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<RemoteToolResult>;
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: CallToolOptions,
+  ): Promise<RemoteToolResult>;
   /** Ends the session (HTTP DELETE when the server gave one) and closes the connection; idempotent. */
   close(): Promise<void>;
 }

@@ -84,25 +84,32 @@ function toolServer(events: ToolEvents): McpServer {
       structuredContent: { mean: 2.5, count: 4 },
     }),
   );
-  server.registerTool('media', { description: 'Returns a file of every kind', inputSchema: {} }, async () => ({
-    content: [
-      { type: 'text', text: 'Here are your files.' },
-      { type: 'image', data: PIXEL_PNG, mimeType: 'image/png' },
-      { type: 'audio', data: TONE_WAV, mimeType: 'audio/wav' },
-      {
-        type: 'resource_link',
-        uri: 'https://files.example.com/reports/q3%20report.pdf',
-        name: 'Q3 report',
-        mimeType: 'application/pdf',
-        size: 48213,
-      },
-      {
-        type: 'resource',
-        resource: { uri: 'file:///exports/data.bin', mimeType: 'application/octet-stream', blob: 'AAEC' },
-      },
-      { type: 'resource', resource: { uri: 'memo://notes/todo.md', mimeType: 'text/markdown', text: '# To do' } },
-    ],
-  }));
+  server.registerTool(
+    'media',
+    { description: 'Returns a file of every kind', inputSchema: {} },
+    async () => ({
+      content: [
+        { type: 'text', text: 'Here are your files.' },
+        { type: 'image', data: PIXEL_PNG, mimeType: 'image/png' },
+        { type: 'audio', data: TONE_WAV, mimeType: 'audio/wav' },
+        {
+          type: 'resource_link',
+          uri: 'https://files.example.com/reports/q3%20report.pdf',
+          name: 'Q3 report',
+          mimeType: 'application/pdf',
+          size: 48213,
+        },
+        {
+          type: 'resource',
+          resource: { uri: 'file:///exports/data.bin', mimeType: 'application/octet-stream', blob: 'AAEC' },
+        },
+        {
+          type: 'resource',
+          resource: { uri: 'memo://notes/todo.md', mimeType: 'text/markdown', text: '# To do' },
+        },
+      ],
+    }),
+  );
   server.registerTool(
     'countdown',
     { description: 'Reports progress on the way', inputSchema: { from: z.number() } },
@@ -125,7 +132,10 @@ function toolServer(events: ToolEvents): McpServer {
     { description: 'Takes `ms` milliseconds, unless cancelled', inputSchema: { ms: z.number() } },
     async ({ ms }, extra) =>
       new Promise((resolve) => {
-        const timer = setTimeout(() => resolve({ content: [{ type: 'text', text: `done after ${ms} ms` }] }), ms);
+        const timer = setTimeout(
+          () => resolve({ content: [{ type: 'text', text: `done after ${ms} ms` }] }),
+          ms,
+        );
         extra.signal.addEventListener('abort', () => {
           clearTimeout(timer);
           events.cancelled++;
