@@ -21,6 +21,12 @@ export { MCP_ROUTE, mcpServer } from './middleware.js';
 export type { ErrorContext } from './protocol/context.js';
 export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './protocol/versions.js';
 export { connectToolProvider } from './providers/connect.js';
+export {
+  type ConsoleToolProvider,
+  type McpToolProviderConsoleOptions,
+  mcpToolProviderConsole,
+  type ToolProviderConsoleErrorContext,
+} from './providers/console.js';
 export { EncryptionKeyError } from './providers/encryption.js';
 export { type KnexToolProviderStoreOptions, knexToolProviderStore } from './providers/knex-store.js';
 export {

@@ -231,7 +231,7 @@ const param = (req: Request, name: string): string => req.params[name] as string
 const serverNotFound = () => new ConsoleError('not_found', 'MCP server not found');
 
 /** Maps body-parser's failures to console errors, with our own texts (its messages quote the body). */
-function bodyError(error: unknown): unknown {
+export function bodyError(error: unknown): unknown {
   const type = (error as { type?: unknown } | null)?.type;
   switch (type) {
     case 'entity.parse.failed':
@@ -250,7 +250,7 @@ function bodyError(error: unknown): unknown {
 }
 
 /** OPTIONS is left to the host (CORS middleware, Express's automatic answer). */
-function methodNotAllowed(allow: string) {
+export function methodNotAllowed(allow: string) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'OPTIONS') return next();
     res.setHeader('Allow', allow);
@@ -262,7 +262,7 @@ function methodNotAllowed(allow: string) {
   };
 }
 
-function write(res: Response, status: number, body: unknown): void {
+export function write(res: Response, status: number, body: unknown): void {
   res.statusCode = status;
   // Replies carry server codes, which are secrets: no cache may keep them.
   res.setHeader('Cache-Control', 'no-store');
