@@ -237,9 +237,9 @@ describe('connectMcpServer against an official SDK server over Streamable HTTP',
 
     await expect(call).rejects.toBe(reason);
     await expect.poll(() => remote.events.cancelled).toBe(cancelledBefore + 1);
-    const cancel = remote.requests.findLast(
-      (request) => (request.body as { method?: string })?.method === 'notifications/cancelled',
-    );
+    const cancel = remote.requests
+      .filter((request) => (request.body as { method?: string })?.method === 'notifications/cancelled')
+      .at(-1);
     expect(cancel?.body).toMatchObject({ params: { reason: 'Error: the user went away' } });
   });
 
