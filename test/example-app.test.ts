@@ -269,6 +269,45 @@ const DEMO_CASES: DemoCase[] = [
       },
     ],
   },
+  {
+    // Runs by calling the Text Stats tool of the example's own server, through a stored tool provider.
+    appId: 'remote-stats',
+    name: 'Remote Text Stats',
+    mode: 'workflow',
+    tool: {
+      name: 'Remote_Text_Stats',
+      title: 'Remote Text Stats',
+      description:
+        'Counts the words and characters of a text by calling the Text Stats tool of a remote MCP server.',
+      inputSchema: {
+        type: 'object',
+        properties: { text: { type: 'string', maxLength: 10000, description: 'The text to analyse' } },
+        required: ['text'],
+      },
+      outputSchema: {
+        type: 'object',
+        properties: {
+          word_count: { type: 'number', description: 'How many words the text has' },
+          char_count: { type: 'number', description: 'How many characters (code points) the text has' },
+          top_words: { type: 'array', description: 'The three most frequent words' },
+        },
+        required: ['word_count', 'char_count', 'top_words'],
+      },
+    },
+    valid: [
+      {
+        arguments: { text: 'the cat and the hat' },
+        result: {
+          content: [{ type: 'text', text: JSON.stringify(TEXT_STATS_OUTPUTS) }],
+          structuredContent: TEXT_STATS_OUTPUTS,
+          isError: false,
+        },
+      },
+    ],
+    invalid: [
+      { arguments: {}, result: failure('Invalid arguments for tool Remote_Text_Stats: text is required') },
+    ],
+  },
 ];
 
 // --- processes -------------------------------------------------------------------------------------
@@ -691,6 +730,46 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
       url: `/mcp/server/${server.server_code}/mcp`,
     });
     expect(`${base()}${server.url}`).toBe(urlOf('Title Case'));
+  });
+
+  it('the tool provider console shows the provider Remote Text Stats calls, masked, and tries its tool', async () => {
+    const auth = { Authorization: `Bearer ${CONSOLE_TOKEN}` };
+    const refused = await fetch(`${base()}/console/api/tool-providers`);
+    expect(refused.status).toBe(401);
+
+    const response = await fetch(`${base()}/console/api/tool-providers`, { headers: auth });
+    expect(response.status).toBe(200);
+    const providers = (await response.json()) as { id: string }[];
+    expect(providers).toEqual([
+      {
+        id: expect.any(String),
+        name: 'Text Stats (this server)',
+        server_url: `http://127.0.0.1:${port}/******`,
+        headers: {},
+        timeout_ms: 30_000,
+        call_timeout_ms: 300_000,
+        tools: [DEMO_CASES[0]!.tool],
+        tools_updated_at: expect.any(Number),
+        created_at: expect.any(Number),
+        updated_at: expect.any(Number),
+      },
+    ]);
+
+    const tried = await fetch(
+      `${base()}/console/api/tool-providers/${providers[0]!.id}/tools/Text_Stats/call`,
+      {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ arguments: { text: 'the cat and the hat' } }),
+      },
+    );
+    expect(tried.status).toBe(200);
+    expect(await tried.json()).toMatchObject({
+      isError: false,
+      variables: TEXT_STATS_OUTPUTS,
+      json: [],
+      files: [],
+    });
   });
 
   it('a code rotated in the console stops working at once; the new one works', async () => {
