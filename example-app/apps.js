@@ -113,35 +113,20 @@ export const DEMO_APPS = [
       },
     ],
   },
-  {
-    // Runs in remote-stats.js: it calls the Text Stats tool of a remote MCP server, a tool provider
-    // the host stored (in this example, the example's own Text Stats server).
-    id: 'remote-stats',
-    name: 'Remote Text Stats',
-    mode: 'workflow',
-    description:
-      'Counts the words and characters of a text by calling the Text Stats tool of a remote MCP server.',
-    inputForm: [
-      {
-        type: 'paragraph',
-        variable: 'text',
-        label: 'Text',
-        description: 'The text to analyse',
-        required: true,
-        max_length: 10000,
-      },
-    ],
-    outputs: [
-      { variable: 'word_count', type: 'number', description: 'How many words the text has' },
-      {
-        variable: 'char_count',
-        type: 'number',
-        description: 'How many characters (code points) the text has',
-      },
-      { variable: 'top_words', type: 'array', description: 'The three most frequent words' },
-    ],
-  },
 ];
+
+// The sixth app calls the Text Stats tool of a remote MCP server, a tool provider the host stored (in
+// this example, the example's own Text Stats server): same text input, same outputs. remote-stats.js
+// runs it.
+DEMO_APPS.push({
+  id: 'remote-stats',
+  name: 'Remote Text Stats',
+  mode: 'workflow',
+  description:
+    'Counts the words and characters of a text by calling the Text Stats tool of a remote MCP server.',
+  inputForm: DEMO_APPS[0].inputForm.filter((input) => input.variable === 'text'),
+  outputs: DEMO_APPS[0].outputs,
+});
 
 const appsById = new Map(DEMO_APPS.map((app) => [app.id, app]));
 

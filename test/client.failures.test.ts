@@ -3,19 +3,9 @@
  * `RemoteMcpError` that names the server by its URL without credentials or query, within the time
  * allowed; never a hang, never an unhandled rejection (the test runner fails on one).
  */
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, connectMcpServer, RemoteMcpError } from '../src/index.js';
-import { answerRequest, type RemoteServer, startRawServer } from './helpers/remote-servers.js';
-
-/** A port nothing listens on: bound once to learn a free one, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { answerRequest, closedPort, type RemoteServer, startRawServer } from './helpers/remote-servers.js';
 
 async function failure(promise: Promise<unknown>): Promise<RemoteMcpError> {
   const error = await promise.then(

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcpServer, type McpServerConnection } from '../src/index.js';
+import { structuredResult } from './helpers/remote-servers.js';
 import {
   calcAgent,
   faqBot,
@@ -71,18 +72,7 @@ describe("connectMcpServer against this package's own server", () => {
     );
 
     const outputs = textStatistics('the cat and the hat', 2);
-    expect(result).toEqual({
-      isError: false,
-      text: JSON.stringify(outputs),
-      json: [],
-      variables: outputs,
-      files: [],
-      raw: {
-        content: [{ type: 'text', text: JSON.stringify(outputs) }],
-        structuredContent: outputs,
-        isError: false,
-      },
-    });
+    expect(result).toEqual(structuredResult(outputs, { isError: false }));
     expect(host.runs.slice(runsBefore).map((run) => run.inputs)).toEqual([
       { text: 'the cat and the hat', top_n: 2 },
     ]);

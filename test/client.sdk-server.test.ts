@@ -9,6 +9,7 @@ import {
   PIXEL_PNG,
   type RemoteServer,
   startSdkServer,
+  structuredResult,
   TONE_WAV,
   type ToolEvents,
 } from './helpers/remote-servers.js';
@@ -95,15 +96,7 @@ describe('connectMcpServer against an official SDK server over Streamable HTTP',
 
     const result = await connection.callTool('weather', { city: 'Oslo' });
 
-    const outputs = { temperature: -3, conditions: 'clear' };
-    expect(result).toEqual({
-      isError: false,
-      text: JSON.stringify(outputs),
-      json: [],
-      variables: outputs,
-      files: [],
-      raw: { content: [{ type: 'text', text: JSON.stringify(outputs) }], structuredContent: outputs },
-    });
+    expect(result).toEqual(structuredResult({ temperature: -3, conditions: 'clear' }));
   });
 
   it('calling before listing lists the tools first, so the output schema is known', async () => {

@@ -269,46 +269,33 @@ const DEMO_CASES: DemoCase[] = [
       },
     ],
   },
-  {
-    // Runs by calling the Text Stats tool of the example's own server, through a stored tool provider.
-    appId: 'remote-stats',
-    name: 'Remote Text Stats',
-    mode: 'workflow',
-    tool: {
-      name: 'Remote_Text_Stats',
-      title: 'Remote Text Stats',
-      description:
-        'Counts the words and characters of a text by calling the Text Stats tool of a remote MCP server.',
-      inputSchema: {
-        type: 'object',
-        properties: { text: { type: 'string', maxLength: 10000, description: 'The text to analyse' } },
-        required: ['text'],
-      },
-      outputSchema: {
-        type: 'object',
-        properties: {
-          word_count: { type: 'number', description: 'How many words the text has' },
-          char_count: { type: 'number', description: 'How many characters (code points) the text has' },
-          top_words: { type: 'array', description: 'The three most frequent words' },
-        },
-        required: ['word_count', 'char_count', 'top_words'],
-      },
-    },
-    valid: [
-      {
-        arguments: { text: 'the cat and the hat' },
-        result: {
-          content: [{ type: 'text', text: JSON.stringify(TEXT_STATS_OUTPUTS) }],
-          structuredContent: TEXT_STATS_OUTPUTS,
-          isError: false,
-        },
-      },
-    ],
-    invalid: [
-      { arguments: {}, result: failure('Invalid arguments for tool Remote_Text_Stats: text is required') },
-    ],
-  },
 ];
+
+// Remote Text Stats calls the Text Stats tool of the example's own server, through a stored tool
+// provider: Text Stats' text input and outputs, and its results.
+const TEXT_STATS_CASE = DEMO_CASES[0]!;
+const TEXT_STATS_SCHEMA = TEXT_STATS_CASE.tool.inputSchema as { properties: { text: unknown } };
+DEMO_CASES.push({
+  appId: 'remote-stats',
+  name: 'Remote Text Stats',
+  mode: 'workflow',
+  tool: {
+    name: 'Remote_Text_Stats',
+    title: 'Remote Text Stats',
+    description:
+      'Counts the words and characters of a text by calling the Text Stats tool of a remote MCP server.',
+    inputSchema: {
+      type: 'object',
+      properties: { text: TEXT_STATS_SCHEMA.properties.text },
+      required: ['text'],
+    },
+    outputSchema: TEXT_STATS_CASE.tool.outputSchema,
+  },
+  valid: [TEXT_STATS_CASE.valid[0]!],
+  invalid: [
+    { arguments: {}, result: failure('Invalid arguments for tool Remote_Text_Stats: text is required') },
+  ],
+});
 
 // --- processes -------------------------------------------------------------------------------------
 

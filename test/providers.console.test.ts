@@ -5,7 +5,6 @@
  * a key that does not fit is a clear 500 and nothing reaches the remote server.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import express, { type Request } from 'express';
 import type { Knex } from 'knex';
 import request, { type Response as Reply } from 'supertest';
@@ -24,9 +23,11 @@ import {
 import { databases, type TestDatabase } from './helpers/databases.js';
 import {
   answerRequest,
+  closedPort,
   type RemoteServer,
   startRawServer,
   startSdkServer,
+  structuredResult,
   type ToolEvents,
 } from './helpers/remote-servers.js';
 
@@ -53,14 +54,6 @@ function expectError(reply: Reply, status: number, code: string, message: string
     type: 'application/json; charset=utf-8',
     body: { error: fields ? { code, message, fields } : { code, message } },
   });
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe.each(databases)("mcpToolProviderConsole on '$name'", (kind) => {
@@ -363,16 +356,8 @@ describe.each(databases)("mcpToolProviderConsole on '$name'", (kind) => {
 
     const reply = await editor.call(added.id, 'weather', { arguments: { city: 'Oslo' } });
 
-    const outputs = { temperature: -3, conditions: 'clear' };
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({
-      isError: false,
-      text: JSON.stringify(outputs),
-      json: [],
-      variables: outputs,
-      files: [],
-      raw: { content: [{ type: 'text', text: JSON.stringify(outputs) }], structuredContent: outputs },
-    });
+    expect(reply.body).toEqual(structuredResult({ temperature: -3, conditions: 'clear' }));
   });
 
   it("a tool's own failure is a 200 result with isError", async () => {

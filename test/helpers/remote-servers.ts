@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -182,37 +182,19 @@ function listen(app: http.RequestListener, path: string, requests: RecordedReque
 }
 
 /**
- * The official SDK server over Streamable HTTP at `path`, with sessions: one transport per
- * `initialize`, found again by its `Mcp-Session-Id`, removed on DELETE.
+ * An Express app with the SDK's tools behind `route`, listening; closing it closes every session's
+ * transport first.
  */
-export async function startSdkServer(path = '/mcp'): Promise<RemoteServer & { events: ToolEvents }> {
+async function serveSdk<T extends { close(): Promise<void> }>(
+  path: string,
+  route: (app: express.Express, sessions: Map<string, T>, events: ToolEvents) => void,
+): Promise<RemoteServer & { events: ToolEvents }> {
   const events: ToolEvents = { cancelled: 0 };
   const requests: RecordedRequest[] = [];
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new Map<string, T>();
   const app = express();
   app.use(express.json(), recorder(requests));
-  app.all(path, async (req, res) => {
-    const id = req.headers['mcp-session-id'];
-    let transport = typeof id === 'string' ? sessions.get(id) : undefined;
-    if (!transport) {
-      if (req.method !== 'POST' || req.body?.method !== 'initialize') {
-        res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'No session' } });
-        return;
-      }
-      const created = new StreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (sessionId) => {
-          sessions.set(sessionId, created);
-        },
-      });
-      created.onclose = () => {
-        if (created.sessionId) sessions.delete(created.sessionId);
-      };
-      await toolServer(events).connect(created);
-      transport = created;
-    }
-    await transport.handleRequest(req, res, req.body);
-  });
+  route(app, sessions, events);
   const server = await listen(app, path, requests);
   return {
     ...server,
@@ -225,40 +207,59 @@ export async function startSdkServer(path = '/mcp'): Promise<RemoteServer & { ev
 }
 
 /**
+ * The official SDK server over Streamable HTTP at `path`, with sessions: one transport per
+ * `initialize`, found again by its `Mcp-Session-Id`, removed on DELETE.
+ */
+export function startSdkServer(path = '/mcp'): Promise<RemoteServer & { events: ToolEvents }> {
+  return serveSdk<StreamableHTTPServerTransport>(path, (app, sessions, events) => {
+    app.all(path, async (req, res) => {
+      const id = req.headers['mcp-session-id'];
+      let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+      if (!transport) {
+        if (req.method !== 'POST' || req.body?.method !== 'initialize') {
+          res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'No session' } });
+          return;
+        }
+        const created = new StreamableHTTPServerTransport({
+          sessionIdGenerator: randomUUID,
+          onsessioninitialized: (sessionId) => {
+            sessions.set(sessionId, created);
+          },
+        });
+        created.onclose = () => {
+          if (created.sessionId) sessions.delete(created.sessionId);
+        };
+        await toolServer(events).connect(created);
+        transport = created;
+      }
+      await transport.handleRequest(req, res, req.body);
+    });
+  });
+}
+
+/**
  * The official SDK server over the 2024-11-05 HTTP+SSE transport: `GET ssePath` opens the event
  * stream, whose `endpoint` event points at `ssePath + '/messages'`. Nothing answers a POST to
  * `ssePath` itself, as on the servers of that era (the host's plain 404 page).
  */
-export async function startSseServer(ssePath: string): Promise<RemoteServer & { events: ToolEvents }> {
-  const events: ToolEvents = { cancelled: 0 };
-  const requests: RecordedRequest[] = [];
-  const sessions = new Map<string, SSEServerTransport>();
+export function startSseServer(ssePath: string): Promise<RemoteServer & { events: ToolEvents }> {
   const messagesPath = `${ssePath}/messages`;
-  const app = express();
-  app.use(express.json(), recorder(requests));
-  app.get(ssePath, async (_req, res) => {
-    const transport = new SSEServerTransport(messagesPath, res);
-    sessions.set(transport.sessionId, transport);
-    res.on('close', () => sessions.delete(transport.sessionId));
-    await toolServer(events).connect(transport);
+  return serveSdk<SSEServerTransport>(ssePath, (app, sessions, events) => {
+    app.get(ssePath, async (_req, res) => {
+      const transport = new SSEServerTransport(messagesPath, res);
+      sessions.set(transport.sessionId, transport);
+      res.on('close', () => sessions.delete(transport.sessionId));
+      await toolServer(events).connect(transport);
+    });
+    app.post(messagesPath, async (req, res) => {
+      const transport = sessions.get(String(req.query.sessionId));
+      if (!transport) {
+        res.status(404).send('unknown session');
+        return;
+      }
+      await transport.handlePostMessage(req, res, req.body);
+    });
   });
-  app.post(messagesPath, async (req, res) => {
-    const transport = sessions.get(String(req.query.sessionId));
-    if (!transport) {
-      res.status(404).send('unknown session');
-      return;
-    }
-    await transport.handlePostMessage(req, res, req.body);
-  });
-  const server = await listen(app, ssePath, requests);
-  return {
-    ...server,
-    events,
-    close: async () => {
-      await Promise.all([...sessions.values()].map((transport) => transport.close()));
-      await server.close();
-    },
-  };
 }
 
 export type RawHandler = (
@@ -312,4 +313,26 @@ export function answerRequest(
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
   return true;
+}
+
+/** A port nothing listens on: bound once to learn a free one, then released. */
+export async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** What `callTool` gives for a tool that returns `outputs` as structured content and as its JSON text. */
+export function structuredResult(outputs: Record<string, unknown>, raw: Record<string, unknown> = {}) {
+  const content = [{ type: 'text', text: JSON.stringify(outputs) }];
+  return {
+    isError: false,
+    text: JSON.stringify(outputs),
+    json: [],
+    variables: outputs,
+    files: [],
+    raw: { content, structuredContent: outputs, ...raw },
+  };
 }
