@@ -229,6 +229,44 @@ describe('remote servers that fail', () => {
     });
   });
 
+  it('a result that strays from the tool’s output schema is still read, as in Dify', async () => {
+    server = await startRawServer((message, res) => {
+      const results: Record<string, unknown> = {
+        'tools/list': {
+          tools: [
+            {
+              name: 'forecast',
+              inputSchema: { type: 'object' },
+              outputSchema: { type: 'object', properties: { t: { type: 'number' } }, required: ['t'] },
+            },
+          ],
+        },
+        // Neither structured content for the schema, nor the right type in the second call.
+        'tools/call': (message?.params as { arguments?: { wrong?: boolean } })?.arguments?.wrong
+          ? { content: [], structuredContent: { t: 'warm' } }
+          : { content: [{ type: 'text', text: 'sunny' }] },
+      };
+      const result = results[message?.method ?? ''];
+      if (result === undefined) {
+        if (!answerRequest(message, res)) {
+          res.writeHead(202);
+          res.end();
+        }
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: message?.id, result }));
+    });
+    const connection = await connectMcpServer(server.url, { timeoutMs: 2000 });
+
+    const textOnly = await connection.callTool('forecast', {});
+    const mistyped = await connection.callTool('forecast', { wrong: true });
+    await connection.close();
+
+    expect(textOnly).toMatchObject({ isError: false, text: 'sunny', variables: {} });
+    expect(mistyped).toMatchObject({ isError: false, text: '', variables: { t: 'warm' } });
+  });
+
   it('the server goes away between connecting and calling: unreachable', async () => {
     server = await startRawServer((message, res) => {
       if (!answerRequest(message, res)) {

@@ -82,8 +82,13 @@ describe('the client SDK is optional', () => {
       );
       if (found.length > 0) mentions[file] = found;
     }
-    const lazily = (path: string) => `import(${SDK}/client/${path}`;
-    const expected = [lazily('index.js'), lazily('streamableHttp.js'), lazily('sse.js')];
+    const lazily = (path: string) => `import(${SDK}/${path}`;
+    const expected = [
+      lazily('client/index.js'),
+      lazily('client/streamableHttp.js'),
+      lazily('client/sse.js'),
+      lazily('types.js'),
+    ];
     expect(mentions).toEqual({ 'cjs/index.cjs': expected, 'client/sdk.js': expected });
   });
 

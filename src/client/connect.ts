@@ -5,7 +5,7 @@ import { withDeadline } from './deadline.js';
 import { describeServer } from './errors.js';
 import { type ConnectMcpServerOptions, connectOptionsSchema, type ParsedConnectOptions } from './options.js';
 import { readToolResult } from './result.js';
-import { loadClientSdk } from './sdk.js';
+import { type ClientSdk, loadClientSdk } from './sdk.js';
 import { openSession, type Session } from './transport.js';
 import type { CallToolOptions, McpServerConnection, RemoteTool } from './types.js';
 
@@ -39,7 +39,7 @@ export async function connectMcpServer(
   const headers = withUrlCredentials(target, config.headers);
   const sdk = await loadClientSdk();
   const session = await openSession(sdk, target, server, { ...config, headers });
-  return openConnection(session, server, config);
+  return openConnection(sdk, session, server, config);
 }
 
 /**
@@ -69,7 +69,12 @@ export function parseServerUrl(url: string | URL): URL {
   return parsed;
 }
 
-function openConnection(session: Session, server: string, config: ParsedConnectOptions): McpServerConnection {
+function openConnection(
+  sdk: ClientSdk,
+  session: Session,
+  server: string,
+  config: ParsedConnectOptions,
+): McpServerConnection {
   const { client } = session;
   let tools: Map<string, RemoteTool> | undefined;
   let closing: Promise<void> | undefined;
@@ -105,18 +110,24 @@ function openConnection(session: Session, server: string, config: ParsedConnectO
       if (!tools) await listTools();
       let raw: Record<string, unknown>;
       try {
-        raw = await client.callTool({ name, arguments: args }, undefined, {
-          timeout: config.callTimeoutMs,
-          ...(options.signal ? { signal: options.signal } : {}),
-          // Always asked for, so servers that report progress can; passed on when the caller listens.
-          onprogress: ({ progress, total, message }) => {
-            options.onProgress?.({
-              progress,
-              ...(total === undefined ? {} : { total }),
-              ...(message === undefined ? {} : { message }),
-            });
+        // A plain request rather than `client.callTool`, which checks the result against the tool's
+        // output schema: a result that strays from it is read all the same, as Dify reads it.
+        raw = await client.request(
+          { method: 'tools/call', params: { name, arguments: args } },
+          sdk.CallToolResultSchema,
+          {
+            timeout: config.callTimeoutMs,
+            ...(options.signal ? { signal: options.signal } : {}),
+            // Always asked for, so servers that report progress can; passed on when the caller listens.
+            onprogress: ({ progress, total, message }) => {
+              options.onProgress?.({
+                progress,
+                ...(total === undefined ? {} : { total }),
+                ...(message === undefined ? {} : { message }),
+              });
+            },
           },
-        });
+        );
       } catch (error) {
         // The caller's own cancellation is theirs, not the server's failure: reject as `fetch` does.
         if (options.signal?.aborted) throw options.signal.reason;

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigurationError } from '../errors.js';
 
 /** The parts of the official MCP client SDK the client direction uses. */
@@ -8,6 +9,7 @@ export interface ClientSdk {
   Client: typeof Client;
   StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
   SSEClientTransport: typeof SSEClientTransport;
+  CallToolResultSchema: typeof CallToolResultSchema;
 }
 
 const SDK = '@modelcontextprotocol/sdk';
@@ -29,15 +31,17 @@ export function loadClientSdk(): Promise<ClientSdk> {
 
 async function importSdk(): Promise<ClientSdk> {
   try {
-    const [client, streamable, sse] = await Promise.all([
+    const [client, streamable, sse, types] = await Promise.all([
       import('@modelcontextprotocol/sdk/client/index.js'),
       import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
       import('@modelcontextprotocol/sdk/client/sse.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
     ]);
     return {
       Client: client.Client,
       StreamableHTTPClientTransport: streamable.StreamableHTTPClientTransport,
       SSEClientTransport: sse.SSEClientTransport,
+      CallToolResultSchema: types.CallToolResultSchema,
     };
   } catch (error) {
     if (isMissing(error)) {
