@@ -288,6 +288,8 @@ describe.each(databases)("mcpToolProviderConsole on '$name'", (kind) => {
       headers: { Authorization: '******' },
       call_timeout_ms: 60_000,
     });
+    // The stored URL sent back as it is: no change either.
+    expect((await editor.update(added.id, { server_url: remote.url })).status).toBe(200);
     expect(remote.requests.length).toBe(before);
     const stored = await store.getProvider('tenant-a', added.id);
     expect({ url: stored?.serverUrl, headers: stored?.headers }).toEqual({

@@ -240,11 +240,9 @@ export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): 
       await assertNameFree(access.tenantId, body.name, current.id);
       changes.name = body.name;
     }
-    if (
-      body.server_url !== undefined &&
-      body.server_url !== maskUrl(current.serverUrl) &&
-      body.server_url !== MASK
-    ) {
+    // The URL as shown (masked) or as stored is no change.
+    const keptUrls = [current.serverUrl, maskUrl(current.serverUrl), MASK];
+    if (body.server_url !== undefined && !keptUrls.includes(body.server_url)) {
       changes.serverUrl = validateBody(ServerUrlSchema, { server_url: body.server_url }).server_url;
     }
     if (body.headers !== undefined) changes.headers = unmaskHeaders(body.headers, current.headers);
