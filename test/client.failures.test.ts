@@ -103,7 +103,7 @@ describe('remote servers that fail', () => {
       'JSON that is not JSON-RPC',
       'application/json',
       '{"status":"ok"}',
-      'answered initialize with something that is not a JSON-RPC message',
+      'answered initialize with a message that does not follow the MCP schema',
     ],
     [
       'plain text',
@@ -199,6 +199,29 @@ describe('remote servers that fail', () => {
     expect(error.message).toBe(`MCP server ${server.url}: no answer to tools/list within 300 ms`);
   });
 
+  it('a tool list that does not follow the MCP schema: an invalid reply for tools/list', async () => {
+    server = await startRawServer((message, res) => {
+      if (message?.method === 'tools/list') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { tools: 'all of them' } }));
+        return;
+      }
+      if (!answerRequest(message, res)) {
+        res.writeHead(202);
+        res.end();
+      }
+    });
+    const connection = await connectMcpServer(server.url, { timeoutMs: 2000 });
+
+    const error = await failure(connection.listTools());
+    await connection.close();
+
+    expect({ kind: error.kind, message: error.message }).toEqual({
+      kind: 'invalid-reply',
+      message: `MCP server ${server.url}: answered tools/list with a message that does not follow the MCP schema`,
+    });
+  });
+
   it('a JSON-RPC error from the server: the code and the server’s message', async () => {
     server = await startRawServer((message, res) => {
       if (message?.method === 'tools/call') {
@@ -229,7 +252,7 @@ describe('remote servers that fail', () => {
     });
   });
 
-  it('a result that strays from the tool’s output schema is still read, as in Dify', async () => {
+  it('output schemas are not enforced, as in Dify: an odd schema or a result that strays from it is still read', async () => {
     server = await startRawServer((message, res) => {
       const results: Record<string, unknown> = {
         'tools/list': {
@@ -238,6 +261,12 @@ describe('remote servers that fail', () => {
               name: 'forecast',
               inputSchema: { type: 'object' },
               outputSchema: { type: 'object', properties: { t: { type: 'number' } }, required: ['t'] },
+            },
+            // A schema no validator compiles must not cost the other tools.
+            {
+              name: 'odd',
+              inputSchema: { type: 'object' },
+              outputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } },
             },
           ],
         },
@@ -259,10 +288,12 @@ describe('remote servers that fail', () => {
     });
     const connection = await connectMcpServer(server.url, { timeoutMs: 2000 });
 
+    const tools = await connection.listTools();
     const textOnly = await connection.callTool('forecast', {});
     const mistyped = await connection.callTool('forecast', { wrong: true });
     await connection.close();
 
+    expect(tools.map((tool) => tool.name)).toEqual(['forecast', 'odd']);
     expect(textOnly).toMatchObject({ isError: false, text: 'sunny', variables: {} });
     expect(mistyped).toMatchObject({ isError: false, text: '', variables: { t: 'warm' } });
   });

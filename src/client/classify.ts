@@ -56,8 +56,8 @@ export function toRemoteMcpError(error: unknown, exchange: Exchange): RemoteMcpE
   if (lastFailure) return lastFailure;
   if (error instanceof SyntaxError)
     return fail('invalid-reply', `answered ${method} with a body that is not JSON`);
-  if (name === 'ZodError')
-    return fail('invalid-reply', `answered ${method} with something that is not a JSON-RPC message`);
+  if (name === 'ZodError' || Array.isArray((error as { issues?: unknown }).issues))
+    return fail('invalid-reply', `answered ${method} with a message that does not follow the MCP schema`);
   const contentType = /^Streamable HTTP error: Unexpected content type: (.*)$/.exec(text)?.[1];
   if (contentType !== undefined) {
     return fail(

@@ -87,9 +87,13 @@ function openConnection(
     let cursor: string | undefined;
     try {
       for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-        const result = await client.listTools(cursor === undefined ? {} : { cursor }, {
-          timeout: config.timeoutMs,
-        });
+        // Plain requests, like tools/call below: `client.listTools` would also compile every output
+        // schema into a validator, and one it cannot compile would fail the whole listing.
+        const result = await client.request(
+          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+          sdk.ListToolsResultSchema,
+          { timeout: config.timeoutMs },
+        );
         listed.push(...result.tools.map(toRemoteTool));
         cursor = result.nextCursor;
         if (!cursor) break;
@@ -110,8 +114,8 @@ function openConnection(
       if (!tools) await listTools();
       let raw: Record<string, unknown>;
       try {
-        // A plain request rather than `client.callTool`, which checks the result against the tool's
-        // output schema: a result that strays from it is read all the same, as Dify reads it.
+        // Not `client.callTool`, which checks the result against the tool's output schema: a result
+        // that strays from it is read all the same, as Dify reads it.
         raw = await client.request(
           { method: 'tools/call', params: { name, arguments: args } },
           sdk.CallToolResultSchema,

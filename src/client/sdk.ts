@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigurationError } from '../errors.js';
 
 /** The parts of the official MCP client SDK the client direction uses. */
@@ -10,6 +10,7 @@ export interface ClientSdk {
   StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
   SSEClientTransport: typeof SSEClientTransport;
   CallToolResultSchema: typeof CallToolResultSchema;
+  ListToolsResultSchema: typeof ListToolsResultSchema;
 }
 
 const SDK = '@modelcontextprotocol/sdk';
@@ -42,6 +43,7 @@ async function importSdk(): Promise<ClientSdk> {
       StreamableHTTPClientTransport: streamable.StreamableHTTPClientTransport,
       SSEClientTransport: sse.SSEClientTransport,
       CallToolResultSchema: types.CallToolResultSchema,
+      ListToolsResultSchema: types.ListToolsResultSchema,
     };
   } catch (error) {
     if (isMissing(error)) {
