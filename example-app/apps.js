@@ -1,9 +1,10 @@
 /**
  * The example host's own apps (SPEC §8): five small, deterministic apps, one per mode, that need no
- * network and no model. In a real backend these would be your workflows, chatbots and agents; what
- * matters here is their shape: a `HostApp` description that `loadApp` returns, and a `runApp` that
- * runs one of them once and returns a result or streams events (SPEC §5). This file needs nothing
- * from the package at run time: the types in the JSDoc comments come from it.
+ * network and no model, and a sixth that calls a remote MCP tool (run by remote-stats.js). In a
+ * real backend these would be your workflows, chatbots and agents; what matters here is their
+ * shape: a `HostApp` description that `loadApp` returns, and a `runApp` that runs one of them once
+ * and returns a result or streams events (SPEC §5). This file needs nothing from the package at run
+ * time: the types in the JSDoc comments come from it.
  */
 
 /** The tenant every demo app belongs to. */
@@ -114,6 +115,19 @@ export const DEMO_APPS = [
   },
 ];
 
+// The sixth app calls the Text Stats tool of a remote MCP server, a tool provider the host stored (in
+// this example, the example's own Text Stats server): same text input, same outputs. remote-stats.js
+// runs it.
+DEMO_APPS.push({
+  id: 'remote-stats',
+  name: 'Remote Text Stats',
+  mode: 'workflow',
+  description:
+    'Counts the words and characters of a text by calling the Text Stats tool of a remote MCP server.',
+  inputForm: DEMO_APPS[0].inputForm.filter((input) => input.variable === 'text'),
+  outputs: DEMO_APPS[0].outputs,
+});
+
 const appsById = new Map(DEMO_APPS.map((app) => [app.id, app]));
 
 /**
@@ -143,7 +157,7 @@ export function runApp(run) {
     case 'title-case':
       return { answer: titleCase(String(run.inputs.text ?? '')) };
     default:
-      // loadApp only ever returns the apps above.
+      // loadApp only ever returns the apps above; Remote Text Stats is run by host.js (remote-stats.js).
       throw new Error(`the example host has no app "${run.app.id}"`);
   }
 }

@@ -53,13 +53,14 @@ async function run(
 }
 
 describe('the demo apps', () => {
-  it('are the five apps of the spec, one per mode, in the demo tenant', () => {
+  it('are the five apps of the spec, one per mode, and the one that calls a remote tool, in the demo tenant', () => {
     expect(DEMO_APPS.map(({ id, name, mode }) => ({ id, name, mode }))).toEqual([
       { id: 'text-stats', name: 'Text Stats', mode: 'workflow' },
       { id: 'faq-bot', name: 'FAQ Bot', mode: 'chat' },
       { id: 'support-desk', name: 'Support Desk', mode: 'advanced-chat' },
       { id: 'calc-agent', name: 'Calculator Agent', mode: 'agent-chat' },
       { id: 'title-case', name: 'Title Case', mode: 'completion' },
+      { id: 'remote-stats', name: 'Remote Text Stats', mode: 'workflow' },
     ]);
     expect(TENANT_ID).toBe('demo');
   });

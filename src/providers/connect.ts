@@ -1,0 +1,14 @@
+import { connectMcpServer } from '../client/connect.js';
+import type { McpServerConnection } from '../client/types.js';
+import type { ToolProvider } from './types.js';
+
+/** Connects to a stored provider's server with its URL, headers and timeouts. */
+export function connectToolProvider(
+  provider: Pick<ToolProvider, 'serverUrl' | 'headers' | 'timeoutMs' | 'callTimeoutMs'>,
+): Promise<McpServerConnection> {
+  return connectMcpServer(provider.serverUrl, {
+    headers: provider.headers,
+    timeoutMs: provider.timeoutMs,
+    callTimeoutMs: provider.callTimeoutMs,
+  });
+}
