@@ -3,11 +3,10 @@
  * envelope, an unsupported version, unknown or removed methods, the rows shared with the 2025 era,
  * and the 2025 handshake on the same route. Each test asserts the whole reply.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PACKAGE_VERSION } from '../src/version.js';
-import { createWorld, DESCRIPTIONS, UNKNOWN_CODE, type World } from './helpers/apps.js';
-import { type CoreClient, startWorldCore } from './helpers/core.js';
-import { expectRpcReply, type Headers, notification, request, rpcError, rpcResult } from './helpers/hosts.js';
+import { DESCRIPTIONS, UNKNOWN_CODE } from './helpers/apps.js';
+import { expectRpcReply, notification, request, rpcError, rpcResult } from './helpers/hosts.js';
 import {
   ALL_VERSIONS,
   CLIENT_CAPABILITIES,
@@ -16,24 +15,11 @@ import {
   MODERN,
   PROTOCOL_VERSION,
   standardHeaders,
-  TOOL,
+  useModernCore,
 } from './helpers/modern.js';
 
 describe('the 2026-07-28 era: errors', () => {
-  let world: World;
-  let core: CoreClient;
-
-  beforeAll(async () => {
-    ({ world, core } = await startWorldCore(createWorld));
-  });
-
-  /** Hands the core a modern request: `params._meta` gets the envelope unless the params carry their own. */
-  const post = (payload: unknown, headers: Headers, code = world.codes.textStats) =>
-    core.post(code, payload, headers);
-  const modern = (id: number | string, method: string, params: Record<string, unknown> = {}) =>
-    request(id, method, { _meta: envelope(), ...params });
-  const call = (id: number | string, args: Record<string, unknown> = { text: 'one two' }, name = TOOL) =>
-    modern(id, 'tools/call', { name, arguments: args });
+  const { post, modern, call } = useModernCore();
 
   describe('an incomplete _meta envelope: 400 / -32602', () => {
     const invalid = (id: number, issues: { path: string; message: string }[]) =>

@@ -3,17 +3,9 @@
  * result, and headers that disagree with the body. Each test asserts the whole reply (status,
  * content type, the exact JSON-RPC envelope with its `data`).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, DESCRIPTIONS, type World } from './helpers/apps.js';
-import { type CoreClient, startWorldCore } from './helpers/core.js';
-import {
-  expectAccepted,
-  expectRpcReply,
-  type Headers,
-  notification,
-  request,
-  rpcResult,
-} from './helpers/hosts.js';
+import { describe, expect, it } from 'vitest';
+import { DESCRIPTIONS } from './helpers/apps.js';
+import { expectAccepted, expectRpcReply, notification, request, rpcResult } from './helpers/hosts.js';
 import {
   ALL_VERSIONS,
   CLIENT_INFO,
@@ -24,23 +16,11 @@ import {
   SERVER_INFO,
   standardHeaders,
   TOOL,
+  useModernCore,
 } from './helpers/modern.js';
 
 describe('the 2026-07-28 era: results and headers', () => {
-  let world: World;
-  let core: CoreClient;
-
-  beforeAll(async () => {
-    ({ world, core } = await startWorldCore(createWorld));
-  });
-
-  /** Hands the core a modern request: `params._meta` gets the envelope unless the params carry their own. */
-  const post = (payload: unknown, headers: Headers, code = world.codes.textStats) =>
-    core.post(code, payload, headers);
-  const modern = (id: number | string, method: string, params: Record<string, unknown> = {}) =>
-    request(id, method, { _meta: envelope(), ...params });
-  const call = (id: number | string, args: Record<string, unknown> = { text: 'one two' }, name = TOOL) =>
-    modern(id, 'tools/call', { name, arguments: args });
+  const { suite, post, modern, call } = useModernCore();
 
   describe('results', () => {
     it('server/discover answers versions, capabilities, instructions, cache hints and the server name', async () => {
@@ -65,7 +45,7 @@ describe('the 2026-07-28 era: results and headers', () => {
       const reply = await post(
         modern(2, 'server/discover'),
         standardHeaders('server/discover'),
-        world.codes.faqBot,
+        suite.world.codes.faqBot,
       );
 
       expectRpcReply(
@@ -83,7 +63,7 @@ describe('the 2026-07-28 era: results and headers', () => {
     });
 
     it('tools/list carries resultType, ttlMs and cacheScope beside the one tool, and ignores a cursor', async () => {
-      const legacy = await core.post(world.codes.textStats, request(3, 'tools/list'), {
+      const legacy = await suite.core.post(suite.world.codes.textStats, request(3, 'tools/list'), {
         'mcp-protocol-version': '2025-11-25',
       });
       const reply = await post(modern(3, 'tools/list', { cursor: 'ignored' }), standardHeaders('tools/list'));
@@ -250,7 +230,7 @@ describe('the 2026-07-28 era: results and headers', () => {
     });
 
     it('a tools/call whose Mcp-Name names another tool runs nothing', async () => {
-      const runsBefore = world.runs.length;
+      const runsBefore = suite.world.runs.length;
       const reply = await post(call(14), standardHeaders('tools/call', 'wrong_tool_name'));
 
       expectRpcReply(
@@ -262,11 +242,11 @@ describe('the 2026-07-28 era: results and headers', () => {
           expected: TOOL,
         }),
       );
-      expect(world.runs.length).toBe(runsBefore);
+      expect(suite.world.runs.length).toBe(runsBefore);
     });
 
     it('a tools/call without Mcp-Name runs nothing', async () => {
-      const runsBefore = world.runs.length;
+      const runsBefore = suite.world.runs.length;
       const reply = await post(call(15), standardHeaders('tools/call'));
 
       expectRpcReply(
@@ -274,7 +254,7 @@ describe('the 2026-07-28 era: results and headers', () => {
         400,
         mismatch(15, 'Missing Mcp-Name header', { header: 'Mcp-Name', received: null, expected: TOOL }),
       );
-      expect(world.runs.length).toBe(runsBefore);
+      expect(suite.world.runs.length).toBe(runsBefore);
     });
 
     it('an Mcp-Name with a broken =?base64?…?= value', async () => {

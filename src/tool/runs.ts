@@ -82,5 +82,3 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
     },
   };
 }
-
-export type ToolRuns<HostRequest> = ReturnType<typeof createToolRuns<HostRequest>>;

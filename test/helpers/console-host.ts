@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import request, { type Response as Reply, type Test } from 'supertest';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import {
   type ConsoleAccess,
   type ConsoleErrorContext,
@@ -188,4 +188,35 @@ export async function openConsoleHost(kind: DatabaseKind) {
     otherTenant: consoleAs(host.app, 'editor-b'),
     anonymous: consoleAs(host.app),
   };
+}
+
+export type ConsoleSuite = Awaited<ReturnType<typeof openConsoleHost>> & {
+  /** Publishes a new app of tenant A through the console; returns the app and the server JSON. */
+  // biome-ignore lint/suspicious/noExplicitAny: the server JSON as the console answered it, read freely by the tests
+  published(body?: object): Promise<{ app: HostApp; server: any }>;
+};
+
+/**
+ * The set-up every console suite shares, inside its `describe.each(databases)`: a console host on a
+ * fresh database before the tests, its reports cleared before each, the database dropped after.
+ * The returned object is filled in before the first test runs.
+ */
+export function useConsoleHost(kind: DatabaseKind): ConsoleSuite {
+  const suite = {} as ConsoleSuite;
+  beforeAll(async () => {
+    Object.assign(suite, await openConsoleHost(kind));
+  });
+  afterAll(async () => {
+    await suite.db?.destroy();
+  });
+  beforeEach(() => {
+    suite.host.reports.length = 0;
+  });
+  suite.published = async (body = { description: 'Word statistics', parameters: { text: 'The text' } }) => {
+    const app = suite.apps.add(TENANT_A);
+    const reply = await suite.editor.publish(app.id, body);
+    expect(reply.status).toBe(201);
+    return { app, server: reply.body };
+  };
+  return suite;
 }

@@ -2,9 +2,13 @@
  * What a 2026-07-28 request carries: the per-request `_meta` envelope and the standard headers,
  * for the suites of that era (docs/http-contract.md, "The 2026-07-28 era").
  */
+
+import { beforeAll } from 'vitest';
 import { SUPPORTED_VERSIONS } from '../../src/protocol/versions.js';
 import { PACKAGE_VERSION } from '../../src/version.js';
-import { type Headers, rpcError } from './hosts.js';
+import { createWorld, type World } from './apps.js';
+import { type CoreClient, startWorldCore } from './core.js';
+import { type Headers, request, rpcError } from './hosts.js';
 
 export const MODERN = '2026-07-28';
 export const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -37,3 +41,23 @@ export const standardHeaders = (method: string, name?: string): Headers => ({
 
 export const mismatch = (id: number | string | null, message: string, data: unknown) =>
   rpcError(id, -32020, `Header mismatch: ${message}`, data);
+
+/**
+ * The set-up of the 2026-07-28 suites: the world's core, made before the tests (`suite` is filled
+ * in then), and the requests they send.
+ */
+export function useModernCore() {
+  const suite = {} as { world: World; core: CoreClient };
+  beforeAll(async () => {
+    Object.assign(suite, await startWorldCore(createWorld));
+  });
+  /** Hands the core a request with `headers`, for the Text Stats server unless `code` says otherwise. */
+  const post = (payload: unknown, headers: Headers, code = suite.world.codes.textStats) =>
+    suite.core.post(code, payload, headers);
+  /** A modern request: `params._meta` gets the envelope unless the params carry their own. */
+  const modern = (id: number | string, method: string, params: Record<string, unknown> = {}) =>
+    request(id, method, { _meta: envelope(), ...params });
+  const call = (id: number | string, args: Record<string, unknown> = { text: 'one two' }, name = TOOL) =>
+    modern(id, 'tools/call', { name, arguments: args });
+  return { suite, post, modern, call };
+}
