@@ -59,6 +59,7 @@ describe.each(databases)('publishing, rotating and unpublishing through the cons
       mcpConsole({
         store,
         loadApp,
+        allowGetRefresh: true,
         authorize: (req) =>
           req.headers.authorization === `Bearer ${TOKEN}` ? { tenantId: TENANT, canEdit: true } : null,
       }),

@@ -19,7 +19,7 @@ import {
 import { databases } from './helpers/databases.js';
 
 describe.each(databases)('the console API: editing, rotating and unpublishing on $name', (kind) => {
-  const c = useConsoleHost(kind);
+  const c = useConsoleHost(kind, { allowGetRefresh: true });
 
   describe('PUT /apps/:appId/server (edit)', () => {
     it('editing replaces the parameters and description and answers 200 with the server', async () => {

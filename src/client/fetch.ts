@@ -1,3 +1,4 @@
+import { isJsonObject } from '../plain-object.js';
 import { RemoteMcpError } from './errors.js';
 
 /** The `fetch` the SDK's transports use for one remote server, and what it saw go wrong. */
@@ -51,7 +52,7 @@ function isNotification(body: unknown): boolean {
   if (typeof body !== 'string') return false;
   try {
     const message = JSON.parse(body) as unknown;
-    return typeof message === 'object' && message !== null && !Array.isArray(message) && !('id' in message);
+    return isJsonObject(message) && !('id' in message);
   } catch {
     return false;
   }

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { isJsonObject } from '../plain-object.js';
 import type { AppFile } from '../types.js';
 import type { RemoteTool, RemoteToolResult } from './types.js';
 
@@ -13,7 +14,7 @@ type Block = Record<string, unknown>;
  */
 export function readToolResult(raw: Record<string, unknown>, tool: RemoteTool | undefined): RemoteToolResult {
   const blocks = Array.isArray(raw.content) ? (raw.content as unknown[]).filter(isBlock) : [];
-  const structured = isObject(raw.structuredContent) ? raw.structuredContent : undefined;
+  const structured = isJsonObject(raw.structuredContent) ? raw.structuredContent : undefined;
   const texts: string[] = [];
   const json: unknown[] = [];
   const files: AppFile[] = [];
@@ -65,7 +66,7 @@ function toFile(block: Block): AppFile | undefined {
           })
         : undefined;
     case 'resource': {
-      const resource = isObject(block.resource) ? block.resource : undefined;
+      const resource = isJsonObject(block.resource) ? block.resource : undefined;
       if (!resource || typeof resource.uri !== 'string') return undefined;
       const name = lastSegment(resource.uri);
       if (typeof resource.blob === 'string') return inline(resource.blob, string(resource.mimeType), name);
@@ -98,10 +99,7 @@ function lastSegment(uri: string): string | undefined {
 
 const string = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const isBlock = (value: unknown): value is Block => isObject(value) && typeof value.type === 'string';
+const isBlock = (value: unknown): value is Block => isJsonObject(value) && typeof value.type === 'string';
 
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { functionOption, methodsOption, parseFactoryOptions } from '../factory-options.js';
 import { mcpPath } from '../mcp-route.js';
 import type { ServerStore } from '../store/types.js';
+import { ThrottledLog } from '../throttled-log.js';
 import type { LoadApp } from '../types.js';
 
 /** Who is calling the console, as the host's `authorize` sees it. */
@@ -37,7 +38,13 @@ export interface McpConsoleOptions {
    * mounted under a prefix. Default: `(code) => '/mcp/server/' + code + '/mcp'`.
    */
   mcpPath?: (serverCode: string) => string;
-  /** Receives internal failures (store, `loadApp`, `authorize`) with their cause; clients get a plain 500. Default: `console.error`. */
+  /**
+   * Also rotate a code on `GET /apps/:serverId/server/refresh`, as Dify's UI does. A state change
+   * on GET is a CSRF hole when `authorize` reads a cookie: turn it on only when it authenticates
+   * with a header. Default: `false` (only POST rotates).
+   */
+  allowGetRefresh?: boolean;
+  /** Receives internal failures (store, `loadApp`, `authorize`) with their cause; clients get a plain 500. Default: `console.error`, a repeated failure once per 10 s with a count. */
   onError?: (error: unknown, context: ConsoleErrorContext) => void;
 }
 
@@ -52,18 +59,24 @@ const STORE_METHODS = [
   'deleteServer',
 ] as const;
 
-/** The error hook a console uses when the host gives none. */
-export const logConsoleFailure =
-  (consoleName: string) =>
-  (error: unknown, context: { operation: string }): void => {
-    console.error(`express-app-mcp ${consoleName}: internal failure during ${context.operation}`, error);
-  };
+/**
+ * The error hook a console uses when the host gives none: `console.error`, with a repeated failure
+ * logged once per interval (each console has its own log).
+ */
+export function logConsoleFailure(
+  consoleName: string,
+): (error: unknown, context: { operation: string }) => void {
+  const log = new ThrottledLog();
+  return (error, context) =>
+    log.log(`express-app-mcp ${consoleName}: internal failure during ${context.operation}`, error);
+}
 
 const ConsoleOptionsSchema = z.strictObject({
   store: methodsOption<ServerStore>(STORE_METHODS, 'must be a server store such as knexServerStore(knex)'),
   loadApp: fn<LoadApp>(),
   authorize: fn<AuthorizeConsole>(),
   mcpPath: fn<(serverCode: string) => string>().default(() => mcpPath),
+  allowGetRefresh: z.boolean().default(false),
   onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(() =>
     logConsoleFailure('console'),
   ),

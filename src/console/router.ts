@@ -150,14 +150,14 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     .put(endpoint('update', 'edit', update))
     .delete(endpoint('unpublish', 'edit', unpublish))
     .all(methodNotAllowed('GET, POST, PUT, DELETE'));
-  router
+  const refreshMethods = config.allowGetRefresh ? 'GET, POST' : 'POST';
+  const refreshRoute = router
     .route('/apps/:serverId/server/refresh')
     // Express answers HEAD with the GET handler; a link checker's HEAD must not rotate a code.
-    .head(methodNotAllowed('GET, POST'))
-    // GET rotates too, as in Dify, whose UI calls it that way; it still needs `canEdit`.
-    .get(endpoint('refresh', 'edit', refresh))
-    .post(endpoint('refresh', 'edit', refresh))
-    .all(methodNotAllowed('GET, POST'));
+    .head(methodNotAllowed(refreshMethods));
+  // GET rotates only when the host opts in (Dify's UI calls it that way); it still needs `canEdit`.
+  if (config.allowGetRefresh) refreshRoute.get(endpoint('refresh', 'edit', refresh));
+  refreshRoute.post(endpoint('refresh', 'edit', refresh)).all(methodNotAllowed(refreshMethods));
   return router;
 }
 

@@ -27,6 +27,7 @@ export const ERROR_KINDS = {
   parseError: { code: RPC_CODES.PARSE_ERROR, status: 400 },
   invalidRequest: { code: RPC_CODES.INVALID_REQUEST, status: 400 },
   unsupportedProtocolVersion: { code: RPC_CODES.INVALID_REQUEST, status: 400 },
+  unauthorized: { code: RPC_CODES.INVALID_REQUEST, status: 401 },
   serverNotFound: { code: RPC_CODES.INVALID_REQUEST, status: 404 },
   serverInactive: { code: RPC_CODES.INVALID_REQUEST, status: 404 },
   appNotFound: { code: RPC_CODES.INVALID_REQUEST, status: 404 },

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isPlainRecord } from '../plain-object.js';
+import { isPlainJsonObject } from '../plain-object.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
 import { createToolRuns } from '../tool/runs.js';
@@ -85,7 +85,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
       });
     },
 
-    /** `notifications/cancelled`: aborts the matching call of the same server in this process. */
+    /** `notifications/cancelled`: aborts every matching call of the same server in this process. */
     cancel(target: ServingTarget, params: Record<string, unknown> | undefined): void {
       const parsed = CancelledParamsSchema.safeParse(params ?? {});
       if (parsed.success) runs.cancel(target.server.id, parsed.data.requestId);
@@ -103,7 +103,7 @@ type CallToolParams = z.infer<typeof CallToolParamsSchema>;
  */
 function isCallToolParams(params: Record<string, unknown>): params is CallToolParams {
   const args = params.arguments;
-  return typeof params.name === 'string' && (args === undefined || args === null || isPlainRecord(args));
+  return typeof params.name === 'string' && (args === undefined || args === null || isPlainJsonObject(args));
 }
 
 function parseCallParams(call: { id: RequestId; params: Record<string, unknown> }): CallToolParams {

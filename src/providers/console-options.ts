@@ -16,7 +16,7 @@ export interface McpToolProviderConsoleOptions {
   store: ToolProviderStore;
   /** Identifies the caller, as for `mcpConsole`: `null` answers 401; reads need any access, the rest `canEdit` (else 403). */
   authorize: AuthorizeConsole;
-  /** Receives internal failures (store, `authorize`, a key that does not fit) with their cause. Default: `console.error`. */
+  /** Receives internal failures (store, `authorize`, a key that does not fit) with their cause. Default: `console.error`, a repeated failure once per 10 s with a count. */
   onError?: (error: unknown, context: ToolProviderConsoleErrorContext) => void;
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { codePointLength } from '../code-points.js';
 import { isJsonObject } from '../plain-object.js';
 import type { HostApp, InputVariable } from '../types.js';
+import { exceedsDepth, MAX_ARGUMENT_DEPTH } from './depth.js';
 import { defaultOf, exposedInputs, jsonSchemaOf, maxLengthOf, optionsOf, takesQuery } from './input-form.js';
 
 /** What a run receives once the arguments passed. */
@@ -149,6 +150,10 @@ function objectCheck(name: string, input: InputVariable): Field['check'] {
     if (!isJsonObject(value)) {
       return { ok: false, problems: [`${name} must be a JSON object`] };
     }
+    // Checked first: everything below walks the value recursively.
+    if (exceedsDepth(value, MAX_ARGUMENT_DEPTH)) {
+      return { ok: false, problems: [`${name} is nested more than ${MAX_ARGUMENT_DEPTH} levels deep`] };
+    }
     if (!contents) return { ok: true, value: stripNulDeep(value) };
     const parsed = contents.safeParse(value, { error: missingKey });
     if (parsed.success) return { ok: true, value: stripNulDeep(value) };
@@ -176,7 +181,7 @@ function fromJsonSchema(jsonSchema: Record<string, unknown>): z.ZodType | null {
   }
 }
 
-/** NUL characters are stripped from every string, nested ones included. */
+/** NUL characters are stripped from every string, nested ones included; the depth is bounded first. */
 function stripNulDeep(value: unknown): unknown {
   if (typeof value === 'string') return value.replace(NUL, '');
   if (Array.isArray(value)) return value.map(stripNulDeep);

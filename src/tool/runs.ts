@@ -38,7 +38,7 @@ export interface ToolRun<HostRequest> {
 
 /**
  * Runs a server's tool and keeps the runs in progress, so that a cancellation can stop the matching
- * one. One stopper stops a run, whoever stops it first: the client closing the response, a
+ * ones. One stopper stops a run, whoever stops it first: the client closing the response, a
  * `notifications/cancelled`, or the timeout, each with its own reason (`AbortSignal.any` and a
  * controller per cause cost more than the rest of a call).
  */
@@ -76,7 +76,7 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
       }
     },
 
-    /** Stops the matching run of the same server in this process, if there is one. */
+    /** Stops every matching run of the same server in this process (see `InflightCalls`). */
     cancel(serverId: string, id: CallId): void {
       inflight.cancel(serverId, id, new CallCancelled());
     },

@@ -20,7 +20,7 @@ import type {
 import * as pkg from '../../src/index.js';
 import type { ErrorContext } from '../../src/protocol/report.js';
 import type { ServerStore } from '../../src/store/types.js';
-import { hostVariants, startHost } from './hosts.js';
+import { type Host, hostVariants, startHost } from './hosts.js';
 
 // --- the example's demo apps -----------------------------------------------------------------------
 
@@ -58,9 +58,13 @@ export function serverRecordFor(app: HostApp, overrides: Partial<ServerRecord> =
 export interface DemoHost {
   /** `http://127.0.0.1:<port>` */
   readonly url: string;
+  /** The host itself, to send any request to. */
+  readonly host: Host;
   readonly store: ServerStore;
   /** The server published for each app, by app id. */
   readonly servers: Readonly<Record<string, ServerRecord>>;
+  /** The server code of each app, by app id. */
+  readonly codes: Readonly<Record<string, string>>;
   /** The full MCP endpoint URL of an app's server. */
   endpointOf(app: HostApp): URL;
   /** Every run `runApp` received, in order. */
@@ -120,8 +124,10 @@ export async function startDemoHost(config: DemoHostOptions = {}): Promise<DemoH
   });
   return {
     url: host.url,
+    host,
     store,
     servers,
+    codes: Object.fromEntries(Object.entries(servers).map(([appId, server]) => [appId, server.serverCode])),
     runs,
     reports,
     reportContexts,
@@ -133,6 +139,18 @@ export async function startDemoHost(config: DemoHostOptions = {}): Promise<DemoH
     close: () => host.close(),
   };
 }
+
+/** Every run answers with its own inputs: a workflow's outputs, or a JSON answer. */
+const echoInputs = (run: AppRun): AppResult =>
+  run.app.mode === 'workflow'
+    ? { outputs: { inputs: run.inputs } }
+    : { answer: JSON.stringify({ query: run.query, inputs: run.inputs }) };
+
+/** A host that publishes a test's own apps, each run answering with its own inputs. */
+export const startEchoHost = (
+  apps: readonly HostApp[],
+  options: DemoHostOptions['options'] = {},
+): Promise<DemoHost> => startDemoHost({ apps, runApp: echoInputs, options });
 
 // --- the world of the protocol suites --------------------------------------------------------------
 

@@ -171,13 +171,13 @@ export async function expectMcpRefuses(
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** A console host over the Knex store on a fresh database, with one console per kind of caller. */
-export async function openConsoleHost(kind: DatabaseKind) {
+export async function openConsoleHost(kind: DatabaseKind, overrides: Partial<McpConsoleOptions> = {}) {
   const db: TestDatabase = await kind.create();
   const knex = db.connect();
   await migrate(knex);
   const store = knexServerStore(knex);
   const apps = new Apps();
-  const host = createHost(store, apps);
+  const host = createHost(store, apps, overrides);
   return {
     db,
     store,
@@ -201,10 +201,10 @@ export type ConsoleSuite = Awaited<ReturnType<typeof openConsoleHost>> & {
  * fresh database before the tests, its reports cleared before each, the database dropped after.
  * The returned object is filled in before the first test runs.
  */
-export function useConsoleHost(kind: DatabaseKind): ConsoleSuite {
+export function useConsoleHost(kind: DatabaseKind, overrides: Partial<McpConsoleOptions> = {}): ConsoleSuite {
   const suite = {} as ConsoleSuite;
   beforeAll(async () => {
-    Object.assign(suite, await openConsoleHost(kind));
+    Object.assign(suite, await openConsoleHost(kind, overrides));
   });
   afterAll(async () => {
     await suite.db?.destroy();

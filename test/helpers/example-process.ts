@@ -146,9 +146,12 @@ export async function inspector(home: string, url: string, ...args: string[]) {
   return { code, stdout: run.stdout(), output: run.output() };
 }
 
-/** `mcp-remote` spawned as Claude Desktop spawns it: `npx mcp-remote <url>`, JSON-RPC on stdio. */
-export function mcpRemote(home: string, url: string) {
-  const run = launch('npx', ['mcp-remote', url], { HOME: home });
+/**
+ * `mcp-remote` spawned as Claude Desktop spawns it: `npx mcp-remote <url> [args]`, JSON-RPC on
+ * stdio; `env` adds to its environment (what a config's `env` block sets).
+ */
+export function mcpRemote(home: string, url: string, args: string[] = [], env: Record<string, string> = {}) {
+  const run = launch('npx', ['mcp-remote', url, ...args], { ...env, HOME: home });
   const replies = new Map<number, (message: Record<string, unknown>) => void>();
   const lines = createInterface({ input: run.child.stdout! });
   lines.on('line', (line) => {
