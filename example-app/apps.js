@@ -1,9 +1,9 @@
 /**
- * The example host's own apps (SPEC §8): five small, deterministic apps, one per mode, that need no
+ * The example host's own apps (README, "The example app"): five small, deterministic apps, one per mode, that need no
  * network and no model, and a sixth that calls a remote MCP tool (run by remote-stats.js). In a
  * real backend these would be your workflows, chatbots and agents; what matters here is their
  * shape: a `HostApp` description that `loadApp` returns, and a `runApp` that runs one of them once
- * and returns a result or streams events (SPEC §5). This file needs nothing from the package at run
+ * and returns a result or streams events (README, "`runApp`, mode by mode"). This file needs nothing from the package at run
  * time: the types in the JSDoc comments come from it.
  */
 

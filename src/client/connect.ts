@@ -20,6 +20,7 @@ const MAX_TOOL_PAGES = 100;
  * optional peer dependency that only this function loads). Every failure is a `RemoteMcpError`
  * naming the server, within `timeoutMs`: nothing hangs.
  *
+ * @example
  * ```ts
  * const remote = await connectMcpServer('https://tools.example.com/mcp', { headers: { Authorization: 'Bearer …' } });
  * try {

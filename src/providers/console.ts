@@ -48,6 +48,18 @@ const KEY_MISMATCH =
  * | `DELETE /:id` | remove (204) |
  * | `POST /:id/tools/refresh` | list the tools again |
  * | `POST /:id/tools/:name/call` `{arguments?}` | try a tool: the `callTool` result |
+ *
+ * @example
+ * ```ts
+ * app.use(
+ *   '/console/api/tool-providers',
+ *   mcpToolProviderConsole({
+ *     store: knexToolProviderStore(db, { encryptionKey }),
+ *     // as for mcpConsole: null -> 401; canEdit false -> read only (writes answer 403)
+ *     authorize: (req) => (req.user ? { tenantId: req.user.tenantId, canEdit: req.user.isAdmin } : null),
+ *   }),
+ * );
+ * ```
  */
 export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): Router {
   const config = parseToolProviderConsoleOptions(options);

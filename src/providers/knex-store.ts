@@ -55,6 +55,12 @@ const date = (value: number | string) => new Date(Number(value));
  * (SQLite or PostgreSQL). The URL and the headers are encrypted with `encryptionKey`; names,
  * timeouts and the cached tool list are plain. The table must exist already: run `migrate(knex)`
  * first; constructing a store creates nothing.
+ *
+ * @example
+ * ```ts
+ * await migrate(db); // creates the tool providers' table with the servers'
+ * const providers = knexToolProviderStore(db, { encryptionKey: process.env.MCP_PROVIDER_KEY! }); // 64 hex characters
+ * ```
  */
 export function knexToolProviderStore(knex: Knex, options: KnexToolProviderStoreOptions): ToolProviderStore {
   assertKnexInstance(knex, 'knexToolProviderStore');
