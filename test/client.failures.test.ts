@@ -340,6 +340,10 @@ describe('remote servers that fail', () => {
       new ConfigurationError('invalid_url', 'connectMcpServer: the server URL must be an http or https URL'),
     );
     await expect(connectMcpServer('not a url')).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(connectMcpServer('not a url')).rejects.toMatchObject({
+      code: 'invalid_url',
+      message: 'connectMcpServer: the server URL is not a valid URL',
+    });
   });
 
   it('bad options are a configuration error naming the option', async () => {

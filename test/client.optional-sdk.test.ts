@@ -32,7 +32,7 @@ async function main() {
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'Echo', arguments: { text: 'hi' } } }),
   });
   const called = (await response.json()).result.content[0].text;
-  const client = await connectMcpServer(url).then(() => 'connected', (error) => error.name + ': ' + error.message);
+  const client = await connectMcpServer(url).then(() => 'connected', (error) => error.name + ' ' + error.code + ': ' + error.message);
   listening.close();
   console.log(JSON.stringify({ called, client }));
 }
@@ -102,7 +102,7 @@ describe('the client SDK is optional', () => {
 
       expect(JSON.parse(stdout)).toEqual({
         called: 'echo: hi',
-        client: `ConfigurationError: connectMcpServer needs the optional peer dependency ${SDK}: npm install ${SDK}`,
+        client: `ConfigurationError missing_peer_dependency: connectMcpServer needs the optional peer dependency ${SDK}: npm install ${SDK}`,
       });
     },
   );

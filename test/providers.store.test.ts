@@ -244,5 +244,8 @@ describe('knexToolProviderStore options', () => {
     expect(() => knexToolProviderStore({} as Knex, { encryptionKey: KEY })).toThrow(
       'knexToolProviderStore: the first argument must be a Knex instance',
     );
+    expect(() => knexToolProviderStore({} as Knex, { encryptionKey: KEY })).toThrow(
+      expect.objectContaining({ code: 'invalid_knex' }),
+    );
   });
 });
