@@ -51,7 +51,8 @@ describe('the client SDK is optional', () => {
     await cp(join(ROOT, 'package.json'), join(project, 'node_modules', 'express-app-mcp', 'package.json'));
     // The runtime dependencies and the express peer, but not the SDK. Linked packages resolve their
     // own dependencies from where they really are; the package itself is a copy, so it cannot.
-    for (const name of ['express', 'zod', 'lru-cache']) {
+    const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
+    for (const name of ['express', ...Object.keys(manifest.dependencies)]) {
       await symlink(join(ROOT, 'node_modules', name), join(project, 'node_modules', name), 'dir');
     }
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'no-sdk', private: true }));
