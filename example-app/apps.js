@@ -1,10 +1,11 @@
 /**
  * The example host's own apps (README, "The example app"): small, deterministic apps, one per mode,
- * two that take and return files, and a slow one that shows a long run; they need no network and
- * no model. In a real backend these would be your workflows, chatbots and agents; what matters here
- * is their shape: a `HostApp` description that `loadApp` returns, and a `runApp` that runs one of
- * them once and returns a result or streams events (README, "runApp, mode by mode"). This file
- * needs nothing from the package at run time: the types in the JSDoc comments come from it.
+ * two that take and return files, a slow one that shows a long run, and one that calls a remote MCP
+ * tool (run by remote-stats.js); they need no network and no model. In a real backend these would
+ * be your workflows, chatbots and agents; what matters here is their shape: a `HostApp` description
+ * that `loadApp` returns, and a `runApp` that runs one of them once and returns a result or streams
+ * events (README, "runApp, mode by mode"). This file needs nothing from the package at run time: the
+ * types in the JSDoc comments come from it.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -183,7 +184,7 @@ export const DEMO_APPS = [
 /**
  * The hints each demo app's server is published with (MCP tool annotations): a client may run a
  * read-only tool without asking, and should ask before one that changes something. None of the
- * demo apps reaches beyond this host, so none is open-world.
+ * demo apps reaches beyond this host but Remote Text Stats, which calls a remote MCP server.
  * @type {Record<string, import('express-app-mcp').ToolAnnotations>}
  */
 export const DEMO_ANNOTATIONS = {
@@ -204,7 +205,22 @@ export const DEMO_ANNOTATIONS = {
   'manual-finder': { readOnlyHint: true, openWorldHint: false },
   // Writes its report and returns it; it keeps nothing.
   'slow-report': { readOnlyHint: true, openWorldHint: false },
+  // Sends the text to a remote MCP server's tool and reads its answer.
+  'remote-stats': { readOnlyHint: true, openWorldHint: true },
 };
+
+// The sixth app calls the Text Stats tool of a remote MCP server, a tool provider the host stored (in
+// this example, the example's own Text Stats server): same text input, same outputs. remote-stats.js
+// runs it.
+DEMO_APPS.push({
+  id: 'remote-stats',
+  name: 'Remote Text Stats',
+  mode: 'workflow',
+  description:
+    'Counts the words and characters of a text by calling the Text Stats tool of a remote MCP server.',
+  inputForm: DEMO_APPS[0].inputForm.filter((input) => input.variable === 'text'),
+  outputs: DEMO_APPS[0].outputs,
+});
 
 const appsById = new Map(DEMO_APPS.map((app) => [app.id, app]));
 
@@ -241,7 +257,7 @@ export function runApp(run) {
     case 'slow-report':
       return slowReportEvents(run.inputs, run.signal);
     default:
-      // loadApp only ever returns the apps above.
+      // loadApp only ever returns the apps above; Remote Text Stats is run by host.js (remote-stats.js).
       throw new Error(`the example host has no app "${run.app.id}"`);
   }
 }

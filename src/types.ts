@@ -189,3 +189,17 @@ export type AppEvent =
 export type RunApp<HostRequest = unknown> = (
   run: AppRun<HostRequest>,
 ) => Promise<AppResult | AsyncIterable<AppEvent>> | AppResult | AsyncIterable<AppEvent>;
+
+/**
+ * A file, by URL or inline data: what a remote tool's `image`, `audio`, `resource` and
+ * `resource_link` content blocks become for the host (`connectMcpServer`).
+ */
+export interface AppFile {
+  url?: string;
+  /** Base64. */
+  data?: string;
+  mimeType?: string;
+  name?: string;
+  /** In bytes. */
+  size?: number;
+}

@@ -20,6 +20,7 @@ import {
   SERVER_INFO,
   SLOW_REPORT_STAGES,
   slowReportResult,
+  TEXT_STATS_OUTPUTS,
 } from './helpers/demo-cases.js';
 import {
   CONSOLE_TOKEN,
@@ -300,6 +301,46 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
       url: `/mcp/server/${server.server_code}/mcp`,
     });
     expect(`${base()}${server.url}`).toBe(urlOf('Title Case'));
+  });
+
+  it('the tool provider console shows the provider Remote Text Stats calls, masked, and tries its tool', async () => {
+    const auth = { Authorization: `Bearer ${CONSOLE_TOKEN}` };
+    const refused = await fetch(`${base()}/console/api/tool-providers`);
+    expect(refused.status).toBe(401);
+
+    const response = await fetch(`${base()}/console/api/tool-providers`, { headers: auth });
+    expect(response.status).toBe(200);
+    const providers = (await response.json()) as { id: string }[];
+    expect(providers).toEqual([
+      {
+        id: expect.any(String),
+        name: 'Text Stats (this server)',
+        server_url: `http://127.0.0.1:${port}/******`,
+        headers: {},
+        timeout_ms: 30_000,
+        call_timeout_ms: 300_000,
+        tools: [DEMO_CASES[0]!.tool],
+        tools_updated_at: expect.any(Number),
+        created_at: expect.any(Number),
+        updated_at: expect.any(Number),
+      },
+    ]);
+
+    const tried = await fetch(
+      `${base()}/console/api/tool-providers/${providers[0]!.id}/tools/Text_Stats/call`,
+      {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ arguments: { text: 'the cat and the hat' } }),
+      },
+    );
+    expect(tried.status).toBe(200);
+    expect(await tried.json()).toMatchObject({
+      isError: false,
+      variables: TEXT_STATS_OUTPUTS,
+      json: [],
+      files: [],
+    });
   });
 
   it('a code rotated in the console stops working at once; the new one works', async () => {

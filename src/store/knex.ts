@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
-import { ConfigurationError, ServerExistsError } from '../errors.js';
+import { ServerExistsError } from '../errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
 import { annotationsToColumn, withAnnotations } from './annotations.js';
 import { CodeCache } from './cache.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
+import { assertKnexInstance } from './knex-instance.js';
 import { withCodeRedacted } from './redact.js';
 import { storeResolver } from './resolver.js';
 import { storeOptionsSchema } from './store-options.js';
@@ -84,12 +85,7 @@ function toServer(row: ServerRow): ServerRecord {
  * ```
  */
 export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): ServerStore {
-  if (typeof knex !== 'function' || typeof (knex as Partial<Knex>).schema !== 'object') {
-    throw new ConfigurationError(
-      'invalid_knex',
-      'knexServerStore: the first argument must be a Knex instance',
-    );
-  }
+  assertKnexInstance(knex, 'knexServerStore');
   const { tablePrefix, cacheTtlMs, cacheMaxEntries } = parseFactoryOptions(
     storeOptionsSchema,
     options ?? {},

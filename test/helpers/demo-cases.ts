@@ -46,7 +46,7 @@ export const failure = (text: string): Call['result'] => ({
   isError: true,
 });
 
-const TEXT_STATS_OUTPUTS = { word_count: 5, char_count: 19, top_words: ['the', 'and', 'cat'] };
+export const TEXT_STATS_OUTPUTS = { word_count: 5, char_count: 19, top_words: ['the', 'and', 'cat'] };
 
 /** The Slow Report's stages, as its progress messages and its sections name them. */
 export const SLOW_REPORT_STAGES = ['gathering sources', 'reading', 'outlining', 'drafting', 'proofreading'];
@@ -326,3 +326,30 @@ export function slowReportResult(topic: string): Call['result'] {
     isError: false,
   };
 }
+
+// Remote Text Stats calls the Text Stats tool of the example's own server, through a stored tool
+// provider: Text Stats' text input and outputs, and its results.
+const TEXT_STATS_CASE = DEMO_CASES[0]!;
+const TEXT_STATS_SCHEMA = TEXT_STATS_CASE.tool.inputSchema as { properties: { text: unknown } };
+DEMO_CASES.push({
+  appId: 'remote-stats',
+  name: 'Remote Text Stats',
+  mode: 'workflow',
+  tool: {
+    name: 'Remote_Text_Stats',
+    title: 'Remote Text Stats',
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    description:
+      'Counts the words and characters of a text by calling the Text Stats tool of a remote MCP server.',
+    inputSchema: {
+      type: 'object',
+      properties: { text: TEXT_STATS_SCHEMA.properties.text },
+      required: ['text'],
+    },
+    outputSchema: TEXT_STATS_CASE.tool.outputSchema,
+  },
+  valid: [TEXT_STATS_CASE.valid[0]!],
+  invalid: [
+    { arguments: {}, result: failure('Invalid arguments for tool Remote_Text_Stats: text is required') },
+  ],
+});
