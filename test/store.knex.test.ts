@@ -95,8 +95,8 @@ describe.each(databases)('the Knex store on $name', (kind) => {
       const tablePrefix = 'rb_';
       expect(await migrate(knex, { tablePrefix })).toHaveLength(4);
       expect(await rollback(knex, { tablePrefix })).toEqual([
-        '0003_server_annotations',
         '0004_create_tool_providers',
+        '0003_server_annotations',
         '0002_create_end_users',
         '0001_create_servers',
       ]);
