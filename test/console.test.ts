@@ -86,6 +86,7 @@ describe.each(databases)('the console API: reading and publishing on $name', (ki
       const server = reply.body;
       expect(Object.keys(server).sort()).toEqual(
         [
+          'annotations',
           'auth_mode',
           'created_at',
           'description',
@@ -106,6 +107,7 @@ describe.each(databases)('the console API: reading and publishing on $name', (ki
         status: 'active',
         auth_mode: 'code',
         parameters: { text: 'The customer question' },
+        annotations: {},
         created_at: expect.any(Number),
         updated_at: server.created_at,
         url: `/mcp/server/${server.server_code}/mcp`,

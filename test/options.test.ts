@@ -147,6 +147,7 @@ describe('mcpServer options', () => {
       callTimeoutMs: 300_000,
       maxDataUrlBytes: 3 * 1024 * 1024,
       maxInlineResultBytes: 4 * 1024 * 1024,
+      heartbeatMs: 10_000,
       onError: 'function',
     });
   });

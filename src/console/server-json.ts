@@ -1,4 +1,5 @@
-import type { AuthMode, ServerRecord } from '../types.js';
+import { pickAnnotations } from '../annotations.js';
+import type { AuthMode, ServerRecord, ToolAnnotations } from '../types.js';
 
 /** A server as the console shows it (README, "Console API"), in Dify's field names. */
 export interface ConsoleServer {
@@ -10,6 +11,8 @@ export interface ConsoleServer {
   /** `code`: whoever has the URL may call it; `oauth`: a user signed in with the host's identity provider as well. */
   auth_mode: AuthMode;
   parameters: Record<string, string>;
+  /** The tool's hints; `{}` when it carries none. */
+  annotations: ToolAnnotations;
   /** Unix seconds, like Dify's `TimestampField`. */
   created_at: number;
   updated_at: number;
@@ -31,6 +34,7 @@ export function toConsoleServer(
     status: server.status,
     auth_mode: server.authMode ?? 'code',
     parameters: server.parameters,
+    annotations: pickAnnotations(server.annotations) ?? {},
     created_at: unixSeconds(server.createdAt),
     updated_at: unixSeconds(server.updatedAt),
     url: mcpPath(server.serverCode),

@@ -17,6 +17,7 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
     callTimeoutMs: config.callTimeoutMs,
     maxDataUrlBytes: config.maxDataUrlBytes,
     maxInlineResultBytes: config.maxInlineResultBytes,
+    heartbeatMs: config.heartbeatMs,
     report,
   });
   return { core, report };

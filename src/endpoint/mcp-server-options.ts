@@ -40,6 +40,13 @@ export interface McpServerOptions {
   maxInlineResultBytes?: number;
   /** Longest a `tools/call` may run before it is aborted, in ms; `0` disables the limit. Default: 300000 (5 minutes). */
   callTimeoutMs?: number;
+  /**
+   * Silence, in ms, after which a running `tools/call` sends a heartbeat: its reply becomes an event
+   * stream if it is not one yet, and gets a progress notification (with a progress token) or an SSE
+   * comment line, so that clients and proxies keep waiting (README, "Long runs"); `0` disables
+   * heartbeats. Default: 10000.
+   */
+  heartbeatMs?: number;
   /** Receives internal failures with their cause; nothing of them reaches the client. Default: `console.error`, a repeated failure once per 10 s with a count. */
   onError?: (error: unknown, context: ErrorContext) => void;
   /**
@@ -70,6 +77,7 @@ const OptionsSchema = z.strictObject({
     .default(4 * 1024 * 1024),
   // setTimeout cannot wait longer than 2^31-1 ms: a larger value would fire at once.
   callTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(300_000),
+  heartbeatMs: z.int().nonnegative().max(2_147_483_647).default(10_000),
   onError: fn<(error: unknown, context: ErrorContext) => void>('onError').default(defaultOnError),
   maxDataUrlBytes: z.int().positive().optional(),
   maxInlineResultBytes: z.int().positive().default(DEFAULT_MAX_INLINE_RESULT_BYTES),

@@ -23,6 +23,8 @@ export interface CoreOptions<HostRequest> {
   maxDataUrlBytes: number;
   /** Most bytes of inline files one `tools/call` result may carry (README, "Files in and out"). */
   maxInlineResultBytes: number;
+  /** Silence after which a `tools/call` reply that may stream sends a heartbeat; 0 or absent: none. */
+  heartbeatMs?: number;
   report: ErrorReporter;
 }
 
@@ -31,6 +33,8 @@ export interface EraContext<HostRequest> {
   serverInfo: ServerInfo;
   methods: ToolMethods<HostRequest>;
   report: ErrorReporter;
+  /** See `CoreOptions.heartbeatMs`; 0: no heartbeats. */
+  heartbeatMs: number;
   /**
    * Looks the URL's server code up, lets the caller of an `"oauth"` server in (401 / 403 otherwise),
    * and checks that it may serve (404 / 503 otherwise). A failing lookup is reported and answers an
@@ -47,6 +51,7 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     serverInfo: options.serverInfo,
     methods: createToolMethods(options),
     report,
+    heartbeatMs: options.heartbeatMs ?? 0,
 
     async resolveTarget(request, id) {
       const { resolved, auth } = await resolveWithAccess(request, id, report);

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { isPlainJsonObject } from '../plain-object.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
+import type { RunObserver } from '../tool/observer.js';
 import { createToolRuns } from '../tool/runs.js';
 import { createToolCache, type ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
@@ -33,6 +34,8 @@ export interface ToolCall<HostRequest> {
   request: HostRequest;
   /** The client's name for its end user record, when the request tells it. */
   clientName?: string;
+  /** Follows the run when the reply may stream (see `LiveCall`). */
+  observer?: RunObserver;
 }
 
 /**
@@ -85,6 +88,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
         protocolVersion: call.protocolVersion,
         request: call.request,
         onClosed: call.onClosed,
+        observer: call.observer,
         ...(call.target.auth ? { auth: call.target.auth } : {}),
       });
     },

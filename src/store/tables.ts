@@ -2,6 +2,8 @@
 export interface TableNames {
   servers: string;
   endUsers: string;
+  /** Remote MCP servers the host's apps call (`knexToolProviderStore`). */
+  toolProviders: string;
   /** Our own migrations table, so we never share the host's. */
   migrations: string;
   /**
@@ -16,15 +18,18 @@ export interface TableNames {
     endUserServerForeign: string;
     authMode: string;
     endUserServerSubject: string;
+    toolProviderName: string;
   };
 }
 
 export function tableNames(prefix: string): TableNames {
   const servers = `${prefix}mcp_servers`;
   const endUsers = `${prefix}mcp_end_users`;
+  const toolProviders = `${prefix}mcp_tool_providers`;
   return {
     servers,
     endUsers,
+    toolProviders,
     migrations: `${prefix}mcp_migrations`,
     constraints: {
       serverCode: `${servers}_server_code_unique`,
@@ -34,6 +39,7 @@ export function tableNames(prefix: string): TableNames {
       endUserServerForeign: `${endUsers}_server_foreign`,
       authMode: `${servers}_auth_mode_check`,
       endUserServerSubject: `${endUsers}_server_subject_unique`,
+      toolProviderName: `${toolProviders}_tenant_name_unique`,
     },
   };
 }

@@ -3,7 +3,9 @@ import type { AppRun, RunApp } from '../types.js';
 import { inlineBytes } from './app-file.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
 import { type ContentBlock, fileBlock } from './content-blocks.js';
+import { attachConversation } from './conversation.js';
 import type { ToolFeatures } from './features.js';
+import type { RunObserver } from './observer.js';
 import { answerParts, outputParts } from './result-files.js';
 import type { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
@@ -37,6 +39,8 @@ export interface CallOptions<HostRequest = unknown> {
   report: (error: unknown, phase?: 'run' | 'outputs') => void;
   /** Most bytes of inline files one result may carry (README, "Files in and out"); more is an error result. Default: 4 MiB. */
   maxInlineResultBytes?: number;
+  /** Told of the app's progress as it streams its events, for a reply that streams. */
+  observer?: RunObserver;
 }
 
 export const DEFAULT_MAX_INLINE_RESULT_BYTES = 4 * 1024 * 1024;
@@ -66,8 +70,14 @@ export async function runToolCall<HostRequest>(
     timeoutMs > 0 ? setTimeout(() => stop.stop(new CallTimeout(timeoutMs)), timeoutMs) : undefined;
   try {
     const produced = await untilStopped(produce, stop);
-    return shape(produced, tool, features, options);
+    const result = shape(produced, tool, features, options);
+    // An app that names no conversation continues the one the client asked for.
+    if (tool.conversations && produced.kind === 'answer' && !result.isError)
+      attachConversation(result, produced.conversationId ?? run.conversationId);
+    return result;
   } catch (error) {
+    // Only a cancellation makes the result pointless; a timeout still has one to tell.
+    if (stop.reason instanceof CallCancelled) options.observer?.cancelled();
     // Once stopped from outside, whatever the app throws is an echo of that stop.
     if (stop.stopped && !(error instanceof AppRunError)) {
       const reason = stop.reason;
@@ -82,7 +92,7 @@ export async function runToolCall<HostRequest>(
 
   async function produce(): Promise<Produced> {
     const result = await options.runApp(run);
-    if (isAsyncIterable(result)) return fromEvents(run.app.mode, result, stop);
+    if (isAsyncIterable(result)) return fromEvents(run.app.mode, result, stop, options.observer);
     return fromPlainResult(run.app.mode, result);
   }
 }

@@ -1,11 +1,13 @@
 import { isJsonObject } from '../plain-object.js';
 import type { AppEvent, AppMode, AppResult } from '../types.js';
+import { conversationIdOf } from './conversation.js';
+import type { RunObserver } from './observer.js';
 import type { RunStop } from './stop.js';
 
 /** What a run produced, before it is shaped into a `tools/call` result. */
 export type Produced =
   | { kind: 'outputs'; outputs: Record<string, unknown> }
-  | { kind: 'answer'; answer: string; files: unknown[] }
+  | { kind: 'answer'; answer: string; files: unknown[]; conversationId?: string }
   | { kind: 'error'; message: string };
 
 export const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
@@ -16,7 +18,8 @@ export function fromPlainResult(mode: AppMode, result: AppResult | null | undefi
   const record = (result ?? {}) as Record<string, unknown>;
   if (mode === 'workflow') return { kind: 'outputs', outputs: asOutputs(record.outputs) };
   const files = Array.isArray(record.files) ? record.files : [];
-  return { kind: 'answer', answer: typeof record.answer === 'string' ? record.answer : '', files };
+  const answer = typeof record.answer === 'string' ? record.answer : '';
+  return { kind: 'answer', answer, files, conversationId: conversationIdOf(record) };
 }
 
 /**
@@ -29,14 +32,18 @@ export async function fromEvents(
   mode: AppMode,
   events: AsyncIterable<AppEvent>,
   stop: Pick<RunStop, 'stopped'>,
+  observer?: RunObserver,
 ): Promise<Produced> {
   let outputs: Record<string, unknown> = {};
   let message: string | null = null;
   let agentMessage: string | null = null;
   let thoughts = '';
   const files: unknown[] = [];
+  let conversationId: string | undefined;
   for await (const event of events) {
     if (stop.stopped) break;
+    // Dify names the conversation on most chat events; the last one named wins.
+    conversationId = conversationIdOf(event) ?? conversationId;
     switch (event?.event) {
       case 'message':
         message = (message ?? '') + text(event.answer);
@@ -57,12 +64,15 @@ export async function fromEvents(
         // Without a `file` it is no file event, and is ignored like unknown events.
         if (event.file !== undefined) files.push(event.file);
         break;
+      case 'progress':
+        observer?.progress(event);
+        break;
       case 'error':
         return { kind: 'error', message: text(event.message) || 'the app reported an error' };
     }
   }
   if (mode === 'workflow') return { kind: 'outputs', outputs };
-  return { kind: 'answer', answer: message ?? agentMessage ?? thoughts, files };
+  return { kind: 'answer', answer: message ?? agentMessage ?? thoughts, files, conversationId };
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');

@@ -3,6 +3,7 @@ import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types.js
 import { CallCancelled, type CallToolResult, runToolCall } from './call.js';
 import type { ToolFeatures } from './features.js';
 import { type CallId, InflightCalls } from './inflight.js';
+import type { RunObserver } from './observer.js';
 import { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
 
@@ -29,6 +30,8 @@ export interface ToolRun<HostRequest> {
   endUser: EndUser;
   inputs: Record<string, unknown>;
   query?: string;
+  /** Apps that keep conversations: the conversation the client asked to continue. */
+  conversationId?: string;
   features: ToolFeatures;
   protocolVersion: string;
   request: HostRequest;
@@ -37,6 +40,8 @@ export interface ToolRun<HostRequest> {
    * that stops watching. Where a disconnect is no cancellation, a function that never calls it.
    */
   onClosed: (listener: () => void) => () => void;
+  /** Follows the run for a reply that streams; absent when the reply can only be JSON. */
+  observer?: RunObserver;
   /** Who called an `"oauth"` server. */
   auth?: AuthInfo;
 }
@@ -61,6 +66,7 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
         endUser: call.endUser,
         inputs: call.inputs,
         ...(call.query === undefined ? {} : { query: call.query }),
+        ...(call.conversationId === undefined ? {} : { conversationId: call.conversationId }),
         // A getter: the AbortSignal is made only if the app reads it (RunStop), so `run` is never
         // spread from here on.
         get signal() {
@@ -76,6 +82,7 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
           callTimeoutMs: options.callTimeoutMs,
           maxInlineResultBytes: options.maxInlineResultBytes,
           report: (error, phase = 'run') => options.report(error, phase, server, app),
+          observer: call.observer,
         });
       } finally {
         unwatch();
