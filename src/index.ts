@@ -9,6 +9,7 @@ export {
 export { AppRunError, ConfigurationError, ServerExistsError } from './errors.js';
 export type { McpServerOptions } from './middleware.js';
 export { MCP_ROUTE, mcpServer } from './middleware.js';
+export type { CallEvent, CallOutcome, OnCall } from './observe/on-call.js';
 export type { ErrorContext } from './protocol/context.js';
 export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './protocol/versions.js';
 export {

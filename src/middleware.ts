@@ -36,6 +36,7 @@ export function mcpServer(options: McpServerOptions): Router {
     toolName: config.toolName,
     callTimeoutMs: config.callTimeoutMs,
     report,
+    onCall: config.onCall,
   });
 
   const handle = async (req: Request, res: Response) => {

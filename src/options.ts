@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseFactoryOptions } from './config.js';
+import type { OnCall } from './observe/on-call.js';
 import type { ErrorContext } from './protocol/context.js';
 import type { HostApp, ResolveServer, RunApp } from './types.js';
 import { PACKAGE_VERSION } from './version.js';
@@ -24,6 +25,11 @@ export interface McpServerOptions {
   callTimeoutMs?: number;
   /** Receives internal failures with their cause; nothing of them reaches the client. Default: `console.error`. */
   onError?: (error: unknown, context: ErrorContext) => void;
+  /**
+   * Called once per finished `tools/call` with its server, app, tool, end user, protocol version,
+   * duration and outcome (never the server code), for audit logs and metrics. Default: none.
+   */
+  onCall?: OnCall;
 }
 
 const fn = <T>(name: string) =>
@@ -45,6 +51,7 @@ const OptionsSchema = z.strictObject({
   // setTimeout cannot wait longer than 2^31-1 ms: a larger value would fire at once.
   callTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(300_000),
   onError: fn<(error: unknown, context: ErrorContext) => void>('onError').default(() => defaultOnError),
+  onCall: fn<OnCall>('onCall').optional(),
 });
 
 export type ParsedOptions = z.infer<typeof OptionsSchema>;

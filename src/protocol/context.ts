@@ -40,7 +40,8 @@ export interface EndpointReply {
 export type ErrorReporter = (error: unknown, context: ErrorContext) => void;
 
 export interface ErrorContext {
-  phase: 'resolve' | 'initialize' | 'tools/list' | 'tools/call' | 'run' | 'outputs' | 'dispatch';
+  /** `onCall`: the host's `onCall` hook threw or rejected. */
+  phase: 'resolve' | 'initialize' | 'tools/list' | 'tools/call' | 'run' | 'outputs' | 'dispatch' | 'onCall';
   serverId?: string;
   appId?: string;
 }

@@ -1,3 +1,4 @@
+import type { OnCall } from '../observe/on-call.js';
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
 import type { EndpointReply, EndpointRequest, ErrorReporter } from './context.js';
@@ -23,6 +24,7 @@ export interface EndpointOptions {
   toolName?: ToolNamer;
   callTimeoutMs: number;
   report: ErrorReporter;
+  onCall?: OnCall;
 }
 
 /** One HTTP request must not start an unbounded number of runs; SPEC §2.2 sets no size, so we do. */

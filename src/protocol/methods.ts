@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
+import { type CallObservation, createCallObserver, type OnCall, outcomeOf } from '../observe/on-call.js';
 import { CallCancelled, type CallToolResult, errorResult, runToolCall } from '../tool/call.js';
 import { RunStop } from '../tool/stop.js';
 import type { AppTool, ToolNamer } from '../tool/tool.js';
@@ -19,6 +20,7 @@ export interface MethodOptions {
   toolName?: ToolNamer;
   callTimeoutMs: number;
   report: ErrorReporter;
+  onCall?: OnCall;
 }
 
 /** What a method needs to know about the request it serves; the version is explicit (SPEC §2.1). */
@@ -51,12 +53,67 @@ export function createToolMethods(options: MethodOptions) {
   const inflight = new InflightCalls();
   /** The `tools/list` result of each descriptor, made and serialized once (descriptors are cached per tool and version). */
   const listResults = new WeakMap<object, { tools: readonly unknown[] }>();
+  const observer = createCallObserver(options.onCall, (error) => options.report(error, { phase: 'onCall' }));
 
   function parseParams<S extends z.ZodType>(schema: S, call: MethodCall, method: string): z.infer<S> {
     const parsed = schema.safeParse(call.params);
     if (parsed.success) return parsed.data;
     const { text, issues } = describeIssues(parsed.error);
     throw new McpError('invalidParams', `Invalid params for ${method}: ${text}`, { issues }, call.id);
+  }
+
+  /** Checks the arguments, then runs the app once; `observed` learns the end user and the outcome. */
+  async function runCall(
+    call: MethodCall,
+    tool: AppTool,
+    args: Record<string, unknown>,
+    features: VersionFeatures,
+    observed: CallObservation,
+  ): Promise<CallToolResult> {
+    const { server, app } = call.target;
+    const checked = tool.checkArguments(args);
+    if (!checked.ok) {
+      observed.finish('invalid_arguments');
+      return invalidArguments(tool.name, checked.problems, features, call.id);
+    }
+    const endUser = await call.target.endUser(call.clientName ?? DEFAULT_CLIENT_NAME);
+    observed.attribute(endUser);
+
+    // One stopper stops the run, whoever stops it first: the client closing the response, a
+    // `notifications/cancelled`, or the timeout (in runToolCall), each with its own reason.
+    // (AbortSignal.any and a controller per cause cost more than the rest of a call.)
+    const stop = new RunStop();
+    const unwatch = call.onClosed(() => stop.stop());
+    const unregister = inflight.add(server.id, call.id, stop);
+    const run: AppRun = {
+      app,
+      server,
+      endUser,
+      ...checked.value,
+      // A getter: the AbortSignal is made only if the app reads it (RunStop), so `run` is
+      // never spread from here on.
+      get signal() {
+        return stop.signal;
+      },
+      protocolVersion: call.protocolVersion,
+      request: call.request,
+    };
+    let appFailed = false;
+    try {
+      const result = await runToolCall(tool, run, stop, features, {
+        runApp: (appRun) => observed.run(() => options.runApp(appRun)),
+        callTimeoutMs: options.callTimeoutMs,
+        report: (error, phase = 'run') => {
+          if (phase === 'run') appFailed = true;
+          options.report(error, { phase, serverId: server.id, appId: app.id });
+        },
+      });
+      observed.finish(outcomeOf(result, stop, appFailed));
+      return result;
+    } finally {
+      unwatch();
+      unregister();
+    }
   }
 
   return {
@@ -86,39 +143,23 @@ export function createToolMethods(options: MethodOptions) {
         throw new McpError('unknownTool', `Unknown tool: ${params.name}`, undefined, call.id);
       }
       const features = featuresOf(call.protocolVersion);
-      const checked = tool.checkArguments(params.arguments ?? {});
-      if (!checked.ok) return invalidArguments(tool.name, checked.problems, features, call.id);
-
-      const endUser = await call.target.endUser(call.clientName ?? DEFAULT_CLIENT_NAME);
-      // One stopper stops the run, whoever stops it first: the client closing the response, a
-      // `notifications/cancelled`, or the timeout (in runToolCall), each with its own reason.
-      // (AbortSignal.any and a controller per cause cost more than the rest of a call.)
-      const stop = new RunStop();
-      const unwatch = call.onClosed(() => stop.stop());
-      const unregister = inflight.add(server.id, call.id, stop);
-      const run: AppRun = {
-        app,
-        server,
-        endUser,
-        ...checked.value,
-        // A getter: the AbortSignal is made only if the app reads it (RunStop), so `run` is
-        // never spread from here on.
-        get signal() {
-          return stop.signal;
-        },
+      const observing = observer.start({
+        serverId: server.id,
+        tenantId: server.tenantId,
+        appId: app.id,
+        tool: tool.name,
         protocolVersion: call.protocolVersion,
-        request: call.request,
-      };
+        requestId: call.id,
+      });
+      const observed = observing instanceof Promise ? await observing : observing;
       try {
-        return await runToolCall(tool, run, stop, features, {
-          runApp: options.runApp,
-          callTimeoutMs: options.callTimeoutMs,
-          report: (error, phase = 'run') =>
-            options.report(error, { phase, serverId: server.id, appId: app.id }),
-        });
-      } finally {
-        unwatch();
-        unregister();
+        return await runCall(call, tool, params.arguments ?? {}, features, observed);
+      } catch (error) {
+        // An invalid-params error here is the pre-2025-11-25 form of invalid arguments.
+        observed.finish(
+          error instanceof McpError && error.kind === 'invalidParams' ? 'invalid_arguments' : 'failed',
+        );
+        throw error;
       }
     },
 
