@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseFactoryOptions } from './config.js';
+import { AllowedHostsSchema } from './http/allowed-hosts.js';
 import type { OnCall } from './observe/on-call.js';
 import type { ErrorContext } from './protocol/context.js';
 import type { HostApp, ResolveServer, RunApp } from './types.js';
@@ -17,7 +18,12 @@ export interface McpServerOptions {
   toolName?: (app: HostApp) => string;
   /** Browser origins allowed besides the request's own origin. Default: none. */
   allowedOrigins?: string[];
-  /** `Host` values allowed when the server listens on loopback, e.g. behind a reverse proxy. Default: none besides localhost, 127.0.0.1 and [::1]. */
+  /**
+   * Host names allowed in `Host` when the server listens on loopback, e.g. behind a reverse proxy,
+   * on any port (`mcp.example.com`, as `@modelcontextprotocol/express` takes them); an origin
+   * (`https://mcp.example.com`) or a `host:port` is reduced to its host name. Default: none besides
+   * localhost, 127.0.0.1 and [::1].
+   */
   allowedHosts?: string[];
   /** Largest body read, in bytes. Default: 4 MiB. */
   maxBodyBytes?: number;
@@ -43,7 +49,7 @@ const OptionsSchema = z.strictObject({
     .default({ name: 'express-app-mcp', version: PACKAGE_VERSION }),
   toolName: fn<(app: HostApp) => string>('toolName').optional(),
   allowedOrigins: z.array(z.string()).default([]),
-  allowedHosts: z.array(z.string()).default([]),
+  allowedHosts: AllowedHostsSchema.default([]),
   maxBodyBytes: z
     .int()
     .positive()
