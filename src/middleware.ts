@@ -1,7 +1,8 @@
 import type { Server } from 'node:net';
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import { BodyTooLarge, readJsonBody } from './http/body.js';
+import { BodyTooLarge, parsedByHost, readJsonBody } from './http/body.js';
 import { checkAccept, checkContentType, checkHost, checkOrigin, isLoopbackAddress } from './http/guards.js';
+import { warnBodyAlreadyParsed } from './http/parsed-body-warning.js';
 import { type McpServerOptions, parseOptions } from './options.js';
 import type { ErrorContext, McpHeaders } from './protocol/context.js';
 import { createEndpoint } from './protocol/endpoint.js';
@@ -55,6 +56,7 @@ export function mcpServer(options: McpServerOptions): Router {
       checkAccept(req.headers.accept);
     if (transportError) return send(res, transportError);
 
+    if (parsedByHost(req)) warnBodyAlreadyParsed(config.maxBodyBytes);
     let payload: unknown;
     try {
       payload = await readJsonBody(req, config.maxBodyBytes);
