@@ -6,7 +6,7 @@ export {
   type McpConsoleOptions,
   mcpConsole,
 } from './console/router.js';
-export { AppRunError, ConfigurationError, ServerExistsError } from './errors.js';
+export { AppRunError, ConfigurationError, MigrationRequiredError, ServerExistsError } from './errors.js';
 export type { McpServerOptions } from './middleware.js';
 export { MCP_ROUTE, mcpServer } from './middleware.js';
 export type { CallEvent, CallOutcome, OnCall } from './observe/on-call.js';
@@ -21,7 +21,7 @@ export {
   type RollbackOptions,
   rollback,
 } from './store/index.js';
-export type { NewServer, ServerChanges, ServerStore } from './store/types.js';
+export type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './store/types.js';
 export type {
   AppEvent,
   AppMode,

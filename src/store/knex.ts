@@ -6,11 +6,12 @@ import { ConfigurationError, ServerExistsError } from '../errors.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
 import { CodeCache } from './cache.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
+import { requireMigrations } from './migration-required.js';
 import { storeOptionsSchema } from './options.js';
 import { withCodeRedacted } from './redact.js';
 import { storeResolver } from './resolver.js';
 import { tableNames } from './tables.js';
-import type { NewServer, ServerChanges, ServerStore } from './types.js';
+import type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
 import { isUniqueViolation, type UniqueConstraint } from './unique-violation.js';
 
 /** Options of `knexServerStore`. */
@@ -233,8 +234,8 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
       return endUser;
     },
 
-    resolver(loadApp: LoadApp): ResolveServer {
-      return storeResolver(store, loadApp);
+    resolver(loadApp: LoadApp, options?: ResolverOptions): ResolveServer {
+      return storeResolver(store, loadApp, options);
     },
   };
 
@@ -266,5 +267,5 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
     return { id: row.id, name: row.name };
   }
 
-  return store;
+  return requireMigrations(store, [tables.servers, tables.endUsers], storeResolver);
 }

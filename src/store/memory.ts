@@ -3,7 +3,7 @@ import { ServerExistsError } from '../errors.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
 import { generateServerCode } from './codes.js';
 import { storeResolver } from './resolver.js';
-import type { NewServer, ServerChanges, ServerStore } from './types.js';
+import type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
 
 /**
  * A store that keeps everything in this process: for tests, demos and single-process prototypes.
@@ -82,8 +82,8 @@ export function memoryServerStore(): ServerStore {
       }
       return endUser;
     },
-    resolver(loadApp: LoadApp): ResolveServer {
-      return storeResolver(store, loadApp);
+    resolver(loadApp: LoadApp, options?: ResolverOptions): ResolveServer {
+      return storeResolver(store, loadApp, options);
     },
   };
   return store;

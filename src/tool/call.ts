@@ -1,4 +1,4 @@
-import { AppRunError } from '../errors.js';
+import { isAppRunError } from '../errors.js';
 import type { VersionFeatures } from '../protocol/versions.js';
 import type { AppRun, RunApp } from '../types.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
@@ -62,11 +62,11 @@ export async function runToolCall(
     return shape(produced, tool, features, options);
   } catch (error) {
     // Once stopped from outside, whatever the app throws is an echo of that stop.
-    if (stop.stopped && !(error instanceof AppRunError)) {
+    if (stop.stopped && !isAppRunError(error)) {
       const reason = stop.reason;
       return errorResult(reason instanceof CallTimeout ? reason.message : new CallCancelled().message);
     }
-    if (error instanceof AppRunError) return errorResult(error.message);
+    if (isAppRunError(error)) return errorResult(error.message);
     options.report(error, 'run');
     return errorResult('the app failed to run');
   } finally {
