@@ -6,8 +6,9 @@ export {
   type McpConsoleOptions,
   mcpConsole,
 } from './console/router.js';
+export type { DrainOptions, DrainResult } from './drain.js';
 export { AppRunError, ConfigurationError, MigrationRequiredError, ServerExistsError } from './errors.js';
-export type { McpServerOptions } from './middleware.js';
+export type { McpServerOptions, McpServerRouter } from './middleware.js';
 export { MCP_ROUTE, mcpServer } from './middleware.js';
 export type { CallEvent, CallOutcome, OnCall } from './observe/on-call.js';
 export type { ErrorContext } from './protocol/context.js';

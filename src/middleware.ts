@@ -1,5 +1,6 @@
 import type { Server } from 'node:net';
 import { type NextFunction, type Request, type Response, Router } from 'express';
+import { Drainer, type DrainOptions, type DrainResult } from './drain.js';
 import { BodyTooLarge, parsedByHost, readJsonBody } from './http/body.js';
 import { checkAccept, checkContentType, checkHost, checkOrigin, isLoopbackAddress } from './http/guards.js';
 import { warnBodyAlreadyParsed } from './http/parsed-body-warning.js';
@@ -15,12 +16,22 @@ export const MCP_ROUTE = '/mcp/server/:serverCode/mcp';
 /** `MCP_ROUTE` as Express matches it (case-insensitive, optional trailing slash), without decoding the code. */
 const MCP_ROUTE_SHAPE = /^\/mcp\/server\/[^/]+\/mcp\/?$/i;
 
+/** The router `mcpServer()` returns: an Express Router, and `drain()` for a graceful shutdown. */
+export interface McpServerRouter extends Router {
+  /**
+   * Stops taking requests (new ones answer 503) and resolves once those in progress have finished,
+   * or at the deadline (`timeoutMs`, default 10 s) with how many are left. Call it on SIGTERM,
+   * before closing the HTTP server.
+   */
+  drain(options?: DrainOptions): Promise<DrainResult>;
+}
+
 /**
  * `app.use(mcpServer({ resolveServer, runApp }))`: an Express Router (Express 4 and 5) that
  * serves `POST /mcp/server/:serverCode/mcp`. The Express layer only handles the body, the headers
  * and the status; the protocol lives in a framework-free core.
  */
-export function mcpServer(options: McpServerOptions): Router {
+export function mcpServer(options: McpServerOptions): McpServerRouter {
   const config = parseOptions(options);
   const allowedOrigins = new Set(config.allowedOrigins.map((origin) => origin.toLowerCase()));
   const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
@@ -79,9 +90,11 @@ export function mcpServer(options: McpServerOptions): Router {
     write(res, reply.status, reply.body, reply.json);
   };
 
+  const drainer = new Drainer();
   const router = Router();
   router.all(MCP_ROUTE, (req: Request, res: Response, next: NextFunction) => {
-    handle(req, res).catch((error) => {
+    if (drainer.draining) return refuseWhileDraining(res);
+    drainer.track(handle(req, res)).catch((error) => {
       // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.
       report(error, { phase: 'dispatch' });
       if (!res.headersSent) send(res, new McpError('internal', 'Internal error'));
@@ -96,7 +109,17 @@ export function mcpServer(options: McpServerOptions): Router {
       return next(error);
     send(res, new McpError('serverNotFound', 'MCP server not found'));
   });
-  return router;
+  return Object.assign(router, { drain: (options?: DrainOptions) => drainer.drain(options) });
+}
+
+/**
+ * After `drain()`: 503, and the connection closed, so that a client or a load balancer that keeps
+ * connections alive goes to another instance.
+ */
+function refuseWhileDraining(res: Response): void {
+  res.setHeader('Connection', 'close');
+  res.setHeader('Retry-After', '1');
+  send(res, new McpError('shuttingDown', 'Service unavailable: the server is shutting down; retry'));
 }
 
 function mcpHeaders(req: Request): McpHeaders {
