@@ -13,11 +13,10 @@ import {
   type Host,
   type HostVariant,
   hostVariants,
-  loadPackage,
   request,
   rpcError,
   rpcResult,
-  startHost,
+  startWorldHost,
 } from './helpers/hosts.js';
 
 describe('an allowedHosts entry is the host name it allows', () => {
@@ -69,15 +68,9 @@ describe('a loopback listener behind a reverse proxy, its allowedHosts in every 
   let host: Host;
 
   beforeAll(async () => {
-    const pkg = await loadPackage(variant.major);
-    world = await createWorld(pkg.memoryServerStore());
-    host = await startHost(
-      variant,
-      pkg,
-      world.options({
-        allowedHosts: ['mcp.example.com', 'https://API.example.org', 'proxy.example.net:8443'],
-      }),
-    );
+    ({ world, host } = await startWorldHost(variant, createWorld, {
+      allowedHosts: ['mcp.example.com', 'https://API.example.org', 'proxy.example.net:8443'],
+    }));
   });
   afterAll(async () => {
     await host?.close();

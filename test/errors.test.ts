@@ -25,12 +25,11 @@ import {
   type Host,
   type HostVariant,
   hostVariants,
-  loadPackage,
   request,
   rpcError,
   rpcResult,
   serveApp,
-  startHost,
+  startWorldHost,
 } from './helpers/hosts.js';
 
 const required = (): McpServerOptions => ({
@@ -75,18 +74,12 @@ describe('stable error codes', () => {
     let host: Host;
 
     beforeAll(async () => {
-      const pkg = await loadPackage(variant.major);
-      world = await createWorld(pkg.memoryServerStore());
-      host = await startHost(
-        variant,
-        pkg,
-        world.options({
-          // What the CommonJS build's AppRunError looks like to the ES module build: another class.
-          runApp: () => {
-            throw Object.assign(new Error('the other build says no'), { code: 'ERR_APP_RUN' });
-          },
-        }),
-      );
+      ({ world, host } = await startWorldHost(variant, createWorld, {
+        // What the CommonJS build's AppRunError looks like to the ES module build: another class.
+        runApp: () => {
+          throw Object.assign(new Error('the other build says no'), { code: 'ERR_APP_RUN' });
+        },
+      }));
     });
     afterAll(async () => {
       await host?.close();
