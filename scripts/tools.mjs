@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 /**
- * The heavy tools only a few scripts and tests use, installed on first use rather than by `npm ci`:
+ * The heavy tools only some scripts and tests use, installed on first use rather than by `npm ci`:
  * the MCP Inspector CLI, the MCP conformance suite, `mcp-remote`, autocannon (the bench's load
- * generator), and a Node 22 binary for the first two (they need Node 22.19 or later; the package
- * itself runs on Node 20). Each is pinned here and installed from the npm registry into its own
- * folder under `.tools/` (git-ignored), once; later uses find it there.
+ * generator), a Node 22 binary for the first two (they need Node 22.19 or later; the package itself
+ * runs on Node 20), and Biome (the linter, a 96 MB binary: `npm run lint` runs it through here).
+ * Each is pinned here and installed from the npm registry into its own folder under `.tools/`
+ * (git-ignored), once; later uses find it there.
  *
  *   node scripts/tools.mjs [install] [name...]   installs the named tools (default: all), prints where
+ *   node scripts/tools.mjs run <name> [args...]  runs a tool's command, installing it first if needed
  *
  * Scripts and tests import `toolEntry(name)`, `importTool(name)` and `node22()` from this file.
  */
@@ -38,6 +40,8 @@ export const TOOLS = {
   },
   'mcp-remote': { package: 'mcp-remote', version: '0.15.1', entry: 'dist/proxy.js' },
   autocannon: { package: 'autocannon', version: '9.0.0', entry: 'autocannon.js' },
+  // Keep the version in step with the `$schema` of biome.json.
+  biome: { package: '@biomejs/biome', version: '2.6.8', entry: 'bin/biome' },
   // The `node` binaries of npm's node-<platform>-<arch> packages; the newest 22.x this platform has.
   node22: { package: `node-${process.platform}-${process.arch}`, version: '>=22.19.0 <23', entry: null },
 };
@@ -121,8 +125,23 @@ function npmInstall(folder, spec) {
   });
 }
 
+/** Runs a tool's command with these arguments; resolves with its exit code. */
+export async function runTool(name, args) {
+  const node = name === 'inspector' || name === 'conformance' ? await node22() : process.execPath;
+  const entry = await toolEntry(name);
+  return new Promise((done, fail) => {
+    const child = spawn(node, [entry, ...args], { stdio: 'inherit' });
+    child.once('error', fail);
+    child.once('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
+  });
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
+  if (args[0] === 'run') {
+    const [, name, ...rest] = args;
+    process.exit(await runTool(name, rest));
+  }
   if (args[0] === 'install') args.shift();
   const names = args.length > 0 ? args : Object.keys(TOOLS);
   for (const name of names) {
