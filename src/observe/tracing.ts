@@ -4,7 +4,7 @@ import { PACKAGE_VERSION } from '../version.js';
 /**
  * OpenTelemetry, when the host has `@opentelemetry/api` installed (an optional peer dependency):
  * loaded once, on first use, and never a failure when it is absent. Spans go to whatever tracer
- * provider the host registered; with none, the API's own no-op tracer makes them free.
+ * provider the host registered; with none, a call costs one no-op span and nothing else.
  */
 type OpenTelemetryApi = typeof import('@opentelemetry/api');
 
@@ -58,6 +58,11 @@ export function startCallSpan(
       ...attributes,
     },
   });
+  // No tracer provider registered, or this call sampled out: nothing to record or to parent.
+  if (!span.isRecording()) {
+    span.end();
+    return null;
+  }
   const context = otel.trace.setSpan(otel.context.active(), span);
   return { span, context, run: (work) => otel.context.with(context, work) };
 }
