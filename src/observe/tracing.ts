@@ -11,9 +11,15 @@ type OpenTelemetryApi = typeof import('@opentelemetry/api');
 let api: OpenTelemetryApi | null | undefined;
 let loading: Promise<void> | undefined;
 
+/**
+ * The specifier in a variable: a bundler that packs a host's server then leaves this optional import
+ * to run time instead of failing the build when the host does not have the package.
+ */
+const OPENTELEMETRY_API = '@opentelemetry/api';
+
 /** Starts loading the API; resolves once it is known whether the host has it. */
 export function loadOpenTelemetry(): Promise<void> {
-  loading ??= import('@opentelemetry/api').then(
+  loading ??= (import(OPENTELEMETRY_API) as Promise<OpenTelemetryApi>).then(
     (loaded) => {
       // An ES module import of the CommonJS package wraps it in `default` on some loaders.
       api = 'trace' in loaded ? loaded : (loaded as { default: OpenTelemetryApi }).default;
