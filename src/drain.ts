@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseFactoryOptions } from './config.js';
+import { parseFactoryOptions } from './factory-options.js';
 
 /** Options of `drain()`. */
 export interface DrainOptions {

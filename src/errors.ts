@@ -1,27 +1,40 @@
 /**
- * Thrown by a host's `runApp` to report a failure whose message the client may read (SPEC §4.4).
- * Recognised by its `code` as well, so that one thrown by the other build of the package (ES module
- * or CommonJS) counts too.
+ * Thrown by a host's `runApp` to report a failure whose message the client may read (README,
+ * "runApp, mode by mode"). Recognised by its `code` as well, so that one thrown by the other build
+ * of the package (ES module or CommonJS) counts too.
  */
 export class AppRunError extends Error {
   override name = 'AppRunError';
-  readonly code = 'ERR_APP_RUN';
+  readonly code = 'app_run_error';
 }
 
 /** Whether `error` is an `AppRunError` of any copy of the package. */
 export const isAppRunError = (error: unknown): error is AppRunError =>
   error instanceof AppRunError ||
-  (error instanceof Error && (error as { code?: unknown }).code === 'ERR_APP_RUN');
+  (error instanceof Error && (error as { code?: unknown }).code === 'app_run_error');
+
+/**
+ * What a `ConfigurationError` is about, stable across releases so code can branch on it:
+ * - `invalid_options`: an option is unknown or has the wrong type (the message names it);
+ * - `invalid_knex`: what was passed as the Knex instance is not one.
+ */
+export type ConfigurationErrorCode = 'invalid_options' | 'invalid_knex';
 
 /** Thrown at factory time when options are wrong; the message names the option. */
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';
+  constructor(
+    readonly code: ConfigurationErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Thrown by a store when an app already has a server (unique tenant and app). */
 export class ServerExistsError extends Error {
   override name = 'ServerExistsError';
-  readonly code = 'ERR_SERVER_EXISTS';
+  readonly code = 'server_exists';
   constructor(
     readonly tenantId: string,
     readonly appId: string,
@@ -36,7 +49,7 @@ export class ServerExistsError extends Error {
  */
 export class MigrationRequiredError extends Error {
   override name = 'MigrationRequiredError';
-  readonly code = 'ERR_MIGRATION_REQUIRED';
+  readonly code = 'migration_required';
   constructor(
     readonly table: string,
     options?: { cause?: unknown },

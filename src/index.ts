@@ -7,11 +7,19 @@ export {
   mcpConsole,
 } from './console/router.js';
 export type { DrainOptions, DrainResult } from './drain.js';
-export { AppRunError, ConfigurationError, MigrationRequiredError, ServerExistsError } from './errors.js';
-export type { McpServerOptions, McpServerRouter } from './middleware.js';
-export { MCP_ROUTE, mcpServer } from './middleware.js';
+export type { McpServerOptions, McpServerRouter } from './endpoint/mcp-server.js';
+export { mcpServer } from './endpoint/mcp-server.js';
+export {
+  AppRunError,
+  ConfigurationError,
+  type ConfigurationErrorCode,
+  MigrationRequiredError,
+  ServerExistsError,
+} from './errors.js';
+export type { AppRun, ResolveServer, RunApp } from './express/types.js';
+export { MCP_ROUTE } from './mcp-route.js';
 export type { CallEvent, CallOutcome, OnCall } from './observe/on-call.js';
-export type { ErrorContext } from './protocol/context.js';
+export type { ErrorContext } from './protocol/report.js';
 export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './protocol/versions.js';
 export {
   type KnexServerStoreOptions,
@@ -27,7 +35,6 @@ export type {
   AppEvent,
   AppMode,
   AppResult,
-  AppRun,
   DeclaredOutput,
   EndUser,
   HostApp,
@@ -36,7 +43,5 @@ export type {
   LoadApp,
   NestedInputVariable,
   ResolvedServer,
-  ResolveServer,
-  RunApp,
   ServerRecord,
 } from './types.js';

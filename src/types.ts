@@ -1,6 +1,4 @@
-import type { Request } from 'express';
-
-/** The kinds of host apps that can be published (SPEC §1). */
+/** The kinds of host apps that can be published. */
 export type AppMode = 'workflow' | 'chat' | 'advanced-chat' | 'agent-chat' | 'completion';
 
 /** The form types a host app's input form may use (Dify's `user_input_form`). */
@@ -31,7 +29,7 @@ export interface InputVariable {
 /** Dify's older nested form: `{ 'text-input': { variable, ... } }`. */
 export type NestedInputVariable = { [K in InputVariableType]?: Omit<InputVariable, 'type'> };
 
-/** A declared workflow output (SPEC §4.4). */
+/** A declared workflow output; the tool's `outputSchema` lists it and the outputs are checked against it. */
 export interface DeclaredOutput {
   variable: string;
   type: 'string' | 'number' | 'boolean' | 'object' | 'array';
@@ -68,7 +66,7 @@ export interface ServerRecord {
   updatedAt: Date;
 }
 
-/** The end user every run of a server is attributed to (SPEC §4.5). */
+/** The end user every run of a server is attributed to: one per server, created on first use. */
 export interface EndUser {
   id: string;
   name: string;
@@ -86,14 +84,20 @@ export interface ResolvedServer {
   endUser?: (name: string) => Promise<EndUser>;
 }
 
-/** Maps a server code to its server and app; `null` means no such code. */
-export type ResolveServer = (serverCode: string, req: Request) => Promise<ResolvedServer | null>;
+/**
+ * Maps a server code to its server and app; `null` means no such code. `HostRequest` is the
+ * framework's request (Express's `Request` for `mcpServer`); the core never looks inside it.
+ */
+export type ResolveServer<HostRequest = unknown> = (
+  serverCode: string,
+  req: HostRequest,
+) => Promise<ResolvedServer | null>;
 
 /** Loads one of the host's apps; `null` when it does not exist (any more). */
 export type LoadApp = (appId: string, tenantId: string) => Promise<HostApp | null> | HostApp | null;
 
-/** One run of a host app, handed to `runApp` (SPEC §5). */
-export interface AppRun {
+/** One run of a host app, handed to `runApp` (see the README, "runApp, mode by mode"). */
+export interface AppRun<HostRequest = unknown> {
   app: HostApp;
   server: ServerRecord;
   endUser: EndUser;
@@ -103,7 +107,8 @@ export interface AppRun {
   /** Aborted on cancellation, on timeout, and when the client closes the response. */
   signal: AbortSignal;
   protocolVersion: string;
-  request: Request;
+  /** The HTTP request the call came in, as the framework gave it. */
+  request: HostRequest;
 }
 
 export type AppResult = { outputs: Record<string, unknown> | null } | { answer: string };
@@ -116,6 +121,6 @@ export type AppEvent =
   | { event: 'error'; message: string };
 
 /** Runs one app once: a plain result, or a stream of events. */
-export type RunApp = (
-  run: AppRun,
+export type RunApp<HostRequest = unknown> = (
+  run: AppRun<HostRequest>,
 ) => Promise<AppResult | AsyncIterable<AppEvent>> | AppResult | AsyncIterable<AppEvent>;

@@ -5,7 +5,7 @@
  * router is made.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowedHostname } from '../src/http/allowed-hosts.js';
+import { allowedHostname } from '../src/endpoint/allowed-hosts.js';
 import { ConfigurationError, type McpServerOptions, mcpServer } from '../src/index.js';
 import { createWorld, type World } from './helpers/apps.js';
 import {

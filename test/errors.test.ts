@@ -48,8 +48,8 @@ function thrown(work: () => unknown): unknown {
 
 describe('stable error codes', () => {
   it('each error class of the package has its code', () => {
-    expect(new AppRunError('no').code).toBe('ERR_APP_RUN');
-    expect(new ServerExistsError('t', 'a').code).toBe('ERR_SERVER_EXISTS');
+    expect(new AppRunError('no').code).toBe('app_run_error');
+    expect(new ServerExistsError('t', 'a').code).toBe('server_exists');
     const cause = new Error('no such table: mcp_servers');
     const missing = new MigrationRequiredError('mcp_servers', { cause });
     expect({
@@ -60,7 +60,7 @@ describe('stable error codes', () => {
       message: missing.message,
     }).toEqual({
       name: 'MigrationRequiredError',
-      code: 'ERR_MIGRATION_REQUIRED',
+      code: 'migration_required',
       table: 'mcp_servers',
       cause,
       message:
@@ -77,7 +77,7 @@ describe('stable error codes', () => {
       ({ world, host } = await startWorldHost(variant, createWorld, {
         // What the CommonJS build's AppRunError looks like to the ES module build: another class.
         runApp: () => {
-          throw Object.assign(new Error('the other build says no'), { code: 'ERR_APP_RUN' });
+          throw Object.assign(new Error('the other build says no'), { code: 'app_run_error' });
         },
       }));
     });
@@ -188,7 +188,7 @@ describe.each(databases)('a store used before migrate() on $name', (kind) => {
     expect(errors.map((error) => [error?.name, error?.code, error?.table])).toEqual(
       attempts.map((_, index) => [
         'MigrationRequiredError',
-        'ERR_MIGRATION_REQUIRED',
+        'migration_required',
         // deleteServer deletes the servers first, the end user's row last.
         index === 8 ? 'mcp_end_users' : 'mcp_servers',
       ]),
@@ -249,7 +249,7 @@ describe.each(databases)('a store used before migrate() on $name', (kind) => {
   it('a store with another tablePrefix than migrate() names the table it looked for', async () => {
     const store = knexServerStore(knex, { tablePrefix: 'other_' });
     await expect(store.getServerByApp('t', 'a')).rejects.toMatchObject({
-      code: 'ERR_MIGRATION_REQUIRED',
+      code: 'migration_required',
       table: 'other_mcp_servers',
     });
   });

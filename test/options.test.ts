@@ -1,12 +1,12 @@
 /**
- * SPEC §1: `mcpServer(options)` validates its options once, at factory time, with zod. An unknown
+ * README, "Options": `mcpServer(options)` validates its options once, at factory time, with zod. An unknown
  * option or a wrong type throws a `ConfigurationError` naming the option; the caller's object is
  * never mutated; defaults apply to what is left out.
  */
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseMcpServerOptions } from '../src/endpoint/mcp-server-options.js';
 import { ConfigurationError, type McpServerOptions, mcpServer, memoryServerStore } from '../src/index.js';
-import { parseOptions } from '../src/options.js';
 import { createWorld, RESOLVER_FAILS_CODE, RESOLVER_FAILURE } from './helpers/apps.js';
 import { expectRpcReply, hostVariants, request, rpcError, rpcResult, serveApp } from './helpers/hosts.js';
 
@@ -136,7 +136,7 @@ describe('mcpServer options', () => {
   });
 
   it('defaults apply to what is left out', () => {
-    const parsed = parseOptions(required());
+    const parsed = parseMcpServerOptions(required());
     expect({ ...parsed, onError: typeof parsed.onError }).toEqual({
       resolveServer: expect.any(Function),
       runApp: expect.any(Function),

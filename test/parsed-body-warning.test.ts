@@ -4,7 +4,7 @@
  * still serves such requests, and the first one makes a Node.js warning that says so, once.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PARSED_BODY_WARNING_CODE } from '../src/http/parsed-body-warning.js';
+import { PARSED_BODY_WARNING_CODE } from '../src/endpoint/parsed-body-warning.js';
 import { createWorld, type World } from './helpers/apps.js';
 import { type Host, hostVariants, loadPackage, request, startHost } from './helpers/hosts.js';
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { codePointLength } from '../code-points.js';
+import { issuesOf } from '../zod-issues.js';
 import { ConsoleError, type FieldErrors } from './errors.js';
 
-/** Dify's limit on a server's description (SPEC §7); counted in characters (code points), not UTF-16 units. */
+/** Dify's limit on a server's description; counted in characters (code points), not UTF-16 units. */
 export const MAX_DESCRIPTION_LENGTH = 255;
 
 const requiredOr =
@@ -12,12 +14,12 @@ const requiredOr =
 const description = z
   .string({ error: 'must be a string' })
   .refine(
-    (text) => [...text].length <= MAX_DESCRIPTION_LENGTH,
+    (text) => codePointLength(text) <= MAX_DESCRIPTION_LENGTH,
     `must be at most ${MAX_DESCRIPTION_LENGTH} characters`,
   )
   .nullish();
 
-/** Per-variable descriptions shown to MCP clients; keys the app's form no longer has are kept and ignored (SPEC §4.2). */
+/** Per-variable descriptions shown to MCP clients; keys the app's form no longer has are kept and ignored. */
 const parameters = z.record(z.string(), z.string({ error: 'must be a string' }), {
   error: requiredOr('must be an object of strings'),
 });
@@ -44,15 +46,14 @@ export function validateBody<S extends z.ZodType>(schema: S, value: unknown): z.
   if (parsed.success) return parsed.data;
   const fields: FieldErrors = {};
   const problems: string[] = [];
-  for (const issue of parsed.error.issues) {
-    const path = issue.path.map(String).join('.');
+  for (const { path, message } of issuesOf(parsed.error)) {
     if (!path) {
-      problems.push(issue.message);
+      problems.push(message);
       continue;
     }
     if (path in fields) continue;
-    fields[path] = issue.message;
-    problems.push(`${path} ${issue.message}`);
+    fields[path] = message;
+    problems.push(`${path} ${message}`);
   }
   const message = `Invalid request body: ${problems.join('; ')}`;
   throw new ConsoleError('invalid_request', message, Object.keys(fields).length > 0 ? fields : undefined);

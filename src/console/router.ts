@@ -1,15 +1,17 @@
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { ServerExistsError } from '../errors.js';
+import { safeHook } from '../express/hook.js';
+import { writeEmpty, writeJson } from '../express/write.js';
 import type { HostApp, ServerRecord } from '../types.js';
 import { PublishBodySchema, UpdateBodySchema, validateBody } from './bodies.js';
-import { ConsoleError, consoleErrorBody } from './errors.js';
 import {
   type ConsoleAccess,
   ConsoleAccessSchema,
   type ConsoleErrorContext,
   type McpConsoleOptions,
   parseConsoleOptions,
-} from './options.js';
+} from './console-options.js';
+import { ConsoleError, consoleErrorBody } from './errors.js';
 import { type ConsoleServer, toConsoleServer } from './server-json.js';
 
 export type {
@@ -17,7 +19,7 @@ export type {
   ConsoleAccess,
   ConsoleErrorContext,
   McpConsoleOptions,
-} from './options.js';
+} from './console-options.js';
 export type { ConsoleServer } from './server-json.js';
 
 /** What a console handler answers: a status and, unless 204, a JSON body (`null` is a body). */
@@ -37,12 +39,25 @@ interface Call {
 type Handler = (call: Call) => Promise<Reply>;
 
 /**
- * `app.use('/console/api', mcpConsole({ store, loadApp, authorize }))`: the admin Router of SPEC §7
+ * `app.use('/console/api', mcpConsole({ store, loadApp, authorize }))`: the admin Router (README, "Console API")
  * (Express 4 and 5), mirroring Dify's console endpoints with their known faults fixed: every
  * server is scoped to the caller's tenant and app, publishing answers 201, a second one 409.
  *
  * Use the same store instance as `mcpServer`'s resolver: a rotation or deactivation then takes
  * effect on the MCP endpoint of this process at once.
+ *
+ * @example
+ * ```ts
+ * app.use(
+ *   '/console/api',
+ *   mcpConsole({
+ *     store, // the same store as mcpServer's resolver
+ *     loadApp: (appId, tenantId) => loadYourApp(appId, tenantId),
+ *     // null -> 401; canEdit false -> read only (writes answer 403)
+ *     authorize: (req) => (req.user ? { tenantId: req.user.tenantId, canEdit: req.user.isAdmin } : null),
+ *   }),
+ * );
+ * ```
  */
 export function mcpConsole(options: McpConsoleOptions): Router {
   const config = parseConsoleOptions(options);
@@ -50,13 +65,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
   // `express.json()` keep theirs (the body is then already parsed and this one steps aside).
   const jsonParser = express.json();
 
-  const report = (error: unknown, context: ConsoleErrorContext) => {
-    try {
-      config.onError(error, { ...context });
-    } catch {
-      // A failing hook must not turn into a second failure of the request.
-    }
-  };
+  const report = safeHook(config.onError);
 
   const show = (server: ServerRecord): ConsoleServer => {
     const shown = toConsoleServer(server, config.mcpPath);
@@ -149,7 +158,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
       const server = await config.store.createServer({
         tenantId: access.tenantId,
         appId,
-        // A server is named after its app (SPEC §7), as in Dify.
+        // A server is named after its app, as in Dify.
         name: app.name,
         description: body.description || (app.description ?? ''),
         parameters: body.parameters,
@@ -174,7 +183,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     if (!current || current.tenantId !== access.tenantId || current.appId !== appId) throw serverNotFound();
     const updated = await config.store.updateServer(current.id, {
       parameters: body.parameters,
-      // null or absent keeps the description, "" resets it to the app's (SPEC §7).
+      // null or absent keeps the description, "" resets it to the app's.
       ...(body.description === null || body.description === undefined
         ? {}
         : { description: body.description || (app.description ?? '') }),
@@ -215,14 +224,14 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     .put(endpoint('update', 'edit', update))
     .delete(endpoint('unpublish', 'edit', unpublish))
     .all(methodNotAllowed('GET, POST, PUT, DELETE'));
-  router
+  const refreshMethods = config.allowGetRefresh ? 'GET, POST' : 'POST';
+  const refreshRoute = router
     .route('/apps/:serverId/server/refresh')
     // Express answers HEAD with the GET handler; a link checker's HEAD must not rotate a code.
-    .head(methodNotAllowed('GET, POST'))
-    // GET rotates too, as in Dify, whose UI calls it that way; it still needs `canEdit`.
-    .get(endpoint('refresh', 'edit', refresh))
-    .post(endpoint('refresh', 'edit', refresh))
-    .all(methodNotAllowed('GET, POST'));
+    .head(methodNotAllowed(refreshMethods));
+  // GET rotates only when the host opts in (Dify's UI calls it that way); it still needs `canEdit`.
+  if (config.allowGetRefresh) refreshRoute.get(endpoint('refresh', 'edit', refresh));
+  refreshRoute.post(endpoint('refresh', 'edit', refresh)).all(methodNotAllowed(refreshMethods));
   return router;
 }
 
@@ -263,15 +272,8 @@ function methodNotAllowed(allow: string) {
 }
 
 function write(res: Response, status: number, body: unknown): void {
-  res.statusCode = status;
   // Replies carry server codes, which are secrets: no cache may keep them.
   res.setHeader('Cache-Control', 'no-store');
-  if (body === undefined) {
-    res.end();
-    return;
-  }
-  const json = JSON.stringify(body);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(json));
-  res.end(json);
+  if (body === undefined) writeEmpty(res, status);
+  else writeJson(res, status, body, { contentType: 'application/json; charset=utf-8' });
 }

@@ -1,47 +1,69 @@
-import type { Request } from 'express';
-import type { ResolvedServer } from '../types.js';
+import type { OnCall } from '../observe/on-call.js';
+import type { ToolNamer } from '../tool/tool.js';
+import type { RunApp } from '../types.js';
+import { McpError } from './errors.js';
+import type { RequestId } from './messages.js';
+import type { ErrorReporter } from './report.js';
+import type { EndpointRequest } from './request.js';
+import { checkServing, type ServingTarget } from './target.js';
+import { createToolMethods, type ToolMethods } from './tool-methods.js';
 
-/** The transport headers the protocol reads; names follow MCP Streamable HTTP. */
-export interface McpHeaders {
-  /** `MCP-Protocol-Version` */
-  protocolVersion?: string;
-  /** `Mcp-Method` (2026-07-28) */
-  method?: string;
-  /** `Mcp-Name` (2026-07-28) */
-  name?: string;
+export interface ServerInfo {
+  name: string;
+  version: string;
 }
 
-/** One HTTP request to the endpoint, reduced to what the protocol core needs. */
-export interface EndpointRequest {
-  /** The parsed JSON body. */
-  payload: unknown;
-  headers: McpHeaders;
-  /** Looks the URL's server code up; called at most once, and only for a well-formed request. */
-  resolve: () => Promise<ResolvedServer | null>;
+/** What the protocol core is made with. */
+export interface CoreOptions<HostRequest> {
+  runApp: RunApp<HostRequest>;
+  serverInfo: ServerInfo;
+  toolName?: ToolNamer;
+  callTimeoutMs: number;
+  report: ErrorReporter;
+  /** The host's `onCall` hook: one event per finished `tools/call`. */
+  onCall?: OnCall;
+}
+
+/** What every era's `handle(request, ctx)` is given: the shared services, made once per core. */
+export interface EraContext<HostRequest> {
+  serverInfo: ServerInfo;
+  methods: ToolMethods<HostRequest>;
+  report: ErrorReporter;
   /**
-   * Calls `listener` when the client goes away before the reply is written (at once if it already
-   * has); returns a function that stops watching. Only a run watches, so a list or a ping pays for
-   * nothing, and a run pays for a plain event listener rather than a signal of its own.
+   * Looks the URL's server code up and checks that it may serve (404 / 503 otherwise). A failing
+   * lookup is reported and answers an opaque internal error.
    */
-  onClosed: (listener: () => void) => () => void;
-  /** Handed to `runApp` untouched. */
-  request: Request;
+  resolveTarget(request: EndpointRequest<HostRequest>, id: RequestId | null): Promise<ServingTarget>;
+  /** Runs a method, turning anything unexpected into an opaque internal error reported with its cause. */
+  guarded<T>(work: () => T | Promise<T>, id: RequestId | null, target?: ServingTarget): Promise<T>;
 }
 
-/** What the Express layer writes: a status and, unless 202, a JSON-RPC body. */
-export interface EndpointReply {
-  status: number;
-  body?: unknown;
-  /** `JSON.stringify(body)`, when the core has it at hand already (a pre-serialized result). */
-  json?: string;
-}
+export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>): EraContext<HostRequest> {
+  const { report } = options;
+  return {
+    serverInfo: options.serverInfo,
+    methods: createToolMethods(options),
+    report,
 
-/** Where internal failures go, with what was being done; never the server code. */
-export type ErrorReporter = (error: unknown, context: ErrorContext) => void;
+    async resolveTarget(request, id) {
+      let resolved: Awaited<ReturnType<EndpointRequest['resolve']>>;
+      try {
+        resolved = await request.resolve();
+      } catch (error) {
+        report(error, { phase: 'resolve' });
+        throw new McpError('internal', 'Internal error', undefined, id);
+      }
+      return checkServing(resolved, id);
+    },
 
-export interface ErrorContext {
-  /** `onCall`: the host's `onCall` hook threw or rejected. */
-  phase: 'resolve' | 'initialize' | 'tools/list' | 'tools/call' | 'run' | 'outputs' | 'dispatch' | 'onCall';
-  serverId?: string;
-  appId?: string;
+    async guarded(work, id, target) {
+      try {
+        return await work();
+      } catch (error) {
+        if (error instanceof McpError) throw error;
+        report(error, { phase: 'dispatch', serverId: target?.server.id, appId: target?.app.id });
+        throw new McpError('internal', 'Internal error', undefined, id);
+      }
+    },
+  };
 }

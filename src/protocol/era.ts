@@ -1,3 +1,4 @@
+import { isJsonObject } from '../plain-object.js';
 import { FIRST_MODERN_VERSION } from './versions.js';
 
 /** The `_meta` key that carries a modern request's protocol version (MCP 2026-07-28). */
@@ -21,11 +22,11 @@ export function headerValue(value: string | undefined): string | undefined {
 
 /** The `params._meta` object of a message, when it has one. */
 export function metaOf(payload: unknown): Record<string, unknown> | undefined {
-  if (!isObject(payload)) return undefined;
+  if (!isJsonObject(payload)) return undefined;
   const params = payload.params;
-  if (!isObject(params)) return undefined;
+  if (!isJsonObject(params)) return undefined;
   const meta = params._meta;
-  return isObject(meta) ? meta : undefined;
+  return isJsonObject(meta) ? meta : undefined;
 }
 
 /**
@@ -39,17 +40,14 @@ export function hasEnvelopeClaim(payload: unknown): boolean {
 }
 
 /**
- * A request is modern (SPEC §3) when it claims the per-request envelope, or its
- * `MCP-Protocol-Version` header is 2026-07-28 or later. Everything else takes the legacy path, so
- * 2025 clients see exactly the handshake they know. Only date-shaped headers compare by string
- * order; any other value stays on the legacy path and is refused there (SPEC §2 row 11).
+ * A request is modern when it claims the per-request envelope, or its `MCP-Protocol-Version`
+ * header is 2026-07-28 or later (docs/http-contract.md, "Which era a request belongs to").
+ * Everything else takes the legacy path, so 2025 clients see exactly the handshake they know. Only
+ * date-shaped headers compare by string order; any other value stays on the legacy path and is
+ * refused there (row 11).
  */
 export function isModernRequest(payload: unknown, protocolVersionHeader: string | undefined): boolean {
   const header = headerValue(protocolVersionHeader);
   if (header !== undefined && DATE_VERSION.test(header) && header >= FIRST_MODERN_VERSION) return true;
   return hasEnvelopeClaim(payload);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

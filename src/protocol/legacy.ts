@@ -1,9 +1,11 @@
-import type { EndpointRequest } from './context.js';
-import type { ServerInfo } from './endpoint.js';
+import { clientNameOf, DEFAULT_CLIENT_NAME } from './client-name.js';
+import type { EraContext, ServerInfo } from './context.js';
 import { McpError } from './errors.js';
 import { describeIssues, InitializeParamsSchema, type Message, type RequestId } from './messages.js';
-import { clientNameOf, DEFAULT_CLIENT_NAME, type ToolMethods } from './methods.js';
-import type { ServingTarget } from './server.js';
+import { parseMessage } from './parse.js';
+import { ACCEPTED, type EndpointReply, jsonReply, resultResponse } from './reply.js';
+import type { EndpointRequest } from './request.js';
+import type { ServingTarget } from './target.js';
 import {
   DEFAULT_HEADER_VERSION,
   isLegacyVersion,
@@ -11,7 +13,7 @@ import {
   SUPPORTED_VERSIONS,
 } from './versions.js';
 
-/** A legacy-era message once its envelope, id and version are known good (SPEC §2 rows 8-11). */
+/** A legacy-era message once its envelope, id and version are known good. */
 export type LegacyCall =
   | { kind: 'notification'; method: string; params?: Record<string, unknown> }
   | {
@@ -22,12 +24,31 @@ export type LegacyCall =
       protocolVersion: string;
     };
 
+/**
+ * One message of the 2025 era (the initialize handshake; MCP 2024-11-05 to 2025-11-25): checked,
+ * then the server resolved, then served. Notifications answer 202.
+ */
+export async function handleLegacy<HostRequest>(
+  request: EndpointRequest<HostRequest>,
+  ctx: EraContext<HostRequest>,
+): Promise<EndpointReply> {
+  const call = classifyLegacy(parseMessage(request.payload), request.headers.protocolVersion);
+  const id = call.kind === 'request' ? call.id : null;
+  const target = await ctx.resolveTarget(request, id);
+  if (call.kind === 'notification') {
+    acceptNotification(call, target, ctx);
+    return ACCEPTED;
+  }
+  const result = await ctx.guarded(() => dispatchLegacy(call, target, request, ctx), id, target);
+  return jsonReply(200, resultResponse(id, result));
+}
+
 const isNotificationMethod = (method: string) => method.startsWith('notifications/');
 
 /**
- * Rows 10 and 11: a request needs an id; outside `initialize` its version comes from the
- * `MCP-Protocol-Version` header alone (absent = 2025-03-26), and notifications are taken whatever
- * the header says. `initialize` settles its version from its params when it runs.
+ * A request needs an id; outside `initialize` its version comes from the `MCP-Protocol-Version`
+ * header alone (absent = 2025-03-26), and notifications are taken whatever the header says.
+ * `initialize` settles its version from its params when it runs.
  */
 export function classifyLegacy(message: Message, headerVersion: string | undefined): LegacyCall {
   const id = message.id ?? null;
@@ -56,31 +77,30 @@ export function classifyLegacy(message: Message, headerVersion: string | undefin
 }
 
 /**
- * Serves one legacy request for an active server (SPEC §2.3). Not `async`: a list or a ping answers
- * at once, and a call's promise is handed on as it is rather than wrapped in another one.
+ * Serves one legacy request for an active server. Not `async`: a list or a ping answers at once,
+ * and a call's promise is handed on as it is rather than wrapped in another one.
  */
-export function dispatchLegacy(
+export function dispatchLegacy<HostRequest>(
   call: Extract<LegacyCall, { kind: 'request' }>,
   target: ServingTarget,
-  request: EndpointRequest,
-  methods: ToolMethods,
-  serverInfo: ServerInfo,
+  request: EndpointRequest<HostRequest>,
+  ctx: EraContext<HostRequest>,
 ): unknown {
   const { id, params } = call;
   switch (call.method) {
     case 'initialize':
-      return initialize(id, params, target, serverInfo);
+      return initialize(id, params, target, ctx.serverInfo);
     case 'ping':
       return {};
     case 'tools/list':
-      return methods.listTools({ target, protocolVersion: call.protocolVersion });
+      return ctx.methods.listTools(target, call.protocolVersion);
     case 'tools/call':
-      return methods.callTool({
+      return ctx.methods.callTool({
         id,
         params,
         protocolVersion: call.protocolVersion,
         target,
-        // SPEC §5 and the 2025 transports: a disconnect is not a cancellation; only 2026-07-28 makes it one.
+        // The 2025 transports: a disconnect is not a cancellation; only 2026-07-28 makes it one.
         onClosed: ignoreClose,
         request: request.request,
       });
@@ -101,7 +121,7 @@ async function initialize(
     throw new McpError('invalidParams', `Invalid params for initialize: ${text}`, { issues }, id);
   }
   const protocolVersion = negotiateLegacyVersion(parsed.data.protocolVersion);
-  // SPEC §4.5: the end user is created on the first initialize, named after the client.
+  // The end user is created on the first initialize, named after the client.
   await target.endUser(clientNameOf(parsed.data.clientInfo) ?? DEFAULT_CLIENT_NAME);
   const result: Record<string, unknown> = {
     protocolVersion,
@@ -112,13 +132,13 @@ async function initialize(
   return result;
 }
 
-/** Row 16: notifications are accepted; `notifications/cancelled` aborts the matching call. */
-export function acceptNotification(
+/** Notifications are accepted; `notifications/cancelled` aborts the matching call (MCP "Cancellation"). */
+export function acceptNotification<HostRequest>(
   call: Extract<LegacyCall, { kind: 'notification' }>,
   target: ServingTarget,
-  methods: ToolMethods,
+  ctx: EraContext<HostRequest>,
 ): void {
-  if (call.method === 'notifications/cancelled') methods.cancel(target, call.params);
+  if (call.method === 'notifications/cancelled') ctx.methods.cancel(target, call.params);
 }
 
 const ignoreClose = (): (() => void) => () => {};

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { isPlainJsonObject } from '../plain-object.js';
+import { type Issue, issuesOf, issueText } from '../zod-issues.js';
 
 /** JSON-RPC ids are strings or integers; `0` is a valid id (JSON-RPC 2.0 §4). */
 export const RequestIdSchema = z.union([z.string(), z.int()]);
@@ -6,7 +8,7 @@ export type RequestId = z.infer<typeof RequestIdSchema>;
 
 const ParamsSchema = z.record(z.string(), z.unknown(), { error: 'params must be an object' });
 
-/** One JSON-RPC 2.0 request or notification (SPEC §2 row 8). A null id counts as no id (row 10). */
+/** One JSON-RPC 2.0 request or notification (docs/http-contract.md, row 8). A null id counts as no id (row 10). */
 export const MessageSchema = z.object(
   {
     jsonrpc: z.literal('2.0', { error: 'jsonrpc must be "2.0"' }),
@@ -28,22 +30,28 @@ export const InitializeParamsSchema = z.object({
 
 export const CallToolParamsSchema = z.object({
   name: z.string({ error: 'name must be a string' }),
-  arguments: z.record(z.string(), z.unknown(), { error: 'arguments must be an object' }).nullish(),
+  // Not z.record, which drops a `__proto__` key: that is a variable name like any other.
+  arguments: z
+    .custom<Record<string, unknown>>(isPlainJsonObject, { error: 'arguments must be an object' })
+    .nullish(),
 });
 
 export const CancelledParamsSchema = z.object({ requestId: RequestIdSchema });
 
 /** A response of ours. */
-export type Response =
+export type JsonRpcResponse =
   | { jsonrpc: '2.0'; id: RequestId | null; result: unknown }
   | { jsonrpc: '2.0'; id: RequestId | null; error: { code: number; message: string; data?: unknown } };
 
+/** A notification of ours (what a streamed reply sends before its response, such as progress). */
+export interface JsonRpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: Record<string, unknown>;
+}
+
 /** Describes zod issues as one sentence for an error message, and as plain data for `error.data`. */
-export function describeIssues(error: z.ZodError): {
-  text: string;
-  issues: { path: string; message: string }[];
-} {
-  const issues = error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-  const text = issues.map(({ path, message }) => (path ? `${path}: ${message}` : message)).join('; ');
-  return { text, issues };
+export function describeIssues(error: z.ZodError): { text: string; issues: Issue[] } {
+  const issues = issuesOf(error);
+  return { text: issueText(issues), issues };
 }

@@ -1,6 +1,11 @@
-/** Protocol revisions served on the legacy (initialize handshake) path, oldest first (SPEC §2.1). */
+import type { ToolFeatures } from '../tool/features.js';
+
+/**
+ * Protocol revisions served on the legacy (initialize handshake) path, oldest first
+ * (docs/http-contract.md, "The 2025 era").
+ */
 export const LEGACY_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
-/** Revisions served on the modern, stateless path (SPEC §3). */
+/** Revisions served on the modern, stateless path (docs/http-contract.md, "The 2026-07-28 era"). */
 export const MODERN_VERSIONS = ['2026-07-28'] as const;
 export const SUPPORTED_VERSIONS: readonly string[] = [...LEGACY_VERSIONS, ...MODERN_VERSIONS];
 
@@ -10,9 +15,9 @@ export const DEFAULT_HEADER_VERSION = '2025-03-26';
 export const FIRST_MODERN_VERSION = '2026-07-28';
 
 const legacy = new Set<string>(LEGACY_VERSIONS);
-const supported = new Set<string>(SUPPORTED_VERSIONS);
+const modern = new Set<string>(MODERN_VERSIONS);
 
-export const isSupportedVersion = (version: string): boolean => supported.has(version);
+export const isModernVersion = (version: string): boolean => modern.has(version);
 export const isLegacyVersion = (version: string): boolean => legacy.has(version);
 
 /** `initialize` answers with the client's version when we speak it, else our latest legacy one; never an error. */
@@ -20,30 +25,18 @@ export function negotiateLegacyVersion(requested: unknown): string {
   return typeof requested === 'string' && legacy.has(requested) ? requested : LATEST_LEGACY_VERSION;
 }
 
-/**
- * What a protocol version enables. Versions are `YYYY-MM-DD`, so string order is date order.
- * - structured: `title`, `outputSchema`, `structuredContent` (2025-06-18)
- * - icons and argument errors as tool results, SEP-1303 (2025-11-25)
- */
-export interface VersionFeatures {
-  readonly structured: boolean;
-  readonly toolErrorsAsResults: boolean;
-  readonly icons: boolean;
-  readonly modern: boolean;
-}
-
-function computeFeatures(version: string): VersionFeatures {
+/** What a protocol version enables for the tool. Versions are `YYYY-MM-DD`, so string order is date order. */
+function computeFeatures(version: string): ToolFeatures {
   return Object.freeze({
     structured: version >= '2025-06-18',
     toolErrorsAsResults: version >= '2025-11-25',
     icons: version >= '2025-11-25',
-    modern: version >= FIRST_MODERN_VERSION,
   });
 }
 
 /** One frozen object per supported version, so the hot path allocates nothing to ask. */
 const FEATURES = new Map(SUPPORTED_VERSIONS.map((version) => [version, computeFeatures(version)]));
 
-export function featuresOf(version: string): VersionFeatures {
+export function featuresOf(version: string): ToolFeatures {
   return FEATURES.get(version) ?? computeFeatures(version);
 }

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { ServerRecord } from '../types.js';
+import { copyServer } from './copy-server.js';
 
 /** Options of the code-lookup cache. */
 export interface CodeCacheOptions {
@@ -10,7 +11,7 @@ export interface CodeCacheOptions {
 }
 
 /**
- * The in-process cache of code lookups (SPEC §6): a hit answers without touching the database.
+ * The in-process cache of code lookups: a hit answers without touching the database.
  *
  * Only found servers are cached, not unknown codes. Guessed or random codes are all different, so
  * caching them would absorb nothing and would evict real servers from the bounded cache; and an
@@ -73,14 +74,4 @@ export class CodeCache {
     if (!codes) return;
     for (const code of [...codes]) this.#entries.delete(code);
   }
-}
-
-/** Callers get their own copy, so mutating a returned record never changes the cache. */
-export function copyServer(server: ServerRecord): ServerRecord {
-  return {
-    ...server,
-    parameters: { ...server.parameters },
-    createdAt: new Date(server.createdAt),
-    updatedAt: new Date(server.updatedAt),
-  };
 }

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
-import { parseFactoryOptions } from '../config.js';
 import { ConfigurationError, ServerExistsError } from '../errors.js';
+import { parseFactoryOptions } from '../factory-options.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
 import { CodeCache } from './cache.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
 import { requireMigrations } from './migration-required.js';
-import { storeOptionsSchema } from './options.js';
 import { withCodeRedacted } from './redact.js';
 import { storeResolver } from './resolver.js';
+import { storeOptionsSchema } from './store-options.js';
 import { tableNames } from './tables.js';
 import type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
 import { isUniqueViolation, type UniqueConstraint } from './unique-violation.js';
@@ -68,13 +68,24 @@ function toServer(row: ServerRow): ServerRecord {
 }
 
 /**
- * The production store (SPEC §6): servers and end users in the host's database through the host's
+ * The production store: servers and end users in the host's database through the host's
  * own Knex instance (SQLite or PostgreSQL), code lookups served from an in-process cache.
  * The tables must exist already: run `migrate(knex)` first; constructing a store creates nothing.
+ *
+ * @example
+ * ```ts
+ * const db = knex({ client: 'pg', connection: process.env.DATABASE_URL });
+ * await migrate(db);
+ * const store = knexServerStore(db, { cacheTtlMs: 5000 });
+ * app.use(mcpServer({ resolveServer: store.resolver(loadApp), runApp }));
+ * ```
  */
 export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): ServerStore {
   if (typeof knex !== 'function' || typeof (knex as Partial<Knex>).schema !== 'object') {
-    throw new ConfigurationError('knexServerStore: the first argument must be a Knex instance');
+    throw new ConfigurationError(
+      'invalid_knex',
+      'knexServerStore: the first argument must be a Knex instance',
+    );
   }
   const { tablePrefix, cacheTtlMs, cacheMaxEntries } = parseFactoryOptions(
     storeOptionsSchema,
@@ -116,7 +127,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
    * already holds now or later (two writes in the same millisecond, or a clock that went back).
    */
   async function change(id: string, values: Partial<ServerRow>): Promise<ServerRecord | null> {
-    // The old code is gone from this instance's cache from the moment the write starts (SPEC §6).
+    // The old code is gone from this instance's cache from the moment the write starts.
     codes?.forget(id);
     const now = Date.now();
     const [row]: ServerRow[] = await knex(tables.servers)
@@ -151,7 +162,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
         updated_at: now,
       };
       try {
-        // Insert and let the unique index reject a taken code; never check first (SPEC §6).
+        // Insert and let the unique index reject a taken code; never check first (a check races).
         const row = await withFreshCode(async (code) => {
           const candidate: ServerRow = { ...base, server_code: code };
           await servers().insert(candidate);
@@ -240,7 +251,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
   };
 
   /**
-   * Race-safe across processes (SPEC §4.5): every contender inserts, the unique index on
+   * Race-safe across processes: every contender inserts, the unique index on
    * `server_id` keeps the first and ignores the rest, and all read back the one that won.
    */
   async function findOrCreateEndUser(server: ServerRecord, name: string): Promise<EndUser> {

@@ -2,18 +2,28 @@ import { randomUUID } from 'node:crypto';
 import { ServerExistsError } from '../errors.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
 import { generateServerCode } from './codes.js';
+import { copyServer } from './copy-server.js';
 import { storeResolver } from './resolver.js';
 import type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
 
 /**
  * A store that keeps everything in this process: for tests, demos and single-process prototypes.
  * Nothing survives a restart; use `knexServerStore` in production.
+ *
+ * @example
+ * ```ts
+ * const store = memoryServerStore();
+ * const server = await store.createServer({ tenantId: 't1', appId: 'faq', name: 'FAQ', description: '', parameters: {} });
+ * app.use(mcpServer({ resolveServer: store.resolver(loadApp), runApp }));
+ * console.log(`/mcp/server/${server.serverCode}/mcp`);
+ * ```
  */
 export function memoryServerStore(): ServerStore {
   const servers = new Map<string, ServerRecord>();
   const endUsers = new Map<string, Promise<EndUser>>();
+  // Callers get their own copies, so changing a returned record never changes the store.
   const copy = (server: ServerRecord | undefined): ServerRecord | null =>
-    server ? { ...server, parameters: { ...server.parameters } } : null;
+    server ? copyServer(server) : null;
   const find = (predicate: (server: ServerRecord) => boolean) => {
     for (const server of servers.values()) if (predicate(server)) return copy(server);
     return null;
@@ -22,7 +32,8 @@ export function memoryServerStore(): ServerStore {
     const server = servers.get(id);
     if (!server) return null;
     apply(server);
-    server.updatedAt = new Date();
+    // Strictly forward, as the Knex store moves it, even for two changes in one millisecond.
+    server.updatedAt = new Date(Math.max(Date.now(), server.updatedAt.getTime() + 1));
     return copy(server);
   };
 

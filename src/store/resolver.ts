@@ -1,13 +1,14 @@
-import { parseFactoryOptions } from '../config.js';
+import { parseFactoryOptions } from '../factory-options.js';
 import type { LoadApp, ResolveServer } from '../types.js';
 import { cachedLoadApp } from './app-cache.js';
-import { resolverOptionsSchema } from './options.js';
+import { resolverOptionsSchema } from './store-options.js';
 import type { ResolverOptions, ServerStore } from './types.js';
 
 /**
  * The `resolveServer` every store offers: code -> server -> app. An inactive server is returned
- * without loading its app, since the endpoint refuses it before looking at the app (SPEC §2 row 13).
- * Apps come through a short-lived cache (`appCacheTtlMs`), as codes do through the store's.
+ * without loading its app, since the endpoint refuses it before looking at the app
+ * (docs/http-contract.md, row 13). Apps come through a short-lived cache (`appCacheTtlMs`), as codes
+ * do through the store's.
  */
 export function storeResolver(
   store: ServerStore,

@@ -1,7 +1,7 @@
 import { isAppRunError } from '../errors.js';
-import type { VersionFeatures } from '../protocol/versions.js';
 import type { AppRun, RunApp } from '../types.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
+import type { ToolFeatures } from './features.js';
 import type { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
 
@@ -23,8 +23,8 @@ export class CallCancelled extends Error {
   }
 }
 
-export interface CallOptions {
-  runApp: RunApp;
+export interface CallOptions<HostRequest = unknown> {
+  runApp: RunApp<HostRequest>;
   /** 0 = no limit. */
   callTimeoutMs: number;
   /**
@@ -34,25 +34,25 @@ export interface CallOptions {
   report: (error: unknown, phase?: 'run' | 'outputs') => void;
 }
 
-/** An error result never carries `structuredContent` (SPEC §4.4). */
+/** An error result never carries `structuredContent`: there is no result to describe. */
 export const errorResult = (text: string): CallToolResult => ({
   content: [{ type: 'text', text }],
   isError: true,
 });
 
 /**
- * Runs the app once and shapes its result (SPEC §4.4). `stop` stops the run, and `run.signal` must
- * be a getter that reads `stop.signal`, so that the app's `AbortSignal` is made only if the app
- * reads it (see `RunStop`); for that reason `run` is handed to the app as it is, never spread. This
- * adds the timeout to `stop` and stops waiting as soon as the run stops, whether or not the app
- * honours its signal.
+ * Runs the app once and shapes its result (README, "runApp, mode by mode"). `stop` stops the run,
+ * and `run.signal` must be a getter that reads `stop.signal`, so that the app's `AbortSignal` is
+ * made only if the app reads it (see `RunStop`); for that reason `run` is handed to the app as it
+ * is, never spread. This adds the timeout to `stop` and stops waiting as soon as the run stops,
+ * whether or not the app honours its signal.
  */
-export async function runToolCall(
+export async function runToolCall<HostRequest>(
   tool: AppTool,
-  run: AppRun,
+  run: AppRun<HostRequest>,
   stop: RunStop,
-  features: VersionFeatures,
-  options: CallOptions,
+  features: ToolFeatures,
+  options: CallOptions<HostRequest>,
 ): Promise<CallToolResult> {
   const timeoutMs = options.callTimeoutMs;
   const timer =
@@ -83,8 +83,8 @@ export async function runToolCall(
 function shape(
   produced: Produced,
   tool: AppTool,
-  features: VersionFeatures,
-  options: CallOptions,
+  features: ToolFeatures,
+  options: Pick<CallOptions, 'report'>,
 ): CallToolResult {
   if (produced.kind === 'error') return errorResult(produced.message);
   const structured = produced.kind === 'outputs' ? produced.outputs : { answer: produced.answer };

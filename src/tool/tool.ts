@@ -1,6 +1,6 @@
-import type { VersionFeatures } from '../protocol/versions.js';
 import type { HostApp, ServerRecord } from '../types.js';
 import { type ArgumentCheck, compileArgumentChecker } from './arguments.js';
+import type { ToolFeatures } from './features.js';
 import { buildInputSchema } from './input-schema.js';
 import { toToolName } from './name.js';
 import { buildOutputSchema, compileOutputCheck } from './outputs.js';
@@ -8,8 +8,8 @@ import { buildOutputSchema, compileOutputCheck } from './outputs.js';
 /** One server's tool: its descriptors and checks, computed once per app and server revision. */
 export interface AppTool {
   readonly name: string;
-  /** The `tools/list` entry for a protocol version (SPEC §2.1 table). */
-  describe(features: VersionFeatures): Readonly<Record<string, unknown>>;
+  /** The `tools/list` entry for a protocol version (docs/http-contract.md, "Version-gated shapes"). */
+  describe(features: ToolFeatures): Readonly<Record<string, unknown>>;
   checkArguments(args: Record<string, unknown>): ArgumentCheck;
   /** Problems with a workflow's outputs against its declared outputs; `null` when none are declared. */
   readonly checkOutputs: ((outputs: Record<string, unknown>) => string[]) | null;
@@ -25,7 +25,7 @@ function buildTool(app: HostApp, server: ServerRecord, toolName: ToolNamer | und
   const outputSchema = buildOutputSchema(app);
   const icons = app.icon && /^(https:|data:)/i.test(app.icon) ? [{ src: app.icon }] : undefined;
 
-  // Exactly the keys each era knows (SPEC §2.1): older clients validate tool shapes strictly.
+  // Exactly the keys each revision knows: older clients validate tool shapes strictly.
   const basic = Object.freeze({ name, description, inputSchema });
   const structured = Object.freeze({ name, title: app.name, description, inputSchema, outputSchema });
   const withIcons = icons ? Object.freeze({ ...structured, icons }) : structured;

@@ -1,0 +1,96 @@
+import type { Request } from 'express';
+import { z } from 'zod';
+import { functionOption, parseFactoryOptions } from '../factory-options.js';
+import { mcpPath } from '../mcp-route.js';
+import type { ServerStore } from '../store/types.js';
+import { ThrottledLog } from '../throttled-log.js';
+import type { LoadApp } from '../types.js';
+
+/** Who is calling the console, as the host's `authorize` sees it. */
+export interface ConsoleAccess {
+  /** Every server read or written is scoped to this tenant. */
+  tenantId: string;
+  /** `false`: read only; publishing, editing, rotating and unpublishing answer 403. */
+  canEdit: boolean;
+}
+
+/** The host's check of a console request: `null` when the caller is not signed in (401). */
+export type AuthorizeConsole = (req: Request) => Promise<ConsoleAccess | null> | ConsoleAccess | null;
+
+/** What the console was doing when an internal failure happened; never a server code. */
+export interface ConsoleErrorContext {
+  operation: 'authorize' | 'get' | 'publish' | 'update' | 'refresh' | 'unpublish';
+  tenantId?: string;
+  appId?: string;
+  serverId?: string;
+}
+
+/** Options of `mcpConsole()`. Only `store`, `loadApp` and `authorize` are required. */
+export interface McpConsoleOptions {
+  /** Where servers live; use the same instance as `mcpServer`'s resolver, so edits take effect at once. */
+  store: ServerStore;
+  /** Loads one of the host's apps within a tenant; `null` answers 404. */
+  loadApp: LoadApp;
+  /** Identifies the caller: `null` answers 401; reads need any access, writes need `canEdit` (else 403). */
+  authorize: AuthorizeConsole;
+  /**
+   * The MCP endpoint path of a server code, shown as the server's `url`; set it when `mcpServer` is
+   * mounted under a prefix. Default: `(code) => '/mcp/server/' + code + '/mcp'`.
+   */
+  mcpPath?: (serverCode: string) => string;
+  /**
+   * Also rotate a code on `GET /apps/:serverId/server/refresh`, as Dify's UI does. A state change
+   * on GET is a CSRF hole when `authorize` reads a cookie: turn it on only when it authenticates
+   * with a header. Default: `false` (only POST rotates).
+   */
+  allowGetRefresh?: boolean;
+  /** Receives internal failures (store, `loadApp`, `authorize`) with their cause; clients get a plain 500. Default: `console.error`, a repeated failure once per 10 s with a count. */
+  onError?: (error: unknown, context: ConsoleErrorContext) => void;
+}
+
+const fn = <T>() => functionOption<T>();
+
+const STORE_METHODS = [
+  'createServer',
+  'getServerByApp',
+  'getServerById',
+  'updateServer',
+  'rotateCode',
+  'deleteServer',
+] as const;
+
+const isStore = (value: unknown): value is ServerStore =>
+  typeof value === 'object' &&
+  value !== null &&
+  STORE_METHODS.every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
+
+/** `console.error`, with a repeated failure logged once per interval (each console has its own). */
+function defaultOnError(): (error: unknown, context: ConsoleErrorContext) => void {
+  const log = new ThrottledLog();
+  return (error, context) =>
+    log.log(`express-app-mcp console: internal failure during ${context.operation}`, error);
+}
+
+const ConsoleOptionsSchema = z.strictObject({
+  store: z.custom<ServerStore>(isStore, {
+    error: 'must be a server store such as knexServerStore(knex)',
+  }),
+  loadApp: fn<LoadApp>(),
+  authorize: fn<AuthorizeConsole>(),
+  mcpPath: fn<(serverCode: string) => string>().default(() => mcpPath),
+  allowGetRefresh: z.boolean().default(false),
+  onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(defaultOnError),
+});
+
+export type ParsedConsoleOptions = z.output<typeof ConsoleOptionsSchema>;
+
+/**
+ * Validates the options once, at factory time: an unknown or ill-typed option is a
+ * `ConfigurationError` naming it; the caller's object is left untouched.
+ */
+export function parseConsoleOptions(options: McpConsoleOptions): ParsedConsoleOptions {
+  return parseFactoryOptions(ConsoleOptionsSchema, options, 'mcpConsole');
+}
+
+/** What a host's `authorize` must return; extra fields (a user record, roles) are allowed and ignored. */
+export const ConsoleAccessSchema = z.object({ tenantId: z.string().min(1), canEdit: z.boolean() });

@@ -1,0 +1,98 @@
+import { McpError } from '../protocol/errors.js';
+import { parseHostValue } from './host-value.js';
+
+/**
+ * Transport checks of docs/http-contract.md, rows 2 to 5, on plain header values so they need no framework. Each
+ * returns an `McpError` to write, or `null` when the request may go on.
+ */
+
+/** Row 2: a browser's `Origin` must be the request's own origin or an allowed one. */
+export function checkOrigin(
+  origin: string | undefined,
+  ownOrigin: string,
+  allowedOrigins: ReadonlySet<string>,
+): McpError | null {
+  if (origin === undefined) return null; // non-browser clients send no Origin
+  const normalized = origin.toLowerCase();
+  if (normalized === ownOrigin.toLowerCase() || allowedOrigins.has(normalized)) return null;
+  return new McpError('originNotAllowed', `Origin not allowed: ${origin}`);
+}
+
+const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Row 3, DNS rebinding: only a server listening on loopback is checked; there, `Host` must name
+ * the loopback itself (any port) or be an allowed host.
+ */
+export function checkHost(
+  host: string | undefined,
+  listensOnLoopback: boolean,
+  allowedHosts: ReadonlySet<string>,
+): McpError | null {
+  if (!listensOnLoopback) return null;
+  const parsed = parseHostValue(host ?? '');
+  if (
+    parsed &&
+    (LOOPBACK_HOSTNAMES.has(parsed.hostname) ||
+      allowedHosts.has(parsed.hostname) ||
+      allowedHosts.has(`${parsed.hostname}:${parsed.port}`))
+  )
+    return null;
+  return new McpError(
+    'hostNotAllowed',
+    `Host not allowed: ${host ?? '(none)'}. A reverse proxy that forwards other host names must list them in the allowedHosts option`,
+  );
+}
+
+/**
+ * Row 4: the body must be JSON (`application/json` or a `+json` type), in UTF-8: RFC 8259 §8.1
+ * makes it the one encoding of JSON between systems, and the body is read as UTF-8.
+ */
+export function checkContentType(contentType: string | undefined): McpError | null {
+  const type = mediaType(contentType ?? '');
+  const json = type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+  if (json && isUtf8(charsetOf(contentType ?? ''))) return null;
+  return new McpError(
+    'unsupportedMediaType',
+    'Unsupported Media Type: Content-Type must be application/json',
+  );
+}
+
+function charsetOf(header: string): string | undefined {
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(header);
+  return match ? (match[1] ?? match[2] ?? '').toLowerCase() : undefined;
+}
+
+const isUtf8 = (charset: string | undefined) =>
+  charset === undefined || charset === 'utf-8' || charset === 'utf8';
+
+const ACCEPTABLE = new Set(['application/json', 'text/event-stream', '*/*', 'application/*', 'text/*']);
+
+/** What MCP clients send (the official SDKs send the first), all acceptable without parsing. */
+const COMMON_ACCEPTS = new Set([
+  'application/json, text/event-stream',
+  'text/event-stream, application/json',
+  'application/json,text/event-stream',
+  'application/json',
+  'text/event-stream',
+  '*/*',
+]);
+
+/** Row 5: an `Accept` header must allow JSON or an event stream (a streamed reply is an event stream). */
+export function checkAccept(accept: string | undefined): McpError | null {
+  if (accept === undefined || COMMON_ACCEPTS.has(accept) || accept.trim() === '') return null;
+  for (const range of accept.split(',')) {
+    const [type = '', ...params] = range.split(';');
+    const refused = params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(param));
+    if (!refused && ACCEPTABLE.has(type.trim().toLowerCase())) return null;
+  }
+  return new McpError(
+    'notAcceptable',
+    'Not Acceptable: the client must accept application/json or text/event-stream',
+  );
+}
+
+function mediaType(header: string): string {
+  const semicolon = header.indexOf(';');
+  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import type { ResolveServer, RunApp } from '../express/types.js';
+import { functionOption, parseFactoryOptions } from '../factory-options.js';
+import type { OnCall } from '../observe/on-call.js';
+import type { ErrorContext } from '../protocol/report.js';
+import { ThrottledLog } from '../throttled-log.js';
+import type { HostApp } from '../types.js';
+import { PACKAGE_VERSION } from '../version.js';
+import { AllowedHostsSchema } from './allowed-hosts.js';
+
+/** Options of `mcpServer()`. Only `resolveServer` and `runApp` are required. */
+export interface McpServerOptions {
+  /** Maps the URL's server code to its server and app; `null` for an unknown code. */
+  resolveServer: ResolveServer;
+  /** Runs one app once (see the README, "runApp, mode by mode"). */
+  runApp: RunApp;
+  /** Shown in `initialize` and `server/discover`. Default: `{ name: 'express-app-mcp', version: <package version> }`. */
+  serverInfo?: { name: string; version: string };
+  /** Overrides the tool name derived from the app name; the result is still made valid. Default: derived from `app.name`. */
+  toolName?: (app: HostApp) => string;
+  /** Browser origins allowed besides the request's own origin. Default: none. */
+  allowedOrigins?: string[];
+  /**
+   * Host names allowed in `Host` when the server listens on loopback, e.g. behind a reverse proxy,
+   * on any port (`mcp.example.com`, as `@modelcontextprotocol/express` takes them); an origin
+   * (`https://mcp.example.com`) or a `host:port` is reduced to its host name. Default: none besides
+   * localhost, 127.0.0.1 and [::1].
+   */
+  allowedHosts?: string[];
+  /** Largest body read, in bytes. Default: 4 MiB. */
+  maxBodyBytes?: number;
+  /** Longest a `tools/call` may run before it is aborted, in ms; `0` disables the limit. Default: 300000 (5 minutes). */
+  callTimeoutMs?: number;
+  /** Receives internal failures with their cause; nothing of them reaches the client. Default: `console.error`, a repeated failure once per 10 s with a count. */
+  onError?: (error: unknown, context: ErrorContext) => void;
+  /**
+   * Called once per finished `tools/call` with its server, app, tool, end user, protocol version,
+   * duration and outcome (never the server code), for audit logs and metrics. Default: none.
+   */
+  onCall?: OnCall;
+}
+
+const fn = <T>(name: string) => functionOption<T>(`${name} must be a function`);
+
+const OptionsSchema = z.strictObject({
+  resolveServer: fn<ResolveServer>('resolveServer'),
+  runApp: fn<RunApp>('runApp'),
+  serverInfo: z
+    .strictObject({ name: z.string().min(1), version: z.string().min(1) })
+    .default({ name: 'express-app-mcp', version: PACKAGE_VERSION }),
+  toolName: fn<(app: HostApp) => string>('toolName').optional(),
+  allowedOrigins: z.array(z.string()).default([]),
+  allowedHosts: AllowedHostsSchema.default([]),
+  maxBodyBytes: z
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024),
+  // setTimeout cannot wait longer than 2^31-1 ms: a larger value would fire at once.
+  callTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(300_000),
+  onError: fn<(error: unknown, context: ErrorContext) => void>('onError').default(defaultOnError),
+  onCall: fn<OnCall>('onCall').optional(),
+});
+
+export type ParsedMcpServerOptions = z.infer<typeof OptionsSchema>;
+
+/** `console.error`, with a repeated failure logged once per interval (each router has its own). */
+function defaultOnError(): (error: unknown, context: ErrorContext) => void {
+  const log = new ThrottledLog();
+  return (error, context) => log.log(`express-app-mcp: internal failure during ${context.phase}`, error);
+}
+
+/**
+ * Validates the options once, at factory time; an unknown or ill-typed option is a
+ * `ConfigurationError` that names it. The caller's object is never mutated.
+ */
+export function parseMcpServerOptions(options: McpServerOptions): ParsedMcpServerOptions {
+  return parseFactoryOptions(OptionsSchema, options, 'express-app-mcp');
+}

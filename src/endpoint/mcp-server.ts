@@ -1,0 +1,155 @@
+import { type NextFunction, type Request, type Response, Router } from 'express';
+import { Drainer, type DrainOptions, type DrainResult } from '../drain.js';
+import { isMcpRoutePath, MCP_ROUTE } from '../mcp-route.js';
+import { McpError } from '../protocol/errors.js';
+import { BEARER_CHALLENGE, BEARER_ROUTE, bearerCodeOf, missingBearer } from './bearer-code.js';
+import { BodyTooLarge, parsedByHost, readJsonBody } from './body.js';
+import { mcpHeaders, watchClose } from './core-request.js';
+import { corsForOrigins } from './cors.js';
+import { checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
+import { listensOnLoopback } from './loopback.js';
+import { createMcpCore } from './mcp-core.js';
+import { type McpServerOptions, parseMcpServerOptions } from './mcp-server-options.js';
+import { warnBodyAlreadyParsed } from './parsed-body-warning.js';
+import { writeError, writeReply } from './write-reply.js';
+
+export type { McpServerOptions } from './mcp-server-options.js';
+
+/** The router `mcpServer()` returns: an Express Router, and `drain()` for a graceful shutdown. */
+export interface McpServerRouter extends Router {
+  /**
+   * Stops taking requests (new ones answer 503) and resolves once those in progress have finished,
+   * or at the deadline (`timeoutMs`, default 10 s) with how many are left. Call it on SIGTERM,
+   * before closing the HTTP server.
+   */
+  drain(options?: DrainOptions): Promise<DrainResult>;
+}
+
+/**
+ * An Express Router (Express 4 and 5) that serves `POST /mcp/server/:serverCode/mcp`, and
+ * `POST /mcp/server/mcp` with the code as a bearer token, relative to where it is mounted. The Express layer only handles the body, the transport headers and the
+ * status; the protocol lives in a framework-free core. Every reply is a JSON-RPC envelope or a 202
+ * (see `docs/http-contract.md`).
+ *
+ * @example
+ * ```ts
+ * import express from 'express';
+ * import knex from 'knex';
+ * import { knexServerStore, mcpServer, migrate } from 'express-app-mcp';
+ *
+ * const db = knex({ client: 'better-sqlite3', connection: { filename: 'app.sqlite' }, useNullAsDefault: true });
+ * await migrate(db);
+ * const store = knexServerStore(db);
+ *
+ * const app = express();
+ * app.use(
+ *   mcpServer({
+ *     resolveServer: store.resolver((appId, tenantId) => loadYourApp(appId, tenantId)),
+ *     runApp: async ({ app, inputs, query, signal }) => ({ answer: await yourEngine.run(app.id, { inputs, query, signal }) }),
+ *   }),
+ * );
+ * app.listen(3000, '127.0.0.1');
+ * ```
+ */
+export function mcpServer(options: McpServerOptions): McpServerRouter {
+  const config = parseMcpServerOptions(options);
+  const allowedOrigins = new Set(config.allowedOrigins.map((origin) => origin.toLowerCase()));
+  const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
+  const { core, report } = createMcpCore(config);
+
+  // `req.protocol` is worked out only for browsers, the only clients that send an Origin.
+  const originError = (req: Request, origin: string) =>
+    checkOrigin(origin, `${req.protocol}://${req.headers.host}`, allowedOrigins);
+  const cors = corsForOrigins((req, origin) => originError(req as Request, origin) === null);
+
+  /**
+   * One request to a route: the transport checks, the server code (`serverCodeOf` reads it from
+   * the path or the bearer token; `null` when there is none), the body, then the core; the reply written.
+   */
+  async function handleMcpRequest(
+    req: Request,
+    res: Response,
+    serverCodeOf: (req: Request) => string | null,
+  ): Promise<void> {
+    const { origin } = req.headers;
+    if (req.method !== 'POST') {
+      // A preflight that the CORS layer did not answer comes from an origin row 2 refuses.
+      const refused = req.method === 'OPTIONS' && origin !== undefined ? originError(req, origin) : null;
+      if (refused) return writeError(res, refused);
+      res.setHeader('Allow', 'POST');
+      return writeError(res, new McpError('methodNotAllowed', `Method not allowed: ${req.method}; use POST`));
+    }
+    const transportError =
+      (origin === undefined ? null : originError(req, origin)) ??
+      checkHost(req.headers.host, listensOnLoopback(req), allowedHosts) ??
+      checkContentType(req.headers['content-type']) ??
+      checkAccept(req.headers.accept);
+    if (transportError) return writeError(res, transportError);
+    const serverCode = serverCodeOf(req);
+    if (serverCode === null) {
+      res.setHeader('WWW-Authenticate', BEARER_CHALLENGE);
+      return writeError(res, missingBearer());
+    }
+
+    if (parsedByHost(req)) warnBodyAlreadyParsed(config.maxBodyBytes);
+    let payload: unknown;
+    try {
+      payload = await readJsonBody(req, config.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) res.setHeader('Connection', 'close');
+      if (error instanceof McpError) return writeError(res, error);
+      if (req.destroyed) return; // the client went away mid-body: nothing failed here, nobody to answer
+      report(error, { phase: 'dispatch' });
+      return writeError(res, new McpError('internal', 'Internal error'));
+    }
+
+    const reply = await core({
+      payload,
+      headers: mcpHeaders(req),
+      resolve: () => config.resolveServer(serverCode, req),
+      onClosed: (listener) => watchClose(res, listener),
+      request: req,
+    });
+    // Only a stream is written over time; its failure can no longer change the reply, only be told.
+    const streaming = writeReply(res, reply);
+    if (streaming) await streaming.catch((error: unknown) => report(error, { phase: 'dispatch' }));
+  }
+
+  const drainer = new Drainer();
+  const serve =
+    (serverCodeOf: (req: Request) => string | null) => (req: Request, res: Response, next: NextFunction) => {
+      if (drainer.draining) return refuseWhileDraining(res);
+      drainer.track(handleMcpRequest(req, res, serverCodeOf)).catch((error) => {
+        // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.
+        report(error, { phase: 'dispatch' });
+        if (!res.headersSent) writeError(res, new McpError('internal', 'Internal error'));
+        else next(error);
+      });
+    };
+
+  const router = Router();
+  router.all(
+    MCP_ROUTE,
+    cors,
+    serve((req) => req.params.serverCode as string),
+  );
+  router.all(BEARER_ROUTE, cors, serve(bearerCodeOf));
+  // Express decodes `:serverCode` before our handler runs, and a malformed escape (`%ZZ`) fails
+  // there; that failure would reach the host's HTML error page, and every reply of the endpoint is a
+  // JSON-RPC envelope. Only that failure, on our route's shape, is ours: every other error goes on to the host.
+  router.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (!(error instanceof URIError) || res.headersSent || !isMcpRoutePath(req.path)) return next(error);
+    writeError(res, new McpError('serverNotFound', 'MCP server not found'));
+  });
+  return Object.assign(router, { drain: (options?: DrainOptions) => drainer.drain(options) });
+}
+
+/**
+ * After `drain()`: 503, and the connection closed, so that a client or a load balancer that keeps
+ * connections alive goes to another instance.
+ */
+function refuseWhileDraining(res: Response): void {
+  res.setHeader('Connection', 'close');
+  res.setHeader('Retry-After', '1');
+  writeError(res, new McpError('shuttingDown', 'Service unavailable: the server is shutting down; retry'));
+}

@@ -1,0 +1,23 @@
+import type { ServerResponse } from 'node:http';
+import { writeEmpty, writeEventStream, writeJson } from '../express/write.js';
+import { errorBody, type McpError } from '../protocol/errors.js';
+import type { EndpointReply } from '../protocol/reply.js';
+
+/** Writes what the core answered: 202 with no body, one JSON body, or an event stream. */
+export function writeReply(res: ServerResponse, reply: EndpointReply): Promise<void> | undefined {
+  switch (reply.kind) {
+    case 'accepted':
+      writeEmpty(res, 202);
+      return undefined;
+    case 'json':
+      writeJson(res, reply.status, reply.body, reply.json === undefined ? {} : { json: reply.json });
+      return undefined;
+    case 'stream':
+      return writeEventStream(res, reply.status, reply.messages);
+  }
+}
+
+/** Writes an error of the transport layer (before or around the core) as its JSON-RPC envelope. */
+export function writeError(res: ServerResponse, error: McpError): void {
+  writeJson(res, error.status, errorBody(error));
+}

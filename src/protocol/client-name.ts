@@ -1,0 +1,10 @@
+/** Unnamed clients' runs are attributed to an end user with this name. */
+export const DEFAULT_CLIENT_NAME = 'mcp-client';
+
+/** `clientInfo.name@clientInfo.version`, the end user's name, or `undefined` when the client did not say. */
+export function clientNameOf(clientInfo: unknown): string | undefined {
+  if (typeof clientInfo !== 'object' || clientInfo === null) return undefined;
+  const { name, version } = clientInfo as { name?: unknown; version?: unknown };
+  if (typeof name !== 'string' || name === '') return undefined;
+  return typeof version === 'string' && version !== '' ? `${name}@${version}` : name;
+}

@@ -1,0 +1,149 @@
+import { clientNameOf } from '../client-name.js';
+import type { EraContext } from '../context.js';
+import { hasEnvelopeClaim, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../era.js';
+import { McpError } from '../errors.js';
+import type { RequestId } from '../messages.js';
+import { parseMessage } from '../parse.js';
+import { ACCEPTED, type EndpointReply, jsonReply, resultResponse, type SerializedResult } from '../reply.js';
+import type { EndpointRequest } from '../request.js';
+import type { ServingTarget } from '../target.js';
+import { FIRST_MODERN_VERSION, isLegacyVersion, isModernVersion, SUPPORTED_VERSIONS } from '../versions.js';
+import { type Envelope, EnvelopeSchema, NotificationEnvelopeSchema, parseEnvelope } from './envelope.js';
+import { crossCheck, headerMismatch, readModernHeaders, requireHeaders } from './headers.js';
+
+/**
+ * How long a client may reuse a `tools/list` or `server/discover` answer (MCP 2026-07-28
+ * caching, SEP-2549). Console edits (description, parameters, rotation) reach clients within it.
+ */
+export const LIST_TTL_MS = 60_000;
+/** Both answers depend on the secret code in the URL, so shared caches must not keep them. */
+const CACHE_SCOPE = 'private';
+
+/** The methods the modern era serves; every other one is 404 / -32601. */
+const MODERN_METHODS = new Set(['server/discover', 'tools/list', 'tools/call']);
+/** 2025 methods that 2026-07-28 removed: named as such in the 404, so a client knows why. */
+const REMOVED_METHODS = new Set([
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+
+/** Every modern result starts with this (MCP 2026-07-28: servers say the result is complete). */
+const COMPLETE = Object.freeze({ resultType: 'complete' });
+
+/**
+ * One stateless 2026-07-28 request. The checks run in the order of the reference implementation's
+ * validation ladder, all before the server code is looked up: envelope (400 / -32602), headers
+ * that disagree with the body (400 / -32020), the version (400 / -32022), headers that are
+ * missing (400 / -32020), the method (404 / -32601). Every result says `resultType: "complete"`
+ * and names the server in `_meta`.
+ */
+export async function handleModern<HostRequest>(
+  request: EndpointRequest<HostRequest>,
+  ctx: EraContext<HostRequest>,
+): Promise<EndpointReply> {
+  const message = parseMessage(request.payload);
+  const { method } = message;
+  const id = message.id ?? null;
+  const params = message.params ?? {};
+  const headers = readModernHeaders(request.headers);
+
+  if (id === null) {
+    if (!method.startsWith('notifications/')) {
+      throw new McpError('invalidRequest', 'Invalid request: request id is required');
+    }
+    const version = hasEnvelopeClaim(message)
+      ? parseEnvelope(NotificationEnvelopeSchema, params, null)[META_PROTOCOL_VERSION]
+      : (headers.protocolVersion ?? FIRST_MODERN_VERSION); // no claim: the header chose this era
+    crossCheck(headers, version, method, null);
+    checkVersion(version, null);
+    const target = await ctx.resolveTarget(request, null);
+    if (method === 'notifications/cancelled') ctx.methods.cancel(target, params);
+    return ACCEPTED;
+  }
+
+  if (method === 'initialize' && !hasEnvelopeClaim(message)) {
+    // A 2025 handshake that carries a 2026 header: the header and the body name different eras.
+    throw headerMismatch(
+      `initialize is the legacy handshake and cannot be sent with MCP-Protocol-Version ${headers.protocolVersion}`,
+      { header: 'MCP-Protocol-Version', received: headers.protocolVersion ?? null, expected: null },
+      id,
+    );
+  }
+  const envelope = parseEnvelope(EnvelopeSchema, params, id);
+  const version = envelope[META_PROTOCOL_VERSION];
+  crossCheck(headers, version, method, id);
+  checkVersion(version, id);
+  requireHeaders(headers, version, method, params, id);
+  if (!MODERN_METHODS.has(method)) {
+    const why = REMOVED_METHODS.has(method) ? ` (removed in protocol ${FIRST_MODERN_VERSION})` : '';
+    throw new McpError('modernMethodNotFound', `Method not found: ${method}${why}`, undefined, id);
+  }
+
+  const target = await ctx.resolveTarget(request, id);
+  const served = { id, method, params, version, envelope, target, request };
+  const result = await ctx.guarded(() => dispatch(served, ctx), id, target);
+  return jsonReply(200, resultResponse(id, result));
+}
+
+interface ModernCall<HostRequest> {
+  id: RequestId;
+  method: string;
+  params: Record<string, unknown>;
+  version: string;
+  envelope: Envelope;
+  target: ServingTarget;
+  request: EndpointRequest<HostRequest>;
+}
+
+async function dispatch<HostRequest>(
+  call: ModernCall<HostRequest>,
+  ctx: EraContext<HostRequest>,
+): Promise<Record<string, unknown> | SerializedResult> {
+  const { target } = call;
+  const meta = { [META_SERVER_INFO]: ctx.serverInfo };
+  switch (call.method) {
+    case 'server/discover': {
+      const discovered: Record<string, unknown> = {
+        supportedVersions: SUPPORTED_VERSIONS,
+        capabilities: { tools: {} },
+      };
+      if (target.server.description) discovered.instructions = target.server.description;
+      return { ...COMPLETE, ...discovered, ttlMs: LIST_TTL_MS, cacheScope: CACHE_SCOPE, _meta: meta };
+    }
+    case 'tools/list':
+      // Exactly one tool per server, so the order is the same on every request (2026-07-28 SHOULD).
+      return ctx.methods
+        .listTools(target, call.version)
+        .between(COMPLETE, { ttlMs: LIST_TTL_MS, cacheScope: CACHE_SCOPE, _meta: meta });
+    default: {
+      const outcome = await ctx.methods.callTool({
+        id: call.id,
+        params: call.params,
+        protocolVersion: call.version,
+        target,
+        // MCP 2026-07-28: the client closing the response stream is the cancellation of this call.
+        onClosed: call.request.onClosed,
+        request: call.request.request,
+        clientName: clientNameOf(call.envelope[META_CLIENT_INFO]),
+      });
+      return { ...COMPLETE, ...outcome, _meta: meta };
+    }
+  }
+}
+
+/** MCP 2026-07-28: an unknown or unsupported version is refused with every version we speak. */
+function checkVersion(version: string, id: RequestId | null): void {
+  if (isModernVersion(version)) return;
+  const hint = isLegacyVersion(version)
+    ? ` (${version} is spoken through the initialize handshake, without a per-request _meta envelope)`
+    : '';
+  throw new McpError(
+    'modernUnsupportedVersion',
+    `Unsupported protocol version: ${version}${hint}`,
+    { supported: SUPPORTED_VERSIONS, requested: version },
+    id,
+  );
+}

@@ -1,0 +1,84 @@
+import { errorBody, type McpError } from './errors.js';
+import type { JsonRpcNotification, JsonRpcResponse, RequestId } from './messages.js';
+
+/**
+ * A result whose JSON text never changes (a tool's `tools/list` result for one protocol version),
+ * serialized once: the reply splices the text in instead of serializing the same object again.
+ * `value` must not change afterwards; it is frozen by whoever makes it.
+ */
+export class SerializedResult {
+  constructor(
+    readonly value: Readonly<Record<string, unknown>>,
+    readonly json: string = JSON.stringify(value),
+  ) {}
+
+  /**
+   * The same result between other fields, still serialized: `before`'s fields come first, then the
+   * result's own, then `after`'s, as `{ ...before, ...value, ...after }` would order them. The
+   * fields must not repeat a key of the result.
+   */
+  between(before: Record<string, unknown>, after: Record<string, unknown>): SerializedResult {
+    const inner = this.json.slice(1, -1);
+    const parts = [JSON.stringify(before).slice(1, -1), inner, JSON.stringify(after).slice(1, -1)];
+    return new SerializedResult(
+      { ...before, ...this.value, ...after },
+      `{${parts.filter((part) => part !== '').join(',')}}`,
+    );
+  }
+}
+
+/** One JSON-RPC response, with its text when it could be made without serializing the result again. */
+export interface OutgoingResponse {
+  message: JsonRpcResponse;
+  json?: string;
+}
+
+/**
+ * What the core answers, for the HTTP layer to write:
+ * - `accepted`: 202 with no body (notifications only);
+ * - `json`: one JSON-RPC response, or an array of them for a batch, as `application/json`;
+ *   `json` is its exact text when the core has it already;
+ * - `stream`: messages to send one by one as they come (a `text/event-stream`), the response last.
+ */
+export type EndpointReply =
+  | { kind: 'accepted' }
+  | { kind: 'json'; status: number; body: JsonRpcResponse | JsonRpcResponse[]; json?: string }
+  | { kind: 'stream'; status: number; messages: AsyncIterable<JsonRpcResponse | JsonRpcNotification> };
+
+export const ACCEPTED: EndpointReply = Object.freeze({ kind: 'accepted' });
+
+/** The response for a request's result, spliced from the result's text when it is a `SerializedResult`. */
+export function resultResponse(id: RequestId | null, result: unknown): OutgoingResponse {
+  if (result instanceof SerializedResult) {
+    return {
+      message: { jsonrpc: '2.0', id, result: result.value },
+      // The same text JSON.stringify would give, without serializing the result again.
+      json: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result.json}}`,
+    };
+  }
+  return { message: { jsonrpc: '2.0', id, result } };
+}
+
+export function errorResponse(error: McpError, id: RequestId | null = error.id): OutgoingResponse {
+  return { message: errorBody(error, id) };
+}
+
+/** One response as a `json` reply. */
+export function jsonReply(status: number, response: OutgoingResponse): EndpointReply {
+  return response.json === undefined
+    ? { kind: 'json', status, body: response.message }
+    : { kind: 'json', status, body: response.message, json: response.json };
+}
+
+/** Several responses (a batch) as one `json` reply; the text is joined from the texts at hand. */
+export function batchReply(responses: OutgoingResponse[]): EndpointReply {
+  const body = responses.map((response) => response.message);
+  if (!responses.some((response) => response.json !== undefined)) return { kind: 'json', status: 200, body };
+  const json = `[${responses.map((response) => response.json ?? JSON.stringify(response.message)).join(',')}]`;
+  return { kind: 'json', status: 200, body, json };
+}
+
+/** An error as the whole reply, with its own status. */
+export function errorReply(error: McpError): EndpointReply {
+  return { kind: 'json', status: error.status, body: errorBody(error) };
+}

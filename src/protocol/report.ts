@@ -1,0 +1,19 @@
+/**
+ * What was being done when an internal failure happened, as the `onError` hook receives it; never
+ * the server code.
+ */
+export interface ErrorContext {
+  /**
+   * - `resolve`: looking the server code up (`resolveServer` failed);
+   * - `dispatch`: reading the request or serving a method (a bug, or the store failing);
+   * - `run`: the app failed to run;
+   * - `outputs`: the app's outputs do not match the outputs it declares;
+   * - `onCall`: the host's `onCall` hook threw or rejected.
+   */
+  phase: 'resolve' | 'dispatch' | 'run' | 'outputs' | 'onCall';
+  serverId?: string;
+  appId?: string;
+}
+
+/** Where internal failures go, with what was being done. */
+export type ErrorReporter = (error: unknown, context: ErrorContext) => void;

@@ -1,0 +1,31 @@
+import type { ResolvedServer } from '../types.js';
+
+/** The transport headers the protocol reads, as plain values; names follow MCP Streamable HTTP. */
+export interface McpHeaders {
+  /** `MCP-Protocol-Version` */
+  protocolVersion?: string;
+  /** `Mcp-Method` (2026-07-28) */
+  method?: string;
+  /** `Mcp-Name` (2026-07-28) */
+  name?: string;
+}
+
+/**
+ * One HTTP request to the endpoint, reduced to what the protocol core needs. `HostRequest` is the
+ * framework's own request object, which the core hands to `runApp` without looking inside.
+ */
+export interface EndpointRequest<HostRequest = unknown> {
+  /** The parsed JSON body. */
+  payload: unknown;
+  headers: McpHeaders;
+  /** Looks the URL's server code up; called at most once, and only for a well-formed request. */
+  resolve: () => Promise<ResolvedServer | null>;
+  /**
+   * Calls `listener` when the client goes away before the reply is written (at once if it already
+   * has); returns a function that stops watching. Only a run watches, so a list or a ping pays for
+   * nothing, and a run pays for a plain event listener rather than a signal of its own.
+   */
+  onClosed: (listener: () => void) => () => void;
+  /** Handed to `runApp` untouched. */
+  request: HostRequest;
+}

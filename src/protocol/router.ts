@@ -1,0 +1,34 @@
+import { handleBatch } from './batch.js';
+import { type CoreOptions, createEraContext } from './context.js';
+import { isModernRequest } from './era.js';
+import { McpError, toMcpError } from './errors.js';
+import { handleLegacy } from './legacy.js';
+import { handleModern } from './modern/handle.js';
+import { type EndpointReply, errorReply } from './reply.js';
+import type { EndpointRequest } from './request.js';
+
+export type ProtocolCore<HostRequest> = (request: EndpointRequest<HostRequest>) => Promise<EndpointReply>;
+
+/**
+ * The framework-free protocol core: a parsed body, a few headers and a way to resolve the server
+ * in; a reply out (see `docs/http-contract.md`). It only picks the era (a batch, a 2026-07-28
+ * request, or a message of the initialize handshake) and answers every failure as a JSON-RPC
+ * error; each era checks cheapest first and resolves the server at most once.
+ */
+export function createProtocolCore<HostRequest>(
+  options: CoreOptions<HostRequest>,
+): ProtocolCore<HostRequest> {
+  const ctx = createEraContext(options);
+  return async (request) => {
+    try {
+      if (Array.isArray(request.payload)) return await handleBatch(request, ctx);
+      if (isModernRequest(request.payload, request.headers.protocolVersion)) {
+        return await handleModern(request, ctx);
+      }
+      return await handleLegacy(request, ctx);
+    } catch (error) {
+      if (!(error instanceof McpError)) options.report(error, { phase: 'dispatch' });
+      return errorReply(toMcpError(error));
+    }
+  };
+}

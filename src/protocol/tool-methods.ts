@@ -1,0 +1,152 @@
+import type { z } from 'zod';
+import { createCallObserver, type OnCall } from '../observe/on-call.js';
+import { isPlainJsonObject } from '../plain-object.js';
+import { type CallToolResult, errorResult } from '../tool/call.js';
+import type { ToolFeatures } from '../tool/features.js';
+import { createToolRuns } from '../tool/runs.js';
+import { createToolCache, type ToolNamer } from '../tool/tool.js';
+import type { RunApp } from '../types.js';
+import { DEFAULT_CLIENT_NAME } from './client-name.js';
+import { McpError } from './errors.js';
+import { CallToolParamsSchema, CancelledParamsSchema, describeIssues, type RequestId } from './messages.js';
+import { SerializedResult } from './reply.js';
+import type { ErrorReporter } from './report.js';
+import type { ServingTarget } from './target.js';
+import { featuresOf } from './versions.js';
+
+export interface ToolMethodOptions<HostRequest> {
+  runApp: RunApp<HostRequest>;
+  toolName?: ToolNamer;
+  callTimeoutMs: number;
+  report: ErrorReporter;
+  onCall?: OnCall;
+}
+
+/** What `tools/call` needs to know about the request it serves; the version is explicit, never global. */
+export interface ToolCall<HostRequest> {
+  id: RequestId;
+  params: Record<string, unknown>;
+  protocolVersion: string;
+  target: ServingTarget;
+  /** See `EndpointRequest.onClosed`; where a disconnect is no cancellation, one that never calls back. */
+  onClosed: (listener: () => void) => () => void;
+  request: HostRequest;
+  /** The client's name for its end user record, when the request tells it. */
+  clientName?: string;
+}
+
+/**
+ * The tool methods both eras share, in JSON-RPC terms: listing, calling and cancelling a server's
+ * one tool. The tool itself (its shape, its checks, its runs) lives in `tool/`.
+ */
+export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRequest>) {
+  const toolFor = createToolCache(options.toolName);
+  const runs = createToolRuns<HostRequest>({
+    runApp: options.runApp,
+    callTimeoutMs: options.callTimeoutMs,
+    report: (error, phase, server, app) =>
+      options.report(error, { phase, serverId: server.id, appId: app.id }),
+  });
+  /** The `tools/list` result of each descriptor, made and serialized once (descriptors are cached per tool and version). */
+  const listResults = new WeakMap<object, SerializedResult>();
+  const observer = createCallObserver(options.onCall, (error) => options.report(error, { phase: 'onCall' }));
+
+  return {
+    listTools(target: ServingTarget, protocolVersion: string): SerializedResult {
+      const descriptor = toolFor(target.app, target.server).describe(featuresOf(protocolVersion));
+      let result = listResults.get(descriptor);
+      if (!result) {
+        result = new SerializedResult(Object.freeze({ tools: Object.freeze([descriptor]) }));
+        listResults.set(descriptor, result);
+      }
+      return result;
+    },
+
+    async callTool(call: ToolCall<HostRequest>): Promise<CallToolResult> {
+      const params = isCallToolParams(call.params) ? call.params : parseCallParams(call);
+      const { server, app } = call.target;
+      const tool = toolFor(app, server);
+      if (params.name !== tool.name) {
+        throw new McpError('unknownTool', `Unknown tool: ${params.name}`, undefined, call.id);
+      }
+      const features = featuresOf(call.protocolVersion);
+      const observing = observer.start({
+        serverId: server.id,
+        tenantId: server.tenantId,
+        appId: app.id,
+        tool: tool.name,
+        protocolVersion: call.protocolVersion,
+        requestId: call.id,
+      });
+      const observed = observing instanceof Promise ? await observing : observing;
+      try {
+        const checked = tool.checkArguments(params.arguments ?? {});
+        if (!checked.ok) {
+          observed.finish('invalid_arguments');
+          return invalidArguments(tool.name, checked.problems, features, call.id);
+        }
+        const endUser = await call.target.endUser(call.clientName ?? DEFAULT_CLIENT_NAME);
+        observed.attribute(endUser);
+        return await runs.start({
+          id: call.id,
+          tool,
+          app,
+          server,
+          endUser,
+          ...checked.value,
+          features,
+          protocolVersion: call.protocolVersion,
+          request: call.request,
+          onClosed: call.onClosed,
+          observed,
+        });
+      } catch (error) {
+        // An invalid-params error here is the pre-2025-11-25 form of invalid arguments.
+        const invalid = error instanceof McpError && error.kind === 'invalidParams';
+        observed.finish(invalid ? 'invalid_arguments' : 'failed');
+        throw error;
+      }
+    },
+
+    /** `notifications/cancelled`: aborts every matching call of the same server in this process. */
+    cancel(target: ServingTarget, params: Record<string, unknown> | undefined): void {
+      const parsed = CancelledParamsSchema.safeParse(params ?? {});
+      if (parsed.success) runs.cancel(target.server.id, parsed.data.requestId);
+    },
+  };
+}
+
+export type ToolMethods<HostRequest> = ReturnType<typeof createToolMethods<HostRequest>>;
+
+type CallToolParams = z.infer<typeof CallToolParamsSchema>;
+
+/**
+ * The params every well-behaved client sends, recognised without zod: exactly what
+ * `CallToolParamsSchema` accepts; anything else goes through the schema, which words the problem.
+ */
+function isCallToolParams(params: Record<string, unknown>): params is CallToolParams {
+  const args = params.arguments;
+  return typeof params.name === 'string' && (args === undefined || args === null || isPlainJsonObject(args));
+}
+
+function parseCallParams(call: { id: RequestId; params: Record<string, unknown> }): CallToolParams {
+  const parsed = CallToolParamsSchema.safeParse(call.params);
+  if (parsed.success) return parsed.data;
+  const { text, issues } = describeIssues(parsed.error);
+  throw new McpError('invalidParams', `Invalid params for tools/call: ${text}`, { issues }, call.id);
+}
+
+/**
+ * Arguments that fail the form: from 2025-11-25 a tool result the model can read and correct
+ * (SEP-1303); before, a JSON-RPC invalid-params error (see `docs/http-contract.md`).
+ */
+function invalidArguments(
+  toolName: string,
+  problems: string[],
+  features: ToolFeatures,
+  id: RequestId,
+): CallToolResult {
+  const text = `Invalid arguments for tool ${toolName}: ${problems.join('; ')}`;
+  if (features.toolErrorsAsResults) return errorResult(text);
+  throw new McpError('invalidParams', text, { problems }, id);
+}

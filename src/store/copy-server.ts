@@ -1,0 +1,11 @@
+import type { ServerRecord } from '../types.js';
+
+/** A copy of a record that shares nothing mutable with it, so changing one never changes the other. */
+export function copyServer(server: ServerRecord): ServerRecord {
+  return {
+    ...server,
+    parameters: { ...server.parameters },
+    createdAt: new Date(server.createdAt),
+    updatedAt: new Date(server.updatedAt),
+  };
+}
