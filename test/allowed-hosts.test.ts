@@ -1,8 +1,8 @@
 /**
  * `allowedHosts` takes host names, as `@modelcontextprotocol/express` does (its option of the same
  * name): any port is allowed for a listed name. Origins and `host:port` entries, which earlier
- * lists may hold, still work: each is reduced to its host name. Anything else is refused when the
- * router is made.
+ * lists may hold, still work: an origin counts as its host, and a port, when one is named, allows
+ * that port only. Anything else is refused when the router is made.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedHostname } from '../src/endpoint/allowed-hosts.js';
@@ -19,17 +19,18 @@ import {
   startWorldHost,
 } from './helpers/hosts.js';
 
-describe('an allowedHosts entry is the host name it allows', () => {
+describe('an allowedHosts entry is the Host value it allows', () => {
   it.each([
     ['mcp.example.com', 'mcp.example.com'],
     ['MCP.Example.COM', 'mcp.example.com'],
-    ['mcp.example.com:8443', 'mcp.example.com'],
+    ['mcp.example.com:8443', 'mcp.example.com:8443'],
     ['https://mcp.example.com', 'mcp.example.com'],
-    ['http://mcp.example.com:8080', 'mcp.example.com'],
+    ['http://mcp.example.com:8080', 'mcp.example.com:8080'],
+    ['https://mcp.example.com:443', 'mcp.example.com'],
     ['https://mcp.example.com/', 'mcp.example.com'],
     ['[::1]', '[::1]'],
-    ['[::1]:3000', '[::1]'],
-    ['http://[2001:db8::1]:8080', '[2001:db8::1]'],
+    ['[::1]:3000', '[::1]:3000'],
+    ['http://[2001:db8::1]:8080', '[2001:db8::1]:8080'],
     ['10.0.0.5', '10.0.0.5'],
     ['  mcp.example.com  ', 'mcp.example.com'],
   ])('%s -> %s', (entry, hostname) => {
@@ -84,24 +85,29 @@ describe('a loopback listener behind a reverse proxy, its allowedHosts in every 
     'mcp.example.com:9999',
     'api.example.org',
     'api.example.org:443',
-    'proxy.example.net',
-    'proxy.example.net:1234',
-  ])('Host %s is served: the name is listed, the port does not matter', async (hostHeader) => {
-    expectRpcReply(await ping(hostHeader), 200, rpcResult('p', {}));
-  });
-
-  it.each(['evil.example', 'mcp.example.com.evil.example', 'example.com'])(
-    'Host %s answers 403',
+    'proxy.example.net:8443',
+  ])(
+    'Host %s is served: the name is listed (with this port, when the entry names one)',
     async (hostHeader) => {
-      expectRpcReply(
-        await ping(hostHeader),
-        403,
-        rpcError(
-          null,
-          -32600,
-          `Host not allowed: ${hostHeader}. A reverse proxy that forwards other host names must list them in the allowedHosts option`,
-        ),
-      );
+      expectRpcReply(await ping(hostHeader), 200, rpcResult('p', {}));
     },
   );
+
+  it.each([
+    'evil.example',
+    'mcp.example.com.evil.example',
+    'example.com',
+    'proxy.example.net:1234',
+    'proxy.example.net',
+  ])('Host %s answers 403', async (hostHeader) => {
+    expectRpcReply(
+      await ping(hostHeader),
+      403,
+      rpcError(
+        null,
+        -32600,
+        `Host not allowed: ${hostHeader}. A reverse proxy that forwards other host names must list them in the allowedHosts option`,
+      ),
+    );
+  });
 });

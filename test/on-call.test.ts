@@ -13,7 +13,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type * as Package from '../src/index.js';
 import type { CallEvent, McpServerOptions, RunApp } from '../src/index.js';
-import { createWorld, STORE_FAILURE, TENANT, type World } from './helpers/apps.js';
+import { createWorld, FAQ_BOT, STORE_FAILURE, TENANT, TEXT_STATS, type World } from './helpers/apps.js';
 import {
   expectRpcReply,
   type Host,
@@ -79,13 +79,13 @@ describe('onCall', () => {
   const textStats = () => ({
     serverId: world.servers.textStats.id,
     tenantId: TENANT,
-    appId: 'text-stats',
+    appId: TEXT_STATS.id,
     tool: 'Text_Stats',
   });
   const faqBot = () => ({
     serverId: world.servers.faqBot.id,
     tenantId: TENANT,
-    appId: 'faq-bot',
+    appId: FAQ_BOT.id,
     tool: 'FAQ_Bot',
   });
   const endUserOf = (serverIndex: number) => ({
@@ -161,7 +161,7 @@ describe('onCall', () => {
       [2, 'failed'],
     ]);
     expect(world.reports.map((report) => report.context)).toEqual([
-      { phase: 'run', serverId: world.servers.faqBot.id, appId: 'faq-bot' },
+      { phase: 'run', serverId: world.servers.faqBot.id, appId: FAQ_BOT.id },
     ]);
   });
 
@@ -328,7 +328,7 @@ describe('OpenTelemetry, with @opentelemetry/api present', () => {
         'mcp.protocol.version': '2025-06-18',
         'jsonrpc.request.id': '5',
         'express_app_mcp.server.id': world.servers.textStats.id,
-        'express_app_mcp.app.id': 'text-stats',
+        'express_app_mcp.app.id': TEXT_STATS.id,
         'express_app_mcp.end_user.id': world.runs.at(-1)!.endUser.id,
       },
       scope: 'express-app-mcp',

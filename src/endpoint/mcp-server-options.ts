@@ -23,7 +23,8 @@ export interface McpServerOptions {
   /**
    * Host names allowed in `Host` when the server listens on loopback, e.g. behind a reverse proxy,
    * on any port (`mcp.example.com`, as `@modelcontextprotocol/express` takes them); an origin
-   * (`https://mcp.example.com`) or a `host:port` is reduced to its host name. Default: none besides
+   * (`https://mcp.example.com`) counts as its host, and an entry that names a port allows that port
+   * only. Default: none besides
    * localhost, 127.0.0.1 and [::1].
    */
   allowedHosts?: string[];
