@@ -33,6 +33,9 @@ export const failure = (text: string): Call['result'] => ({
   isError: true,
 });
 
+/** The Slow Report's stages, as its progress messages and its sections name them. */
+export const SLOW_REPORT_STAGES = ['gathering sources', 'reading', 'outlining', 'drafting', 'proofreading'];
+
 const TEXT_STATS_OUTPUTS = { word_count: 5, char_count: 19, top_words: ['the', 'and', 'cat'] };
 
 export const DEMO_CASES: DemoCase[] = [
@@ -282,9 +285,6 @@ export const DEMO_CASES: DemoCase[] = [
     ],
   },
 ];
-
-/** The Slow Report's stages, as its progress messages and its sections name them. */
-export const SLOW_REPORT_STAGES = ['gathering sources', 'reading', 'outlining', 'drafting', 'proofreading'];
 
 /** What the Slow Report answers for a topic. */
 export function slowReportResult(topic: string): Call['result'] {
