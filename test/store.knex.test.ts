@@ -74,7 +74,12 @@ describe.each(databases)('the Knex store on $name', (kind) => {
 
   describe('migrations', () => {
     it('migrate creates the servers, end users and migrations tables', async () => {
-      expect(firstMigration).toEqual(['0001_create_servers', '0002_create_end_users']);
+      expect(firstMigration).toEqual([
+        '0001_create_servers',
+        '0002_create_end_users',
+        '0003_server_annotations',
+        '0004_create_tool_providers',
+      ]);
       expect(await knex.schema.hasTable('mcp_servers')).toBe(true);
       expect(await knex.schema.hasTable('mcp_end_users')).toBe(true);
       expect(await knex.schema.hasTable('mcp_migrations')).toBe(true);
@@ -88,12 +93,22 @@ describe.each(databases)('the Knex store on $name', (kind) => {
 
     it('rollback drops the tables, and migrate creates them again', async () => {
       const tablePrefix = 'rb_';
-      expect(await migrate(knex, { tablePrefix })).toHaveLength(2);
-      expect(await rollback(knex, { tablePrefix })).toEqual(['0002_create_end_users', '0001_create_servers']);
+      expect(await migrate(knex, { tablePrefix })).toHaveLength(4);
+      expect(await rollback(knex, { tablePrefix })).toEqual([
+        '0004_create_tool_providers',
+        '0003_server_annotations',
+        '0002_create_end_users',
+        '0001_create_servers',
+      ]);
       expect(await knex.schema.hasTable('rb_mcp_servers')).toBe(false);
       expect(await knex.schema.hasTable('rb_mcp_end_users')).toBe(false);
       expect(await rollback(knex, { tablePrefix, all: true })).toEqual([]);
-      expect(await migrate(knex, { tablePrefix })).toEqual(['0001_create_servers', '0002_create_end_users']);
+      expect(await migrate(knex, { tablePrefix })).toEqual([
+        '0001_create_servers',
+        '0002_create_end_users',
+        '0003_server_annotations',
+        '0004_create_tool_providers',
+      ]);
       expect(await knex.schema.hasTable('rb_mcp_servers')).toBe(true);
       await rollback(knex, { tablePrefix, all: true });
     });

@@ -18,6 +18,10 @@ export interface CoreOptions<HostRequest> {
   serverInfo: ServerInfo;
   toolName?: ToolNamer;
   callTimeoutMs: number;
+  /** Largest decoded size of a `data:` URL a file argument may carry (README, "Files in and out"). */
+  maxDataUrlBytes: number;
+  /** Most bytes of inline files one `tools/call` result may carry (README, "Files in and out"). */
+  maxInlineResultBytes: number;
   /** Silence after which a `tools/call` reply that may stream sends a heartbeat; 0 or absent: none. */
   heartbeatMs?: number;
   report: ErrorReporter;

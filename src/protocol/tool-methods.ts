@@ -18,6 +18,8 @@ export interface ToolMethodOptions<HostRequest> {
   runApp: RunApp<HostRequest>;
   toolName?: ToolNamer;
   callTimeoutMs: number;
+  maxDataUrlBytes: number;
+  maxInlineResultBytes: number;
   report: ErrorReporter;
 }
 
@@ -41,10 +43,11 @@ export interface ToolCall<HostRequest> {
  * one tool. The tool itself (its shape, its checks, its runs) lives in `tool/`.
  */
 export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRequest>) {
-  const toolFor = createToolCache(options.toolName);
+  const toolFor = createToolCache(options.toolName, { maxDataUrlBytes: options.maxDataUrlBytes });
   const runs = createToolRuns<HostRequest>({
     runApp: options.runApp,
     callTimeoutMs: options.callTimeoutMs,
+    maxInlineResultBytes: options.maxInlineResultBytes,
     report: (error, phase, server, app) =>
       options.report(error, { phase, serverId: server.id, appId: app.id }),
   });

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
-import { ConfigurationError, ServerExistsError } from '../errors.js';
+import { ServerExistsError } from '../errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
+import { annotationsToColumn, withAnnotations } from './annotations.js';
 import { CodeCache } from './cache.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
+import { assertKnexInstance } from './knex-instance.js';
 import { withCodeRedacted } from './redact.js';
 import { storeResolver } from './resolver.js';
 import { storeOptionsSchema } from './store-options.js';
@@ -41,6 +43,8 @@ interface ServerRow {
   server_code: string;
   status: 'active' | 'inactive';
   parameters: string;
+  /** JSON text of the tool's hints; NULL when there are none. */
+  annotations: string | null;
   /** `pg` returns bigint columns as strings, SQLite as numbers. */
   created_at: number | string;
   updated_at: number | string;
@@ -52,7 +56,7 @@ interface EndUserRow {
 }
 
 function toServer(row: ServerRow): ServerRecord {
-  return {
+  const server: ServerRecord = {
     id: row.id,
     tenantId: row.tenant_id,
     appId: row.app_id,
@@ -64,6 +68,7 @@ function toServer(row: ServerRow): ServerRecord {
     createdAt: new Date(Number(row.created_at)),
     updatedAt: new Date(Number(row.updated_at)),
   };
+  return withAnnotations(server, row.annotations);
 }
 
 /**
@@ -80,12 +85,7 @@ function toServer(row: ServerRow): ServerRecord {
  * ```
  */
 export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): ServerStore {
-  if (typeof knex !== 'function' || typeof (knex as Partial<Knex>).schema !== 'object') {
-    throw new ConfigurationError(
-      'invalid_knex',
-      'knexServerStore: the first argument must be a Knex instance',
-    );
-  }
+  assertKnexInstance(knex, 'knexServerStore');
   const { tablePrefix, cacheTtlMs, cacheMaxEntries } = parseFactoryOptions(
     storeOptionsSchema,
     options ?? {},
@@ -157,6 +157,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
         description: input.description,
         status: 'active' as const,
         parameters: JSON.stringify(input.parameters),
+        annotations: annotationsToColumn(input.annotations),
         created_at: now,
         updated_at: now,
       };
@@ -204,6 +205,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
       if (changes.name !== undefined) values.name = changes.name;
       if (changes.description !== undefined) values.description = changes.description;
       if (changes.parameters !== undefined) values.parameters = JSON.stringify(changes.parameters);
+      if (changes.annotations !== undefined) values.annotations = annotationsToColumn(changes.annotations);
       if (changes.status !== undefined) values.status = changes.status;
       return change(id, values);
     },

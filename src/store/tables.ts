@@ -2,6 +2,8 @@
 export interface TableNames {
   servers: string;
   endUsers: string;
+  /** Remote MCP servers the host's apps call (`knexToolProviderStore`). */
+  toolProviders: string;
   /** Our own migrations table, so we never share the host's. */
   migrations: string;
   /**
@@ -14,15 +16,18 @@ export interface TableNames {
     status: string;
     endUserServer: string;
     endUserServerForeign: string;
+    toolProviderName: string;
   };
 }
 
 export function tableNames(prefix: string): TableNames {
   const servers = `${prefix}mcp_servers`;
   const endUsers = `${prefix}mcp_end_users`;
+  const toolProviders = `${prefix}mcp_tool_providers`;
   return {
     servers,
     endUsers,
+    toolProviders,
     migrations: `${prefix}mcp_migrations`,
     constraints: {
       serverCode: `${servers}_server_code_unique`,
@@ -30,6 +35,7 @@ export function tableNames(prefix: string): TableNames {
       status: `${servers}_status_check`,
       endUserServer: `${endUsers}_server_unique`,
       endUserServerForeign: `${endUsers}_server_foreign`,
+      toolProviderName: `${toolProviders}_tenant_name_unique`,
     },
   };
 }
