@@ -1,5 +1,5 @@
 /**
- * The example host backend (SPEC §8). Start it from the repository root with `npm start`.
+ * The example host backend (README, "The example app"). Start it from the repository root with `npm start`.
  *
  * Environment:
  *   PORT           default 3000 (0 picks a free port)
@@ -13,7 +13,8 @@
  * On start it starts the development authorization server (a stand-in for your identity provider,
  * for the "oauth" demo server), migrates, publishes every demo app that has no server yet, stores
  * its own Text Stats server as the tool provider that Remote Text Stats calls, and prints each app's
- * MCP URL. SIGINT (Ctrl-C) and SIGTERM close the HTTP servers and the database, then exit 0.
+ * MCP URL. SIGINT (Ctrl-C) and SIGTERM drain the MCP calls in progress (new ones answer 503), close
+ * the HTTP servers and the database, then exit 0.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -32,6 +33,7 @@ const GRACE_MS = 5000;
 const config = readEnvironment(process.env);
 const knex = openDatabase(config.databaseUrl);
 let httpServer;
+let mcpRouter;
 let devAuthorizationServer;
 
 try {
@@ -41,12 +43,13 @@ try {
     publicHost: publicHost(config.host),
     tenantId: TENANT_ID,
   });
-  const { app, store, providers } = await createHost({
+  const { app, store, providers, mcp } = await createHost({
     knex,
     consoleToken: config.consoleToken,
     encryptionKey: config.encryptionKey,
     issuer: devAuthorizationServer.issuer,
   });
+  mcpRouter = mcp;
   const published = await seedServers(store);
   httpServer = createServer(app);
   httpServer.listen(config.port, config.host);
@@ -87,9 +90,13 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 async function shutDown(signal) {
   console.log(`${signal} received: closing the HTTP server and the database…`);
+  // New MCP calls answer 503 from now on; the calls in progress get up to GRACE_MS to finish.
+  const drained = await mcpRouter.drain({ timeoutMs: GRACE_MS });
+  if (!drained.completed) console.log(`${drained.inFlight} MCP call(s) still running after ${GRACE_MS} ms.`);
   const closed = new Promise((resolve) => httpServer.close(resolve));
   httpServer.closeIdleConnections();
-  const cut = setTimeout(() => httpServer.closeAllConnections(), GRACE_MS);
+  // Calls still running after the grace period are cut now rather than after a second one.
+  const cut = setTimeout(() => httpServer.closeAllConnections(), drained.completed ? GRACE_MS : 0);
   await closed;
   clearTimeout(cut);
   await devAuthorizationServer.close();

@@ -109,10 +109,13 @@ describe('an "oauth" server on POST /mcp/server/mcp of a router without the auth
     });
     code = server.serverCode;
     host = await startHost(hostVariants[0] as (typeof hostVariants)[0], pkg, {
-      resolveServer: store.resolver(async () => {
-        loads++;
-        return APP;
-      }),
+      resolveServer: store.resolver(
+        async () => {
+          loads++;
+          return APP;
+        },
+        { appCacheTtlMs: 0 },
+      ),
       runApp: () => ({ outputs: {} }),
       onError: (_error, context) => errors.push(context),
     });

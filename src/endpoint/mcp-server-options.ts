@@ -5,12 +5,14 @@ import type { AuthOptions } from '../auth/types.js';
 import { ConfigurationError } from '../errors.js';
 import type { ResolveServer, RunApp } from '../express/types.js';
 import { functionOption, parseFactoryOptions } from '../factory-options.js';
+import type { OnCall } from '../observe/on-call.js';
 import type { ErrorContext } from '../protocol/report.js';
 import { ThrottledLog } from '../throttled-log.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
 import { DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
 import type { HostApp } from '../types.js';
 import { PACKAGE_VERSION } from '../version.js';
+import { AllowedHostsSchema } from './allowed-hosts.js';
 
 /** Options of `mcpServer()`. Only `resolveServer` and `runApp` are required. */
 export interface McpServerOptions {
@@ -24,7 +26,13 @@ export interface McpServerOptions {
   toolName?: (app: HostApp) => string;
   /** Browser origins allowed besides the request's own origin. Default: none. */
   allowedOrigins?: string[];
-  /** `Host` values allowed when the server listens on loopback, e.g. behind a reverse proxy. Default: none besides localhost, 127.0.0.1 and [::1]. */
+  /**
+   * Host names allowed in `Host` when the server listens on loopback, e.g. behind a reverse proxy,
+   * on any port (`mcp.example.com`, as `@modelcontextprotocol/express` takes them); an origin
+   * (`https://mcp.example.com`) counts as its host, and an entry that names a port allows that port
+   * only. Default: none besides
+   * localhost, 127.0.0.1 and [::1].
+   */
   allowedHosts?: string[];
   /** Largest body read, in bytes. Default: 4 MiB. */
   maxBodyBytes?: number;
@@ -50,6 +58,11 @@ export interface McpServerOptions {
   /** Receives internal failures with their cause; nothing of them reaches the client. Default: `console.error`, a repeated failure once per 10 s with a count. */
   onError?: (error: unknown, context: ErrorContext) => void;
   /**
+   * Called once per finished `tools/call` with its server, app, tool, end user, protocol version,
+   * duration and outcome (never the server code), for audit logs and metrics. Default: none.
+   */
+  onCall?: OnCall;
+  /**
    * Per-user access for servers in `"oauth"` mode: how bearer tokens are checked and which
    * authorization servers mint them (see the README, "Per-user access with OAuth"). Default: none,
    * and `"oauth"` servers refuse every request.
@@ -70,7 +83,7 @@ const OptionsSchema = z.strictObject({
     .default({ name: 'express-app-mcp', version: PACKAGE_VERSION }),
   toolName: fn<(app: HostApp) => string>('toolName').optional(),
   allowedOrigins: z.array(z.string()).default([]),
-  allowedHosts: z.array(z.string()).default([]),
+  allowedHosts: AllowedHostsSchema.default([]),
   maxBodyBytes: z
     .int()
     .positive()
@@ -81,6 +94,7 @@ const OptionsSchema = z.strictObject({
   onError: fn<(error: unknown, context: ErrorContext) => void>('onError').default(defaultOnError),
   maxDataUrlBytes: z.int().positive().optional(),
   maxInlineResultBytes: z.int().positive().default(DEFAULT_MAX_INLINE_RESULT_BYTES),
+  onCall: fn<OnCall>('onCall').optional(),
   auth: AuthOptionsSchema.optional(),
 });
 

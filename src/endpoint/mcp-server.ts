@@ -1,5 +1,6 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { AuthInfo } from '../auth/types.js';
+import { Drainer, type DrainOptions, type DrainResult } from '../drain.js';
 import { isMcpRoutePath, MCP_ROUTE } from '../mcp-route.js';
 import { McpError } from '../protocol/errors.js';
 import type { ServerRecord } from '../types.js';
@@ -11,13 +12,14 @@ import {
   missingBearer,
   oauthNeedsPathUrl,
 } from './bearer-code.js';
-import { BodyTooLarge, readJsonBody } from './body.js';
+import { BodyTooLarge, parsedByHost, readJsonBody } from './body.js';
 import { mcpHeaders, watchClose } from './core-request.js';
 import { corsForOrigins } from './cors.js';
 import { acceptsEventStream, checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
 import { listensOnLoopback } from './loopback.js';
 import { createMcpCore } from './mcp-core.js';
 import { type McpServerOptions, parseMcpServerOptions } from './mcp-server-options.js';
+import { warnBodyAlreadyParsed } from './parsed-body-warning.js';
 import { PROTECTED_RESOURCE_ROUTE, protectedResourceHandler } from './protected-resource-route.js';
 import { writeError, writeReply } from './write-reply.js';
 
@@ -28,6 +30,16 @@ interface McpRouteAccess {
   serverCodeOf: (req: Request) => string | null;
   /** Absent: no `auth` option, and an `"oauth"` server refuses every request. */
   authenticate?: (server: ServerRecord, req: Request) => Promise<AuthInfo>;
+}
+
+/** The router `mcpServer()` returns: an Express Router, and `drain()` for a graceful shutdown. */
+export interface McpServerRouter extends Router {
+  /**
+   * Stops taking requests (new ones answer 503) and resolves once those in progress have finished,
+   * or at the deadline (`timeoutMs`, default 10 s) with how many are left. Call it on SIGTERM,
+   * before closing the HTTP server.
+   */
+  drain(options?: DrainOptions): Promise<DrainResult>;
 }
 
 /**
@@ -56,7 +68,7 @@ interface McpRouteAccess {
  * app.listen(3000, '127.0.0.1');
  * ```
  */
-export function mcpServer(options: McpServerOptions): Router {
+export function mcpServer(options: McpServerOptions): McpServerRouter {
   const config = parseMcpServerOptions(options);
   const allowedOrigins = new Set(config.allowedOrigins.map((origin) => origin.toLowerCase()));
   const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
@@ -91,6 +103,7 @@ export function mcpServer(options: McpServerOptions): Router {
       return writeError(res, missingBearer());
     }
 
+    if (parsedByHost(req)) warnBodyAlreadyParsed(config.maxBodyBytes);
     let payload: unknown;
     try {
       payload = await readJsonBody(req, config.maxBodyBytes);
@@ -116,8 +129,10 @@ export function mcpServer(options: McpServerOptions): Router {
     if (streaming) await streaming.catch((error: unknown) => report(error, { phase: 'dispatch' }));
   }
 
+  const drainer = new Drainer();
   const serve = (route: McpRouteAccess) => (req: Request, res: Response, next: NextFunction) => {
-    handleMcpRequest(req, res, route).catch((error) => {
+    if (drainer.draining) return refuseWhileDraining(res);
+    drainer.track(handleMcpRequest(req, res, route)).catch((error) => {
       // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.
       report(error, { phase: 'dispatch' });
       if (!res.headersSent) writeError(res, new McpError('internal', 'Internal error'));
@@ -149,5 +164,15 @@ export function mcpServer(options: McpServerOptions): Router {
     if (!(error instanceof URIError) || res.headersSent || !isMcpRoutePath(req.path)) return next(error);
     writeError(res, new McpError('serverNotFound', 'MCP server not found'));
   });
-  return router;
+  return Object.assign(router, { drain: (options?: DrainOptions) => drainer.drain(options) });
+}
+
+/**
+ * After `drain()`: 503, and the connection closed, so that a client or a load balancer that keeps
+ * connections alive goes to another instance.
+ */
+function refuseWhileDraining(res: Response): void {
+  res.setHeader('Connection', 'close');
+  res.setHeader('Retry-After', '1');
+  writeError(res, new McpError('shuttingDown', 'Service unavailable: the server is shutting down; retry'));
 }

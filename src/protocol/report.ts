@@ -8,9 +8,10 @@ export interface ErrorContext {
    * - `authenticate`: checking the caller of an `"oauth"` server (`verifyToken` failed, or no `auth` option);
    * - `dispatch`: reading the request or serving a method (a bug, or the store failing);
    * - `run`: the app failed to run;
-   * - `outputs`: the app's outputs do not match the outputs it declares.
+   * - `outputs`: the app's outputs do not match the outputs it declares;
+   * - `onCall`: the host's `onCall` hook threw or rejected.
    */
-  phase: 'resolve' | 'authenticate' | 'dispatch' | 'run' | 'outputs';
+  phase: 'resolve' | 'authenticate' | 'dispatch' | 'run' | 'outputs' | 'onCall';
   serverId?: string;
   appId?: string;
 }

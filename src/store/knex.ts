@@ -8,11 +8,12 @@ import { CodeCache } from './cache.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
 import { EndUserCache } from './end-user-cache.js';
 import { assertKnexInstance } from './knex-instance.js';
+import { requireMigrations } from './migration-required.js';
 import { withCodeRedacted } from './redact.js';
 import { storeResolver } from './resolver.js';
 import { storeOptionsSchema } from './store-options.js';
 import { tableNames } from './tables.js';
-import type { NewServer, ServerChanges, ServerStore } from './types.js';
+import type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
 import { isUniqueViolation, type UniqueConstraint } from './unique-violation.js';
 
 /** Options of `knexServerStore`. */
@@ -241,8 +242,8 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
       return endUsers.getOrCreate(server.id, subject, () => findOrCreateEndUser(server, name, subject));
     },
 
-    resolver(loadApp: LoadApp): ResolveServer {
-      return storeResolver(store, loadApp);
+    resolver(loadApp: LoadApp, options?: ResolverOptions): ResolveServer {
+      return storeResolver(store, loadApp, options);
     },
   };
 
@@ -276,5 +277,5 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
     return { id: row.id, name: row.name };
   }
 
-  return store;
+  return requireMigrations(store, [tables.servers, tables.endUsers], storeResolver);
 }

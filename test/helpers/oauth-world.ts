@@ -106,10 +106,14 @@ export async function startOAuthWorld({
     hostVariants.find((variant) => variant.major === major) as (typeof hostVariants)[0],
     pkg,
     {
-      resolveServer: store.resolver((appId) => {
-        loads.count++;
-        return Object.values(APPS).find((app) => app.id === appId) ?? null;
-      }),
+      // No app cache: every request that gets past the access check loads its app, so `loads` counts them.
+      resolveServer: store.resolver(
+        (appId) => {
+          loads.count++;
+          return Object.values(APPS).find((app) => app.id === appId) ?? null;
+        },
+        { appCacheTtlMs: 0 },
+      ),
       runApp: (run) => {
         runs.push(run);
         return {
