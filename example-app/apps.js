@@ -1,11 +1,16 @@
 /**
- * The example host's own apps (README, "The example app"): five small, deterministic apps, one per mode, that need no
- * network and no model, and a sixth that calls a remote MCP tool (run by remote-stats.js). In a
- * real backend these would be your workflows, chatbots and agents; what matters here is their
- * shape: a `HostApp` description that `loadApp` returns, and a `runApp` that runs one of them once
- * and returns a result or streams events (README, "`runApp`, mode by mode"). This file needs nothing from the package at run
- * time: the types in the JSDoc comments come from it.
+ * The example host's own apps (README, "The example app"): small, deterministic apps, one per mode,
+ * two that take and return files, a slow one that shows a long run, and one that calls a remote MCP
+ * tool (run by remote-stats.js); the others need no network and no model. In a real backend these
+ * would be your workflows, chatbots and agents; what matters here is their shape: a `HostApp`
+ * description that `loadApp` returns, and a `runApp` that runs one of them once and returns a
+ * result or streams events (README, "runApp, mode by mode"). This file needs nothing from the
+ * package at run time: the types in the JSDoc comments come from it.
  */
+
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { imageFacts } from './image-facts.js';
 
 /** The tenant every demo app belongs to. */
 export const TENANT_ID = 'demo';
@@ -62,6 +67,8 @@ export const DEMO_APPS = [
     name: 'FAQ Bot',
     mode: 'chat',
     description: 'Answers questions about opening hours, prices and refunds.',
+    // Follow-up questions ("and on weekends?") are answered from the previous question's topic.
+    conversations: true,
     inputForm: [
       {
         type: 'select',
@@ -113,9 +120,68 @@ export const DEMO_APPS = [
       },
     ],
   },
+  {
+    id: 'image-facts',
+    name: 'Image Facts',
+    mode: 'workflow',
+    description:
+      'Tells the format, size and dimensions of an image sent as a base64 data: URL (other URLs are described, not downloaded), and draws its identicon.',
+    inputForm: [
+      {
+        type: 'file',
+        variable: 'image',
+        label: 'Image',
+        description: 'The image to describe',
+        required: true,
+        allowed_file_types: ['image'],
+        allowed_file_upload_methods: ['remote_url', 'local_file'],
+      },
+    ],
+    outputs: [
+      { variable: 'summary', type: 'string', description: 'The facts in one sentence' },
+      { variable: 'details', type: 'object', description: 'The facts one by one' },
+      { variable: 'identicon', type: 'file', description: 'A 48×48 PNG drawn from the image' },
+    ],
+  },
+  {
+    id: 'manual-finder',
+    name: 'Manual Finder',
+    mode: 'chat',
+    description: 'Finds the PDF manual of a product and answers with a link to it.',
+    inputForm: [],
+  },
+  {
+    id: 'slow-report',
+    name: 'Slow Report',
+    mode: 'workflow',
+    description:
+      'Writes a short report on a topic in five stages, reporting each stage as it starts; it takes about 20 seconds (or the given seconds), to show a long run.',
+    inputForm: [
+      {
+        type: 'text-input',
+        variable: 'topic',
+        label: 'Topic',
+        description: 'What the report is about',
+        required: true,
+        max_length: 200,
+      },
+      {
+        type: 'number',
+        variable: 'seconds',
+        label: 'Seconds',
+        description: 'How long the report takes, from 0 to 600 seconds',
+        required: false,
+        default: 20,
+      },
+    ],
+    outputs: [
+      { variable: 'title', type: 'string', description: 'The title of the report' },
+      { variable: 'sections', type: 'array', description: 'One line per stage of the report' },
+    ],
+  },
 ];
 
-// The sixth app calls the Text Stats tool of a remote MCP server, a tool provider the host stored (in
+// The last app calls the Text Stats tool of a remote MCP server, a tool provider the host stored (in
 // this example, the example's own Text Stats server): same text input, same outputs. remote-stats.js
 // runs it.
 DEMO_APPS.push({
@@ -127,6 +193,34 @@ DEMO_APPS.push({
   inputForm: DEMO_APPS[0].inputForm.filter((input) => input.variable === 'text'),
   outputs: DEMO_APPS[0].outputs,
 });
+
+/**
+ * The hints each demo app's server is published with (MCP tool annotations): a client may run a
+ * read-only tool without asking, and should ask before one that changes something. Only Remote
+ * Text Stats reaches beyond this host (it calls a remote MCP server), so only it is open-world.
+ * @type {Record<string, import('express-app-mcp').ToolAnnotations>}
+ */
+export const DEMO_ANNOTATIONS = {
+  'text-stats': { readOnlyHint: true, openWorldHint: false },
+  'faq-bot': { readOnlyHint: true, openWorldHint: false },
+  // Files a support request: it adds one, destroys nothing, and a second call files a second one.
+  'support-desk': {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+  'calc-agent': { readOnlyHint: true, openWorldHint: false },
+  'title-case': { readOnlyHint: true, openWorldHint: false },
+  // Describes the image it is sent; a URL that is not a data: URL is described, never downloaded.
+  'image-facts': { readOnlyHint: true, openWorldHint: false },
+  // The link is made from the product's name here; nothing is looked up elsewhere.
+  'manual-finder': { readOnlyHint: true, openWorldHint: false },
+  // Writes its report and returns it; it keeps nothing.
+  'slow-report': { readOnlyHint: true, openWorldHint: false },
+  // Calls the tool of a remote MCP server, which is outside this host in general.
+  'remote-stats': { readOnlyHint: true, openWorldHint: true },
+};
 
 const appsById = new Map(DEMO_APPS.map((app) => [app.id, app]));
 
@@ -149,13 +243,19 @@ export function runApp(run) {
     case 'text-stats':
       return textStatsEvents(run.inputs, run.signal);
     case 'faq-bot':
-      return { answer: faqAnswer(run.query ?? '', run.inputs.tone) };
+      return faqChat(run.query ?? '', run.inputs.tone, run.conversationId);
     case 'support-desk':
       return supportDeskEvents(run.query ?? '', run.inputs.customer_tier);
     case 'calc-agent':
       return calculatorEvents(run.query ?? '', run.signal);
     case 'title-case':
       return { answer: titleCase(String(run.inputs.text ?? '')) };
+    case 'image-facts':
+      return { outputs: imageFacts(run.inputs.image) };
+    case 'manual-finder':
+      return manualFinderEvents(run.query ?? '');
+    case 'slow-report':
+      return slowReportEvents(run.inputs, run.signal);
     default:
       // loadApp only ever returns the apps above; Remote Text Stats is run by host.js (remote-stats.js).
       throw new Error(`the example host has no app "${run.app.id}"`);
@@ -227,14 +327,60 @@ export const FAQ_UNKNOWN = "I don't know that yet.";
 export const FRIENDLY_PREFIX = 'Happy to help! ';
 
 /**
- * Answers from the FAQ: every entry whose keyword begins one of the question's words
- * ("price", "prices", "Refunds?"), in FAQ order; otherwise "I don't know that yet.".
+ * The topics of a question: the keyword of every FAQ entry that begins one of its words ("price",
+ * "prices", "Refunds?"), in FAQ order.
  */
-export function faqAnswer(question, tone = 'plain') {
+export function faqTopics(question) {
   const asked = words(question);
-  const matches = FAQ.filter(({ keyword }) => asked.some((word) => word.startsWith(keyword)));
+  return FAQ.filter(({ keyword }) => asked.some((word) => word.startsWith(keyword))).map(
+    ({ keyword }) => keyword,
+  );
+}
+
+/** The question's own topics, or for a question without any (a follow-up), the previous ones. */
+function topicsOrPrevious(question, previousTopics) {
+  const asked = faqTopics(question);
+  return asked.length > 0 ? asked : previousTopics;
+}
+
+/** The answers of the FAQ entries of `topics`, in FAQ order, or "I don't know that yet.". */
+function answerOn(topics, tone) {
+  const matches = FAQ.filter(({ keyword }) => topics.includes(keyword));
   const answer = matches.length > 0 ? matches.map((entry) => entry.answer).join(' ') : FAQ_UNKNOWN;
   return tone === 'friendly' ? `${FRIENDLY_PREFIX}${answer}` : answer;
+}
+
+/**
+ * Answers from the FAQ: the entries of the question's topics, in FAQ order; a question without a
+ * topic is answered on `previousTopics` (a follow-up such as "and on weekends?"), and otherwise
+ * "I don't know that yet.".
+ */
+export function faqAnswer(question, tone = 'plain', previousTopics = []) {
+  return answerOn(topicsOrPrevious(question, previousTopics), tone);
+}
+
+/** How many conversations the FAQ Bot remembers; the least recently used are forgotten first. */
+export const FAQ_MAX_CONVERSATIONS = 1000;
+
+/** The topics each conversation talked about last, by conversation id; in memory, as a demo may. */
+const faqConversations = new Map();
+
+/**
+ * One turn of a conversation with the FAQ Bot. An id the bot does not know (never issued, or
+ * forgotten since, or from before a restart) starts a new conversation with a new id, so ids are
+ * always the bot's own.
+ */
+export function faqChat(question, tone, conversationId) {
+  const known = conversationId !== undefined && faqConversations.has(conversationId);
+  const id = known ? conversationId : randomUUID();
+  const topics = topicsOrPrevious(question, faqConversations.get(id) ?? []);
+  // Delete, then set: the Map's order is then the order of use, oldest first.
+  faqConversations.delete(id);
+  faqConversations.set(id, topics);
+  if (faqConversations.size > FAQ_MAX_CONVERSATIONS) {
+    faqConversations.delete(faqConversations.keys().next().value);
+  }
+  return { answer: answerOn(topics, tone), conversationId: id };
 }
 
 // --- Support Desk (advanced-chat) ---------------------------------------------------------------
@@ -366,4 +512,70 @@ export function titleCase(text) {
     const letter = String.fromCodePoint(lower.codePointAt(first));
     return lower.slice(0, first) + letter.toUpperCase() + lower.slice(first + letter.length);
   });
+}
+
+// --- Manual Finder (chat, with a file link) -------------------------------------------------------
+
+export const MANUALS_BASE_URL = 'https://manuals.example.com/';
+
+/** The manual of a product, as the file the answer links to: `https://manuals.example.com/<slug>.pdf`. */
+export function manualOf(product) {
+  const slug = product
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  if (slug === '') return null;
+  return { url: `${MANUALS_BASE_URL}${slug}.pdf`, name: `${slug}.pdf`, mimeType: 'application/pdf' };
+}
+
+/** Streams the answer, then the manual as a `message_file` event (README, "Files in and out"). */
+async function* manualFinderEvents(query) {
+  const manual = manualOf(query);
+  if (!manual) {
+    yield { event: 'error', message: 'name a product, e.g. "Coffee Maker 3000"' };
+    return;
+  }
+  yield { event: 'message', answer: `Here is the manual for ${query.trim()}: ${manual.name}` };
+  yield { event: 'message_file', file: manual };
+}
+
+// --- Slow Report (workflow) ---------------------------------------------------------------------
+
+/** The stages of the Slow Report, in order; each takes a fifth of its time. */
+export const SLOW_REPORT_STAGES = ['gathering sources', 'reading', 'outlining', 'drafting', 'proofreading'];
+const SECONDS_PROBLEM = 'seconds must be a number from 0 to 600';
+
+/** The Slow Report's outputs for a topic. */
+export function slowReport(topic) {
+  return {
+    title: `A report on ${topic}`,
+    sections: SLOW_REPORT_STAGES.map((stage) => `${stage}: done`),
+  };
+}
+
+/**
+ * A run as long as real apps' runs: a `progress` event as each stage starts ("stage 2 of 5:
+ * reading"), then the outputs. It stops as soon as its signal aborts (the client cancelled, or the
+ * call timed out). With a progress token the client sees every stage as it starts; in between, the
+ * package's heartbeats keep the connection alive (README, "Long runs").
+ */
+async function* slowReportEvents(inputs, signal) {
+  const seconds = inputs.seconds ?? 20;
+  if (!(seconds >= 0 && seconds <= 600)) {
+    yield { event: 'error', message: SECONDS_PROBLEM };
+    return;
+  }
+  const stageMs = (seconds * 1000) / SLOW_REPORT_STAGES.length;
+  for (const [index, stage] of SLOW_REPORT_STAGES.entries()) {
+    yield {
+      event: 'progress',
+      progress: index,
+      total: SLOW_REPORT_STAGES.length,
+      message: `stage ${index + 1} of ${SLOW_REPORT_STAGES.length}: ${stage}`,
+    };
+    await sleep(stageMs, undefined, { signal });
+  }
+  yield { event: 'workflow_finished', outputs: slowReport(String(inputs.topic)) };
 }

@@ -14,7 +14,7 @@ import {
   migrate,
   ServerExistsError,
 } from 'express-app-mcp';
-import { DEMO_APPS, loadApp, runApp as runLocalApp, TENANT_ID } from './apps.js';
+import { DEMO_ANNOTATIONS, DEMO_APPS, loadApp, runApp as runLocalApp, TENANT_ID } from './apps.js';
 import { REMOTE_STATS_APP_ID, remoteStatsRunner } from './remote-stats.js';
 
 /**
@@ -49,7 +49,7 @@ export async function createHost({ knex, consoleToken, encryptionKey }) {
   const authorize = (req) => authorizeBearer(req, consoleToken);
   // The admin console for the remote MCP servers the apps may call: add, edit, refresh, try.
   app.use('/console/api/tool-providers', mcpToolProviderConsole({ store: providers, authorize }));
-  // The admin console: publish, edit, deactivate, rotate and unpublish servers (SPEC §7).
+  // The admin console: publish, edit, deactivate, rotate and unpublish servers (README, "Console API").
   app.use('/console/api', mcpConsole({ store, loadApp, authorize }));
 
   return { app, store, providers };
@@ -89,6 +89,7 @@ export async function seedServers(store) {
           name: app.name,
           description: app.description ?? '',
           parameters: {},
+          annotations: DEMO_ANNOTATIONS[app.id],
         });
       } catch (error) {
         if (!(error instanceof ServerExistsError)) throw error;

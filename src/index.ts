@@ -60,6 +60,8 @@ export type {
   AppResult,
   DeclaredOutput,
   EndUser,
+  FileInput,
+  FileType,
   HostApp,
   InputVariable,
   InputVariableType,
@@ -67,4 +69,5 @@ export type {
   NestedInputVariable,
   ResolvedServer,
   ServerRecord,
+  ToolAnnotations,
 } from './types.js';

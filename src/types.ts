@@ -24,6 +24,38 @@ export interface InputVariable {
   options?: string[];
   default?: unknown;
   json_schema?: object;
+  /** `file` and `file-list`: the Dify file types accepted (README, "Files in and out"). Absent or empty: any type. */
+  allowed_file_types?: FileType[];
+  /** With `custom` among the types: the extensions accepted (`.pdf` or `pdf`, any case). */
+  allowed_file_extensions?: string[];
+  /** Only `remote_url` can be offered over MCP: a variable that does not allow it is hidden. */
+  allowed_file_upload_methods?: string[];
+}
+
+/** Dify's file types; `custom` is "any of `allowed_file_extensions`". */
+export type FileType = 'image' | 'document' | 'audio' | 'video' | 'custom';
+
+/** A file input as `runApp` receives it (README, "Files in and out"); the package never downloads it. */
+export interface FileInput {
+  /** The Dify file type the file matched. */
+  type: FileType;
+  /** An `https:` or `http:` URL, or a base64 `data:` URL, as the client sent it. */
+  url: string;
+  filename?: string;
+  mimeType?: string;
+}
+
+/**
+ * A file an app returns (README, "Files in and out"): a URL, or inline base64 `data`. With both, `data` is the
+ * content and `url` names it. A base64 `data:` URL counts as inline data.
+ */
+export interface AppFile {
+  url?: string;
+  /** base64 */
+  data?: string;
+  mimeType?: string;
+  name?: string;
+  size?: number;
 }
 
 /** Dify's older nested form: `{ 'text-input': { variable, ... } }`. */
@@ -32,7 +64,8 @@ export type NestedInputVariable = { [K in InputVariableType]?: Omit<InputVariabl
 /** A declared workflow output; the tool's `outputSchema` lists it and the outputs are checked against it. */
 export interface DeclaredOutput {
   variable: string;
-  type: 'string' | 'number' | 'boolean' | 'object' | 'array';
+  /** `file` is an `AppFile`, `array[file]` a list of them. */
+  type: 'string' | 'number' | 'boolean' | 'object' | 'array' | 'file' | 'array[file]';
   description?: string;
 }
 
@@ -49,6 +82,27 @@ export interface HostApp {
   available?: boolean;
   /** An https or data URL, shown as the tool's `icons` from protocol 2025-11-25. */
   icon?: string;
+  /**
+   * Chat modes only: the tool takes an optional `conversation_id`, runs get `run.conversationId`,
+   * and results carry the conversation to continue (README, "Conversations").
+   */
+  conversations?: boolean;
+}
+
+/**
+ * Hints a client reads before calling the tool (MCP 2025-03-26, `ToolAnnotations`), e.g. to ask
+ * the user before a tool that is not read-only. Hints, not guarantees: clients must not rely on
+ * them for security.
+ */
+export interface ToolAnnotations {
+  /** The tool does not modify its environment. */
+  readOnlyHint?: boolean;
+  /** Meaningful when not read-only: the tool may delete or overwrite, rather than only add. */
+  destructiveHint?: boolean;
+  /** Meaningful when not read-only: calling it again with the same arguments has no further effect. */
+  idempotentHint?: boolean;
+  /** The tool reaches an open world (the web, other people's systems), not a closed domain. */
+  openWorldHint?: boolean;
 }
 
 /** The published MCP face of one app: one row, one code. */
@@ -62,6 +116,8 @@ export interface ServerRecord {
   status: 'active' | 'inactive';
   /** Per-variable descriptions shown to clients, keyed by variable name. */
   parameters: Record<string, string>;
+  /** The tool's hints (from protocol 2025-03-26); absent or empty: the tool carries none. */
+  annotations?: ToolAnnotations;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -104,6 +160,11 @@ export interface AppRun<HostRequest = unknown> {
   inputs: Record<string, unknown>;
   /** Chat modes: the user's question; completion: `""`; workflow: absent. */
   query?: string;
+  /**
+   * Apps with `conversations: true`: the `conversation_id` the client passed back to continue a
+   * conversation; absent for a new one.
+   */
+  conversationId?: string;
   /** Aborted on cancellation, on timeout, and when the client closes the response. */
   signal: AbortSignal;
   protocolVersion: string;
@@ -111,12 +172,16 @@ export interface AppRun<HostRequest = unknown> {
   request: HostRequest;
 }
 
-export type AppResult = { outputs: Record<string, unknown> | null } | { answer: string };
+/** `conversationId`: the conversation this answer belongs to, for apps with `conversations: true`. */
+export type AppResult =
+  | { outputs: Record<string, unknown> | null }
+  | { answer: string; files?: AppFile[]; conversationId?: string };
 
 export type AppEvent =
-  | { event: 'message' | 'agent_message' | 'message_replace'; answer: string }
+  | { event: 'message' | 'agent_message' | 'message_replace'; answer: string; conversationId?: string }
   | { event: 'agent_thought'; thought: string }
   | { event: 'workflow_finished'; outputs: Record<string, unknown> | null }
+  | { event: 'message_file'; file: AppFile }
   | { event: 'progress'; progress: number; total?: number; message?: string }
   | { event: 'error'; message: string };
 

@@ -10,7 +10,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answer, DEMO_CASES, failure, SERVER_INFO, TEXT_STATS_OUTPUTS } from './helpers/demo-cases.js';
+import { answeredInConversation } from './helpers/conversations.js';
+import {
+  answer,
+  conversationAnswer,
+  DEMO_CASES,
+  failure,
+  READ_ONLY,
+  SERVER_INFO,
+  SLOW_REPORT_STAGES,
+  slowReportResult,
+  TEXT_STATS_OUTPUTS,
+} from './helpers/demo-cases.js';
 import {
   CONSOLE_TOKEN,
   type ConsoleServerJson,
@@ -112,7 +123,7 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
     it('initializes with the server info and the description as instructions', () => {
       expect(client.getServerVersion()).toEqual(SERVER_INFO);
       expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
-      expect(client.getInstructions()).toBe(demo.tool.description);
+      expect(client.getInstructions()).toBe(demo.instructions ?? demo.tool.description);
     });
 
     it('lists exactly one tool: the app', async () => {
@@ -134,6 +145,56 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
         );
       }
     });
+  });
+
+  it('the Slow Report streams a progress notification per stage to the SDK client, then its result', async () => {
+    const client = await sdkClient(urlOf('Slow Report'));
+    try {
+      const notes: unknown[] = [];
+      const result = await client.callTool(
+        { name: 'Slow_Report', arguments: { topic: 'tides', seconds: 1 } },
+        undefined,
+        {
+          onprogress: (note) => notes.push(note),
+        },
+      );
+
+      expect(result).toEqual(slowReportResult('tides'));
+      expect(notes).toEqual(
+        SLOW_REPORT_STAGES.map((stage, index) => ({
+          progress: index,
+          total: 5,
+          message: `stage ${index + 1} of 5: ${stage}`,
+        })),
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the FAQ Bot answers a follow-up from the previous question of the same conversation', async () => {
+    const client = await sdkClient(urlOf('FAQ Bot'));
+    try {
+      const first = await client.callTool({
+        name: 'FAQ_Bot',
+        arguments: { query: 'What are your opening hours?' },
+      });
+      const hours = 'We are open Monday to Friday, 9:00 to 17:00.';
+      expect(first).toEqual(conversationAnswer(hours));
+      const { conversation_id: conversationId } = first.structuredContent as { conversation_id: string };
+
+      const followUp = await client.callTool({
+        name: 'FAQ_Bot',
+        arguments: { query: 'and on weekends?', conversation_id: conversationId },
+      });
+      expect(followUp).toEqual(answeredInConversation(hours, conversationId));
+      // The same words in a new conversation have no topic to go on.
+      expect(await client.callTool({ name: 'FAQ_Bot', arguments: { query: 'and on weekends?' } })).toEqual(
+        conversationAnswer("I don't know that yet."),
+      );
+    } finally {
+      await client.close();
+    }
   });
 
   it('the MCP Inspector CLI lists the tool and calls it', { timeout: 120_000 }, async () => {
@@ -234,6 +295,7 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
       description: 'Rewrites a text in Title Case.',
       status: 'active',
       parameters: {},
+      annotations: READ_ONLY,
       created_at: expect.any(Number),
       updated_at: expect.any(Number),
       url: `/mcp/server/${server.server_code}/mcp`,

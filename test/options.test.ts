@@ -145,6 +145,9 @@ describe('mcpServer options', () => {
       allowedHosts: [],
       maxBodyBytes: 4 * 1024 * 1024,
       callTimeoutMs: 300_000,
+      maxDataUrlBytes: 3 * 1024 * 1024,
+      maxInlineResultBytes: 4 * 1024 * 1024,
+      heartbeatMs: 10_000,
       onError: 'function',
     });
   });

@@ -77,6 +77,7 @@ describe.each(databases)('the Knex store on $name', (kind) => {
       expect(firstMigration).toEqual([
         '0001_create_servers',
         '0002_create_end_users',
+        '0003_server_annotations',
         '0004_create_tool_providers',
       ]);
       expect(await knex.schema.hasTable('mcp_servers')).toBe(true);
@@ -92,9 +93,10 @@ describe.each(databases)('the Knex store on $name', (kind) => {
 
     it('rollback drops the tables, and migrate creates them again', async () => {
       const tablePrefix = 'rb_';
-      expect(await migrate(knex, { tablePrefix })).toHaveLength(3);
+      expect(await migrate(knex, { tablePrefix })).toHaveLength(4);
       expect(await rollback(knex, { tablePrefix })).toEqual([
         '0004_create_tool_providers',
+        '0003_server_annotations',
         '0002_create_end_users',
         '0001_create_servers',
       ]);
@@ -104,6 +106,7 @@ describe.each(databases)('the Knex store on $name', (kind) => {
       expect(await migrate(knex, { tablePrefix })).toEqual([
         '0001_create_servers',
         '0002_create_end_users',
+        '0003_server_annotations',
         '0004_create_tool_providers',
       ]);
       expect(await knex.schema.hasTable('rb_mcp_servers')).toBe(true);

@@ -1,3 +1,4 @@
+import { pickAnnotations } from '../annotations.js';
 import { ConfigurationError } from '../errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
 import { toRemoteMcpError } from './classify.js';
@@ -156,11 +157,14 @@ function toRemoteTool(tool: {
   description?: string | undefined;
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown> | undefined;
+  annotations?: unknown;
 }): RemoteTool {
   const remote: RemoteTool = { name: tool.name, inputSchema: tool.inputSchema };
   if (tool.title !== undefined) remote.title = tool.title;
   if (tool.description !== undefined) remote.description = tool.description;
   if (tool.outputSchema !== undefined) remote.outputSchema = tool.outputSchema;
+  const annotations = pickAnnotations(tool.annotations);
+  if (annotations) remote.annotations = annotations;
   return remote;
 }
 

@@ -88,6 +88,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
         name: app.name,
         description: body.description || (app.description ?? ''),
         parameters: body.parameters,
+        ...(body.annotations && { annotations: body.annotations }),
       });
       return { status: 201, body: show(server) };
     } catch (error) {
@@ -114,6 +115,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
         ? {}
         : { description: body.description || (app.description ?? '') }),
       ...(body.status ? { status: body.status } : {}),
+      ...(body.annotations && { annotations: body.annotations }),
     });
     if (!updated) throw serverNotFound();
     return { status: 200, body: show(updated) };

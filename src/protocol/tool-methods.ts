@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { isPlainJsonObject } from '../plain-object.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
+import type { RunObserver } from '../tool/observer.js';
 import { createToolRuns } from '../tool/runs.js';
 import { createToolCache, type ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
@@ -17,6 +18,8 @@ export interface ToolMethodOptions<HostRequest> {
   runApp: RunApp<HostRequest>;
   toolName?: ToolNamer;
   callTimeoutMs: number;
+  maxDataUrlBytes: number;
+  maxInlineResultBytes: number;
   report: ErrorReporter;
 }
 
@@ -31,6 +34,8 @@ export interface ToolCall<HostRequest> {
   request: HostRequest;
   /** The client's name for its end user record, when the request tells it. */
   clientName?: string;
+  /** Follows the run when the reply may stream (see `LiveCall`). */
+  observer?: RunObserver;
 }
 
 /**
@@ -38,10 +43,11 @@ export interface ToolCall<HostRequest> {
  * one tool. The tool itself (its shape, its checks, its runs) lives in `tool/`.
  */
 export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRequest>) {
-  const toolFor = createToolCache(options.toolName);
+  const toolFor = createToolCache(options.toolName, { maxDataUrlBytes: options.maxDataUrlBytes });
   const runs = createToolRuns<HostRequest>({
     runApp: options.runApp,
     callTimeoutMs: options.callTimeoutMs,
+    maxInlineResultBytes: options.maxInlineResultBytes,
     report: (error, phase, server, app) =>
       options.report(error, { phase, serverId: server.id, appId: app.id }),
   });
@@ -82,6 +88,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
         protocolVersion: call.protocolVersion,
         request: call.request,
         onClosed: call.onClosed,
+        observer: call.observer,
       });
     },
 

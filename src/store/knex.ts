@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { ServerExistsError } from '../errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
+import { annotationsToColumn, withAnnotations } from './annotations.js';
 import { CodeCache } from './cache.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
 import { assertKnexInstance } from './knex-instance.js';
@@ -42,6 +43,8 @@ interface ServerRow {
   server_code: string;
   status: 'active' | 'inactive';
   parameters: string;
+  /** JSON text of the tool's hints; NULL when there are none. */
+  annotations: string | null;
   /** `pg` returns bigint columns as strings, SQLite as numbers. */
   created_at: number | string;
   updated_at: number | string;
@@ -53,7 +56,7 @@ interface EndUserRow {
 }
 
 function toServer(row: ServerRow): ServerRecord {
-  return {
+  const server: ServerRecord = {
     id: row.id,
     tenantId: row.tenant_id,
     appId: row.app_id,
@@ -65,6 +68,7 @@ function toServer(row: ServerRow): ServerRecord {
     createdAt: new Date(Number(row.created_at)),
     updatedAt: new Date(Number(row.updated_at)),
   };
+  return withAnnotations(server, row.annotations);
 }
 
 /**
@@ -153,6 +157,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
         description: input.description,
         status: 'active' as const,
         parameters: JSON.stringify(input.parameters),
+        annotations: annotationsToColumn(input.annotations),
         created_at: now,
         updated_at: now,
       };
@@ -200,6 +205,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
       if (changes.name !== undefined) values.name = changes.name;
       if (changes.description !== undefined) values.description = changes.description;
       if (changes.parameters !== undefined) values.parameters = JSON.stringify(changes.parameters);
+      if (changes.annotations !== undefined) values.annotations = annotationsToColumn(changes.annotations);
       if (changes.status !== undefined) values.status = changes.status;
       return change(id, values);
     },

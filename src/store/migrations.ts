@@ -88,6 +88,20 @@ const MIGRATIONS: Migration[] = [
     },
   },
   {
+    name: '0003_server_annotations',
+    async up(knex, { servers }) {
+      // The tool's hints as JSON text, NULL when there are none; existing servers keep none.
+      await knex.schema.alterTable(servers, (table) => {
+        table.text('annotations').nullable();
+      });
+    },
+    async down(knex, { servers }) {
+      await knex.schema.alterTable(servers, (table) => {
+        table.dropColumn('annotations');
+      });
+    },
+  },
+  {
     name: '0004_create_tool_providers',
     async up(knex, { toolProviders, constraints }) {
       await knex.schema.createTable(toolProviders, (table) => {

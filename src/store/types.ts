@@ -1,4 +1,4 @@
-import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
+import type { EndUser, LoadApp, ResolveServer, ServerRecord, ToolAnnotations } from '../types.js';
 
 /** What a new server needs; the store draws its id and code. */
 export interface NewServer {
@@ -7,6 +7,8 @@ export interface NewServer {
   name: string;
   description: string;
   parameters: Record<string, string>;
+  /** The tool's hints; absent or empty: none. */
+  annotations?: ToolAnnotations;
 }
 
 /** The editable fields of a server; absent fields are kept. */
@@ -14,6 +16,8 @@ export interface ServerChanges {
   name?: string;
   description?: string;
   parameters?: Record<string, string>;
+  /** Replaces every hint: `{}` removes them all. */
+  annotations?: ToolAnnotations;
   status?: 'active' | 'inactive';
 }
 

@@ -1,8 +1,12 @@
 import type { HostApp, InputVariable } from '../types.js';
+import { CONVERSATION_ID_PROPERTY } from './conversation.js';
+import { fileHint, fileKeywords } from './file-input.js';
 import {
+  CONVERSATION_ID,
   defaultOf,
   exposedInputs,
   jsonSchemaOf,
+  keepsConversations,
   maxLengthOf,
   optionsOf,
   QUERY_DESCRIPTION,
@@ -26,6 +30,7 @@ export function buildInputSchema(app: HostApp, parameters: Record<string, string
     schema.properties.query = { type: 'string', description: QUERY_DESCRIPTION };
     schema.required.push('query');
   }
+  if (keepsConversations(app)) schema.properties[CONVERSATION_ID] = { ...CONVERSATION_ID_PROPERTY };
   for (const input of exposedInputs(app)) {
     // defineProperty: a variable may be named like an Object.prototype member (`__proto__`).
     Object.defineProperty(schema.properties, input.variable, {
@@ -63,6 +68,9 @@ function typeKeywords(input: InputVariable): Record<string, unknown> {
       return { type: 'number' };
     case 'checkbox':
       return { type: 'boolean' };
+    case 'file':
+    case 'file-list':
+      return fileKeywords(input);
     default:
       return jsonObjectKeywords(jsonSchemaOf(input));
   }
@@ -80,7 +88,10 @@ function jsonObjectKeywords(source: Record<string, unknown> | undefined): Record
 /** The server's own wording first, then the app's; stale `parameters` keys never match. */
 function describe(input: InputVariable, parameters: Record<string, string>): string {
   const fromServer = Object.hasOwn(parameters, input.variable) ? parameters[input.variable] : undefined;
-  return nonEmpty(fromServer) ?? nonEmpty(input.description) ?? nonEmpty(input.label) ?? '';
+  const own = nonEmpty(fromServer) ?? nonEmpty(input.description) ?? nonEmpty(input.label) ?? '';
+  // A model must know what files to send.
+  if (input.type !== 'file' && input.type !== 'file-list') return own;
+  return own === '' ? fileHint(input) : `${own}. ${fileHint(input)}`;
 }
 
 const nonEmpty = (value: unknown): string | undefined =>

@@ -1,40 +1,72 @@
+import { pickAnnotations } from '../annotations.js';
 import type { HostApp, ServerRecord } from '../types.js';
 import { type ArgumentCheck, compileArgumentChecker } from './arguments.js';
+import { describeConversations } from './conversation.js';
 import type { ToolFeatures } from './features.js';
+import { DEFAULT_FILE_INPUT_LIMITS, type FileInputLimits } from './file-input.js';
+import { keepsConversations } from './input-form.js';
 import { buildInputSchema } from './input-schema.js';
 import { toToolName } from './name.js';
-import { buildOutputSchema, compileOutputCheck } from './outputs.js';
+import { buildOutputSchema, compileOutputCheck, declaredFileOutputs, type FileOutput } from './outputs.js';
 
 /** One server's tool: its descriptors and checks, computed once per app and server revision. */
 export interface AppTool {
   readonly name: string;
   /** The `tools/list` entry for a protocol version (docs/http-contract.md, "Version-gated shapes"). */
   describe(features: ToolFeatures): Readonly<Record<string, unknown>>;
+  /** Whether runs take and results carry a conversation (`HostApp.conversations`, chat modes). */
+  readonly conversations: boolean;
   checkArguments(args: Record<string, unknown>): ArgumentCheck;
   /** Problems with a workflow's outputs against its declared outputs; `null` when none are declared. */
   readonly checkOutputs: ((outputs: Record<string, unknown>) => string[]) | null;
+  /** The declared outputs that hold files. */
+  readonly fileOutputs: readonly FileOutput[];
 }
 
 export type ToolNamer = (app: HostApp) => string;
 
-function buildTool(app: HostApp, server: ServerRecord, toolName: ToolNamer | undefined): AppTool {
+function buildTool(
+  app: HostApp,
+  server: ServerRecord,
+  toolName: ToolNamer | undefined,
+  limits: FileInputLimits,
+): AppTool {
   // An override is trusted for intent, not for syntax: it is made valid the same way.
   const name = toToolName(toolName ? toolName(app) : app.name);
-  const description = server.description || app.description || '';
+  const conversations = keepsConversations(app);
+  const ownDescription = server.description || app.description || '';
+  const description = conversations ? describeConversations(ownDescription) : ownDescription;
   const inputSchema = buildInputSchema(app, server.parameters ?? {});
   const outputSchema = buildOutputSchema(app);
   const icons = app.icon && /^(https:|data:)/i.test(app.icon) ? [{ src: app.icon }] : undefined;
 
+  const annotations = pickAnnotations(server.annotations);
+
   // Exactly the keys each revision knows: older clients validate tool shapes strictly.
   const basic = Object.freeze({ name, description, inputSchema });
-  const structured = Object.freeze({ name, title: app.name, description, inputSchema, outputSchema });
+  // MCP 2025-03-26 added `annotations`; a tool without hints carries no field at all.
+  const annotated = annotations ? Object.freeze({ ...basic, annotations }) : basic;
+  const structured = Object.freeze({
+    name,
+    title: app.name,
+    description,
+    inputSchema,
+    outputSchema,
+    ...(annotations && { annotations }),
+  });
   const withIcons = icons ? Object.freeze({ ...structured, icons }) : structured;
 
   return {
     name,
-    describe: (features) => (features.icons ? withIcons : features.structured ? structured : basic),
-    checkArguments: compileArgumentChecker(app),
+    describe(features) {
+      if (features.icons) return withIcons;
+      if (features.structured) return structured;
+      return features.annotations ? annotated : basic;
+    },
+    conversations,
+    checkArguments: compileArgumentChecker(app, limits),
     checkOutputs: compileOutputCheck(app),
+    fileOutputs: declaredFileOutputs(app),
   };
 }
 
@@ -43,7 +75,10 @@ function buildTool(app: HostApp, server: ServerRecord, toolName: ToolNamer | und
  * builds nothing and allocates nothing to find them. A host that returns a new app object per
  * request still gets correct tools, only rebuilt each time.
  */
-export function createToolCache(toolName?: ToolNamer): (app: HostApp, server: ServerRecord) => AppTool {
+export function createToolCache(
+  toolName?: ToolNamer,
+  limits: FileInputLimits = DEFAULT_FILE_INPUT_LIMITS,
+): (app: HostApp, server: ServerRecord) => AppTool {
   interface Built {
     updatedAt: number | undefined;
     description: string;
@@ -62,7 +97,7 @@ export function createToolCache(toolName?: ToolNamer): (app: HostApp, server: Se
     if (built && Object.is(built.updatedAt, updatedAt) && built.description === server.description)
       return built.tool;
     if (!built && builds.size >= 8) builds.clear(); // an app object shared by many servers
-    const tool = buildTool(app, server, toolName);
+    const tool = buildTool(app, server, toolName, limits);
     builds.set(server.id, { updatedAt, description: server.description, tool });
     return tool;
   };
