@@ -181,23 +181,10 @@ export const DEMO_APPS = [
   },
 ];
 
-// The last app calls the Text Stats tool of a remote MCP server, a tool provider the host stored (in
-// this example, the example's own Text Stats server): same text input, same outputs. remote-stats.js
-// runs it.
-DEMO_APPS.push({
-  id: 'remote-stats',
-  name: 'Remote Text Stats',
-  mode: 'workflow',
-  description:
-    'Counts the words and characters of a text by calling the Text Stats tool of a remote MCP server.',
-  inputForm: DEMO_APPS[0].inputForm.filter((input) => input.variable === 'text'),
-  outputs: DEMO_APPS[0].outputs,
-});
-
 /**
  * The hints each demo app's server is published with (MCP tool annotations): a client may run a
- * read-only tool without asking, and should ask before one that changes something. Only Remote
- * Text Stats reaches beyond this host (it calls a remote MCP server), so only it is open-world.
+ * read-only tool without asking, and should ask before one that changes something. None of the
+ * demo apps reaches beyond this host but Remote Text Stats, which calls a remote MCP server.
  * @type {Record<string, import('express-app-mcp').ToolAnnotations>}
  */
 export const DEMO_ANNOTATIONS = {
@@ -218,9 +205,22 @@ export const DEMO_ANNOTATIONS = {
   'manual-finder': { readOnlyHint: true, openWorldHint: false },
   // Writes its report and returns it; it keeps nothing.
   'slow-report': { readOnlyHint: true, openWorldHint: false },
-  // Calls the tool of a remote MCP server, which is outside this host in general.
+  // Sends the text to a remote MCP server's tool and reads its answer.
   'remote-stats': { readOnlyHint: true, openWorldHint: true },
 };
+
+// The last app calls the Text Stats tool of a remote MCP server, a tool provider the host stored (in
+// this example, the example's own Text Stats server): same text input, same outputs. remote-stats.js
+// runs it.
+DEMO_APPS.push({
+  id: 'remote-stats',
+  name: 'Remote Text Stats',
+  mode: 'workflow',
+  description:
+    'Counts the words and characters of a text by calling the Text Stats tool of a remote MCP server.',
+  inputForm: DEMO_APPS[0].inputForm.filter((input) => input.variable === 'text'),
+  outputs: DEMO_APPS[0].outputs,
+});
 
 const appsById = new Map(DEMO_APPS.map((app) => [app.id, app]));
 

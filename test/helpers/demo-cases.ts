@@ -338,7 +338,6 @@ DEMO_CASES.push({
   tool: {
     name: 'Remote_Text_Stats',
     title: 'Remote Text Stats',
-    // It calls a remote MCP server: the one open-world demo app.
     annotations: { readOnlyHint: true, openWorldHint: true },
     description:
       'Counts the words and characters of a text by calling the Text Stats tool of a remote MCP server.',
