@@ -28,6 +28,7 @@ const GRACE_MS = 5000;
 const config = readEnvironment(process.env);
 const knex = openDatabase(config.databaseUrl);
 let httpServer;
+let startup;
 
 try {
   const { app, store, providers } = await createHost({
@@ -47,7 +48,7 @@ try {
       console.warn(`Remote Text Stats cannot call Text Stats: ${error.reason ?? error.message}`);
     },
   );
-  console.log(startupMessage(published, port));
+  startup = startupMessage(published, port);
 } catch (error) {
   console.error(`The example app could not start: ${error instanceof Error ? error.message : error}`);
   await knex.destroy().catch(() => {});
@@ -71,6 +72,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     );
   });
 }
+// Printed once the stop signals are handled: whoever waits for "Press Ctrl-C to stop." may send one.
+console.log(startup);
 
 async function shutDown(signal) {
   console.log(`${signal} received: closing the HTTP server and the database…`);
