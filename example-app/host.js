@@ -36,7 +36,8 @@ export async function createHost({ knex, consoleToken, encryptionKey }) {
 
   // Mounted before any global body parser: the MCP router reads its bodies itself, with its own
   // size limit, and answers bad JSON with a JSON-RPC error instead of the host's error page.
-  app.use(mcpServer({ resolveServer: store.resolver(loadApp), runApp }));
+  const mcp = mcpServer({ resolveServer: store.resolver(loadApp), runApp });
+  app.use(mcp);
 
   // The rest of the host: a global JSON parser, as most Express backends have.
   app.use(express.json());
@@ -52,7 +53,8 @@ export async function createHost({ knex, consoleToken, encryptionKey }) {
   // The admin console: publish, edit, deactivate, rotate and unpublish servers (README, "Console API").
   app.use('/console/api', mcpConsole({ store, loadApp, authorize }));
 
-  return { app, store, providers };
+  // `mcp.drain()` on shutdown: new calls answer 503, those in progress may finish (server.js).
+  return { app, store, providers, mcp };
 }
 
 /**

@@ -37,7 +37,7 @@ describe("connectMcpServer against this package's own server", () => {
   it('lists the published app as one tool, with its input and output schemas', async () => {
     const tools = await withConnection(host.endpointOf(textStats), (connection) => connection.listTools());
 
-    // The tool exactly as the example's clients see it.
+    // The tool exactly as the example's clients see it, its hints included.
     expect(tools).toEqual([DEMO_CASES[0]!.tool]);
   });
 
@@ -61,11 +61,12 @@ describe("connectMcpServer against this package's own server", () => {
       connection.callTool('FAQ_Bot', { query: 'What are your opening hours?' }),
     );
 
-    const answer = 'We are open Monday to Friday, 9:00 to 17:00.';
-    const conversationId = result.variables.conversation_id;
-    expect(conversationId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(result.text).toBe(`${answer}\nconversation_id: ${conversationId}`);
-    expect(result.variables).toEqual({ answer, conversation_id: conversationId });
+    // The FAQ Bot keeps conversations: its id comes back as a variable and as a second text block.
+    const hours = 'We are open Monday to Friday, 9:00 to 17:00.';
+    const conversationId = (result.variables as { conversation_id: string }).conversation_id;
+    expect(conversationId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(result.text).toBe(`${hours}\nconversation_id: ${conversationId}`);
+    expect(result.variables).toEqual({ answer: hours, conversation_id: conversationId });
     expect(result.isError).toBe(false);
   });
 

@@ -1,4 +1,3 @@
-import { pickAnnotations } from '../annotations.js';
 import { ConfigurationError } from '../errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
 import { toRemoteMcpError } from './classify.js';
@@ -157,14 +156,13 @@ function toRemoteTool(tool: {
   description?: string | undefined;
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown> | undefined;
-  annotations?: unknown;
+  annotations?: Record<string, unknown> | undefined;
 }): RemoteTool {
   const remote: RemoteTool = { name: tool.name, inputSchema: tool.inputSchema };
   if (tool.title !== undefined) remote.title = tool.title;
   if (tool.description !== undefined) remote.description = tool.description;
   if (tool.outputSchema !== undefined) remote.outputSchema = tool.outputSchema;
-  const annotations = pickAnnotations(tool.annotations);
-  if (annotations) remote.annotations = annotations;
+  if (tool.annotations !== undefined) remote.annotations = tool.annotations;
   return remote;
 }
 

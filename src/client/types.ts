@@ -1,4 +1,4 @@
-import type { AppFile, ToolAnnotations } from '../types.js';
+import type { AppFile } from '../types.js';
 
 /** A tool of a remote MCP server, as its `tools/list` describes it. */
 export interface RemoteTool {
@@ -7,8 +7,8 @@ export interface RemoteTool {
   description?: string;
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
-  /** The tool's boolean hints (MCP 2025-03-26 `ToolAnnotations`), e.g. whether it is read-only; absent when it gives none. */
-  annotations?: ToolAnnotations;
+  /** The tool's hints (`readOnlyHint`, …), as the server gave them: a host may ask before running a tool that is not read-only. */
+  annotations?: Record<string, unknown>;
 }
 
 /** A progress notification of a running tool call (MCP `notifications/progress`). */

@@ -19,6 +19,7 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
     maxInlineResultBytes: config.maxInlineResultBytes,
     heartbeatMs: config.heartbeatMs,
     report,
+    onCall: config.onCall,
   });
   return { core, report };
 }

@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { ConfigurationError } from '../errors.js';
 import type { ResolveServer, RunApp } from '../express/types.js';
 import { functionOption, parseFactoryOptions } from '../factory-options.js';
+import type { OnCall } from '../observe/on-call.js';
 import type { ErrorContext } from '../protocol/report.js';
 import { ThrottledLog } from '../throttled-log.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
 import { DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
 import type { HostApp } from '../types.js';
 import { PACKAGE_VERSION } from '../version.js';
+import { AllowedHostsSchema } from './allowed-hosts.js';
 
 /** Options of `mcpServer()`. Only `resolveServer` and `runApp` are required. */
 export interface McpServerOptions {
@@ -21,7 +23,13 @@ export interface McpServerOptions {
   toolName?: (app: HostApp) => string;
   /** Browser origins allowed besides the request's own origin. Default: none. */
   allowedOrigins?: string[];
-  /** `Host` values allowed when the server listens on loopback, e.g. behind a reverse proxy. Default: none besides localhost, 127.0.0.1 and [::1]. */
+  /**
+   * Host names allowed in `Host` when the server listens on loopback, e.g. behind a reverse proxy,
+   * on any port (`mcp.example.com`, as `@modelcontextprotocol/express` takes them); an origin
+   * (`https://mcp.example.com`) counts as its host, and an entry that names a port allows that port
+   * only. Default: none besides
+   * localhost, 127.0.0.1 and [::1].
+   */
   allowedHosts?: string[];
   /** Largest body read, in bytes. Default: 4 MiB. */
   maxBodyBytes?: number;
@@ -46,6 +54,11 @@ export interface McpServerOptions {
   heartbeatMs?: number;
   /** Receives internal failures with their cause; nothing of them reaches the client. Default: `console.error`, a repeated failure once per 10 s with a count. */
   onError?: (error: unknown, context: ErrorContext) => void;
+  /**
+   * Called once per finished `tools/call` with its server, app, tool, end user, protocol version,
+   * duration and outcome (never the server code), for audit logs and metrics. Default: none.
+   */
+  onCall?: OnCall;
 }
 
 const fn = <T>(name: string) => functionOption<T>(`${name} must be a function`);
@@ -58,7 +71,7 @@ const OptionsSchema = z.strictObject({
     .default({ name: 'express-app-mcp', version: PACKAGE_VERSION }),
   toolName: fn<(app: HostApp) => string>('toolName').optional(),
   allowedOrigins: z.array(z.string()).default([]),
-  allowedHosts: z.array(z.string()).default([]),
+  allowedHosts: AllowedHostsSchema.default([]),
   maxBodyBytes: z
     .int()
     .positive()
@@ -69,6 +82,7 @@ const OptionsSchema = z.strictObject({
   onError: fn<(error: unknown, context: ErrorContext) => void>('onError').default(defaultOnError),
   maxDataUrlBytes: z.int().positive().optional(),
   maxInlineResultBytes: z.int().positive().default(DEFAULT_MAX_INLINE_RESULT_BYTES),
+  onCall: fn<OnCall>('onCall').optional(),
 });
 
 export type ParsedMcpServerOptions = z.infer<typeof OptionsSchema> & { maxDataUrlBytes: number };

@@ -1,3 +1,4 @@
+import type { OnCall } from '../observe/on-call.js';
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
 import { McpError } from './errors.js';
@@ -25,6 +26,8 @@ export interface CoreOptions<HostRequest> {
   /** Silence after which a `tools/call` reply that may stream sends a heartbeat; 0 or absent: none. */
   heartbeatMs?: number;
   report: ErrorReporter;
+  /** The host's `onCall` hook: one event per finished `tools/call`. */
+  onCall?: OnCall;
 }
 
 /** What every era's `handle(request, ctx)` is given: the shared services, made once per core. */

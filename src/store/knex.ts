@@ -8,11 +8,12 @@ import { annotationsToColumn, withAnnotations } from './annotations.js';
 import { CodeCache } from './cache.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
 import { assertKnexInstance } from './knex-instance.js';
+import { requireMigrations } from './migration-required.js';
 import { withCodeRedacted } from './redact.js';
 import { storeResolver } from './resolver.js';
 import { storeOptionsSchema } from './store-options.js';
 import { tableNames } from './tables.js';
-import type { NewServer, ServerChanges, ServerStore } from './types.js';
+import type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
 import { isUniqueViolation, type UniqueConstraint } from './unique-violation.js';
 
 /** Options of `knexServerStore`. */
@@ -246,8 +247,8 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
       return endUser;
     },
 
-    resolver(loadApp: LoadApp): ResolveServer {
-      return storeResolver(store, loadApp);
+    resolver(loadApp: LoadApp, options?: ResolverOptions): ResolveServer {
+      return storeResolver(store, loadApp, options);
     },
   };
 
@@ -279,5 +280,5 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
     return { id: row.id, name: row.name };
   }
 
-  return store;
+  return requireMigrations(store, [tables.servers, tables.endUsers], storeResolver);
 }

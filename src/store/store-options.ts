@@ -21,3 +21,8 @@ export const storeOptionsSchema = z.strictObject({
   cacheTtlMs: z.number().int().nonnegative().default(5000),
   cacheMaxEntries: z.number().int().positive().default(10_000),
 });
+
+export const resolverOptionsSchema = z.strictObject({
+  appCacheTtlMs: z.number().int().nonnegative().max(2_147_483_647).default(5000),
+  appCacheMaxEntries: z.number().int().positive().default(1000),
+});
