@@ -39,7 +39,7 @@ import { node22, toolEntry } from '../scripts/tools.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REVISIONS = ['2025-11-25', '2026-07-28'];
-/** Unscored in the suite's requirement sets (pending there), but issue 7 requires them to pass. */
+/** Unscored in the suite's requirement sets (pending there), but this package's 2026-07-28 support requires them to pass (docs/http-contract.md). */
 const ALSO_REQUIRED = { '2025-11-25': [], '2026-07-28': ['http-header-validation'] };
 /** Each scenario that calls a fixture tool, and the tool: an app of conformance/fixture-apps.mjs. */
 const TOOL_SCENARIOS = {

@@ -1,5 +1,5 @@
 /**
- * The example host backend (SPEC §8). Start it from the repository root with `npm start`.
+ * The example host backend (README, "The example app"). Start it from the repository root with `npm start`.
  *
  * Environment:
  *   PORT           default 3000 (0 picks a free port)
