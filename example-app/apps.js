@@ -1,11 +1,11 @@
 /**
  * The example host's own apps (README, "The example app"): small, deterministic apps, one per mode,
  * two that take and return files, a slow one that shows a long run, and one that calls a remote MCP
- * tool (run by remote-stats.js); they need no network and no model. In a real backend these would
- * be your workflows, chatbots and agents; what matters here is their shape: a `HostApp` description
- * that `loadApp` returns, and a `runApp` that runs one of them once and returns a result or streams
- * events (README, "runApp, mode by mode"). This file needs nothing from the package at run time: the
- * types in the JSDoc comments come from it.
+ * tool (run by remote-stats.js); the others need no network and no model. In a real backend these
+ * would be your workflows, chatbots and agents; what matters here is their shape: a `HostApp`
+ * description that `loadApp` returns, and a `runApp` that runs one of them once and returns a
+ * result or streams events (README, "runApp, mode by mode"). This file needs nothing from the
+ * package at run time: the types in the JSDoc comments come from it.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -209,7 +209,7 @@ export const DEMO_ANNOTATIONS = {
   'remote-stats': { readOnlyHint: true, openWorldHint: true },
 };
 
-// The sixth app calls the Text Stats tool of a remote MCP server, a tool provider the host stored (in
+// The last app calls the Text Stats tool of a remote MCP server, a tool provider the host stored (in
 // this example, the example's own Text Stats server): same text input, same outputs. remote-stats.js
 // runs it.
 DEMO_APPS.push({

@@ -33,6 +33,7 @@ const GRACE_MS = 5000;
 const config = readEnvironment(process.env);
 const knex = openDatabase(config.databaseUrl);
 let httpServer;
+let startup;
 let mcpRouter;
 let devAuthorizationServer;
 
@@ -62,7 +63,7 @@ try {
       console.warn(`Remote Text Stats cannot call Text Stats: ${error.reason ?? error.message}`);
     },
   );
-  console.log(startupMessage(published, port));
+  startup = startupMessage(published, port);
 } catch (error) {
   console.error(`The example app could not start: ${error instanceof Error ? error.message : error}`);
   await devAuthorizationServer?.close();
@@ -87,6 +88,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     );
   });
 }
+// Printed once the stop signals are handled: whoever waits for "Press Ctrl-C to stop." may send one.
+console.log(startup);
 
 async function shutDown(signal) {
   console.log(`${signal} received: closing the HTTP server and the database…`);

@@ -160,12 +160,15 @@ describe.each(databases)('the annotations column and its migration on $name', (k
 
   /**
    * A database as an earlier release of the package left it: the first two migrations ran, and a
-   * server exists. Made by migrating and then taking the third migration back by hand.
+   * server exists. Made by migrating and then taking the later migrations back by hand.
    */
   async function databaseBeforeAnnotations(tablePrefix: string): Promise<string> {
     await migrate(knex, { tablePrefix });
+    await knex.schema.dropTable(`${tablePrefix}mcp_tool_providers`);
     await knex.schema.alterTable(`${tablePrefix}mcp_servers`, (table) => table.dropColumn('annotations'));
-    await knex(`${tablePrefix}mcp_migrations`).where({ name: '0003_server_annotations' }).delete();
+    await knex(`${tablePrefix}mcp_migrations`)
+      .whereIn('name', ['0003_server_annotations', '0004_create_tool_providers'])
+      .delete();
     const id = randomUUID();
     await knex(`${tablePrefix}mcp_servers`).insert({
       id,
@@ -186,7 +189,10 @@ describe.each(databases)('the annotations column and its migration on $name', (k
     const id = await databaseBeforeAnnotations('up_');
     expect(await knex.schema.hasColumn('up_mcp_servers', 'annotations')).toBe(false);
 
-    expect(await migrate(knex, { tablePrefix: 'up_' })).toEqual(['0003_server_annotations']);
+    expect(await migrate(knex, { tablePrefix: 'up_' })).toEqual([
+      '0003_server_annotations',
+      '0004_create_tool_providers',
+    ]);
     expect(await knex.schema.hasColumn('up_mcp_servers', 'annotations')).toBe(true);
     const store = knexServerStore(knex, { tablePrefix: 'up_' });
     const old = await store.getServerById(id);
@@ -205,7 +211,10 @@ describe.each(databases)('the annotations column and its migration on $name', (k
     const store = knexServerStore(knex, { tablePrefix: 'down_', cacheTtlMs: 0 });
     await store.updateServer(id, { annotations: { readOnlyHint: true } });
 
-    expect(await rollback(knex, { tablePrefix: 'down_' })).toEqual(['0003_server_annotations']);
+    expect(await rollback(knex, { tablePrefix: 'down_' })).toEqual([
+      '0004_create_tool_providers',
+      '0003_server_annotations',
+    ]);
     expect(await knex.schema.hasColumn('down_mcp_servers', 'annotations')).toBe(false);
     const row = await knex('down_mcp_servers').where({ id }).first();
     expect(row).toMatchObject({ id, name: 'Old Server', server_code: 'OldServerCode000', status: 'active' });

@@ -1,9 +1,11 @@
 /**
  * `connectMcpServer` against this package's own MCP endpoint: a host's app can call the published
  * apps of another host (or its own) as remote tools. Workflows give their outputs as `variables`
- * (they declare an output schema), chat apps their `answer`; failures come back as `isError`.
+ * (they declare an output schema), chat apps their `answer` and `conversation_id`; failures come
+ * back as `isError`; the tool's hints come along with it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ANNOTATIONS } from '../example-app/apps.js';
 import { connectMcpServer, type McpServerConnection } from '../src/index.js';
 import { calcAgent, type DemoHost, faqBot, startDemoHost, textStats } from './helpers/apps.js';
 import { DEMO_CASES } from './helpers/demo-cases.js';
@@ -14,6 +16,10 @@ describe("connectMcpServer against this package's own server", () => {
 
   beforeAll(async () => {
     host = await startDemoHost({ apps: [textStats, faqBot, calcAgent] });
+    // Published with its hints, as the example publishes it: the client keeps them.
+    await host.store.updateServer(host.servers[textStats.id]!.id, {
+      annotations: DEMO_ANNOTATIONS[textStats.id],
+    });
   });
   afterAll(async () => {
     await host?.close();
@@ -31,10 +37,8 @@ describe("connectMcpServer against this package's own server", () => {
   it('lists the published app as one tool, with its input and output schemas', async () => {
     const tools = await withConnection(host.endpointOf(textStats), (connection) => connection.listTools());
 
-    // The tool as the example's clients see it, less the hints the example publishes it with: this
-    // host publishes its servers without annotations.
-    const { annotations: _hints, ...tool } = DEMO_CASES[0]!.tool as { annotations?: unknown };
-    expect(tools).toEqual([tool]);
+    // The tool exactly as the example's clients see it, its hints included.
+    expect(tools).toEqual([DEMO_CASES[0]!.tool]);
   });
 
   it('a workflow: its outputs are the variables, and the run got the arguments', async () => {
@@ -52,7 +56,7 @@ describe("connectMcpServer against this package's own server", () => {
     expect(host.runs[runsBefore]?.protocolVersion).toBe('2025-11-25');
   });
 
-  it('a chat app: its answer is the text and the answer variable', async () => {
+  it('a chat app: its answer and its conversation are the text and the variables', async () => {
     const result = await withConnection(host.endpointOf(faqBot), (connection) =>
       connection.callTool('FAQ_Bot', { query: 'What are your opening hours?' }),
     );
