@@ -27,7 +27,7 @@ export {
   type RollbackOptions,
   rollback,
 } from './store/index.js';
-export type { NewServer, ServerChanges, ServerStore } from './store/types.js';
+export type { KnexServerStore, NewServer, ServerChanges, ServerStore } from './store/types.js';
 export type {
   AppEvent,
   AppMode,
@@ -40,5 +40,6 @@ export type {
   LoadApp,
   NestedInputVariable,
   ResolvedServer,
+  ResolveOptions,
   ServerRecord,
 } from './types.js';

@@ -91,7 +91,17 @@ export interface ResolvedServer {
 export type ResolveServer<HostRequest = unknown> = (
   serverCode: string,
   req: HostRequest,
+  options?: ResolveOptions,
 ) => Promise<ResolvedServer | null>;
+
+/** What the endpoint tells a `resolveServer` besides the code. */
+export interface ResolveOptions {
+  /**
+   * Aborts when the endpoint stops waiting (`resolveTimeoutMs`): a resolver that can answer
+   * otherwise by then (the store's `staleIfErrorMs` copy) should do it at once.
+   */
+  signal?: AbortSignal;
+}
 
 /** Loads one of the host's apps; `null` when it does not exist (any more). */
 export type LoadApp = (appId: string, tenantId: string) => Promise<HostApp | null> | HostApp | null;

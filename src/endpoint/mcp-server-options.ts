@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { ResolveServer, RunApp } from '../express/types.js';
 import { functionOption, parseFactoryOptions } from '../factory-options.js';
+import type { RateLimit } from '../farm/rate-limit.js';
 import type { ErrorContext } from '../protocol/report.js';
+import type { ServerStore } from '../store/types.js';
 import type { HostApp } from '../types.js';
 import { PACKAGE_VERSION } from '../version.js';
 
@@ -25,6 +27,23 @@ export interface McpServerOptions {
   callTimeoutMs?: number;
   /** Receives internal failures with their cause; nothing of them reaches the client. Default: `console.error`. */
   onError?: (error: unknown, context: ErrorContext) => void;
+  /**
+   * The store behind `resolveServer`, when several instances share it: on PostgreSQL a
+   * `notifications/cancelled` then reaches the call on any instance, and `rateLimit` is counted
+   * for all of them together. Default: none (each instance on its own).
+   */
+  store?: ServerStore;
+  /**
+   * At most `requests` requests per server in any `windowMs` milliseconds; more answer 429 with
+   * `Retry-After`. Shared by the instances through a PostgreSQL `store`, counted in this process
+   * otherwise. Needs the `rate-limiter-flexible` package. Default: no limit.
+   */
+  rateLimit?: RateLimit;
+  /**
+   * The longest a server lookup may take, in ms, before the request answers 503 with
+   * `Retry-After`; `0` disables the limit. Default: 5000.
+   */
+  resolveTimeoutMs?: number;
 }
 
 const fn = <T>(name: string) => functionOption<T>(`${name} must be a function`);
@@ -45,6 +64,18 @@ const OptionsSchema = z.strictObject({
   // setTimeout cannot wait longer than 2^31-1 ms: a larger value would fire at once.
   callTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(300_000),
   onError: fn<(error: unknown, context: ErrorContext) => void>('onError').default(() => defaultOnError),
+  store: z
+    .custom<ServerStore>(
+      (value) => typeof (value as Partial<ServerStore> | null)?.getServerByCode === 'function',
+      {
+        error: 'store must be a server store (knexServerStore or memoryServerStore)',
+      },
+    )
+    .optional(),
+  rateLimit: z
+    .strictObject({ requests: z.int().positive(), windowMs: z.int().positive().max(2_147_483_647) })
+    .optional(),
+  resolveTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(5000),
 });
 
 export type ParsedMcpServerOptions = z.infer<typeof OptionsSchema>;

@@ -1,5 +1,6 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { safeHook } from '../express/hook.js';
+import { createRateCheck } from '../farm/rate-limit.js';
 import { isMcpRoutePath, MCP_ROUTE } from '../mcp-route.js';
 import { McpError } from '../protocol/errors.js';
 import { createProtocolCore } from '../protocol/router.js';
@@ -49,6 +50,9 @@ export function mcpServer(options: McpServerOptions): Router {
     toolName: config.toolName,
     callTimeoutMs: config.callTimeoutMs,
     report,
+    resolveTimeoutMs: config.resolveTimeoutMs,
+    rateCheck: config.rateLimit && createRateCheck(config.rateLimit, config.store?.farm),
+    farm: config.store?.farm,
   });
 
   /** One request to the route: the transport checks, the body, then the core; the reply written. */
@@ -83,7 +87,7 @@ export function mcpServer(options: McpServerOptions): Router {
     const reply = await core({
       payload,
       headers: mcpHeaders(req),
-      resolve: () => config.resolveServer(serverCode, req),
+      resolve: (resolveOptions) => config.resolveServer(serverCode, req, resolveOptions),
       onClosed: (listener) => watchClose(res, listener),
       request: req,
     });

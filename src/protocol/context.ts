@@ -1,11 +1,16 @@
+import type { Farm } from '../farm/farm.js';
+import type { RateCheck } from '../farm/rate-limit.js';
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
 import { McpError } from './errors.js';
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
+import { resolveWithin } from './resolve-deadline.js';
+import { RetryLater } from './retry-later.js';
 import { checkServing, type ServingTarget } from './target.js';
 import { createToolMethods, type ToolMethods } from './tool-methods.js';
+import { isTemporaryFailure } from './unavailable.js';
 
 export interface ServerInfo {
   name: string;
@@ -19,7 +24,16 @@ export interface CoreOptions<HostRequest> {
   toolName?: ToolNamer;
   callTimeoutMs: number;
   report: ErrorReporter;
+  /** The longest `resolve` may take; `0`: no limit. */
+  resolveTimeoutMs: number;
+  /** Counts each request to a serving server against its rate limit; none when absent. */
+  rateCheck?: RateCheck;
+  /** The farm the store belongs to: cancellations then reach every instance. */
+  farm?: Farm;
 }
+
+/** How long a client is asked to wait before trying again while the server cannot be looked up. */
+const UNAVAILABLE_RETRY_MS = 5000;
 
 /** What every era's `handle(request, ctx)` is given: the shared services, made once per core. */
 export interface EraContext<HostRequest> {
@@ -27,8 +41,9 @@ export interface EraContext<HostRequest> {
   methods: ToolMethods<HostRequest>;
   report: ErrorReporter;
   /**
-   * Looks the URL's server code up and checks that it may serve (404 / 503 otherwise). A failing
-   * lookup is reported and answers an opaque internal error.
+   * Looks the URL's server code up and checks that it may serve (404 / 503 otherwise), then counts
+   * the request against the server's rate limit (429 over it). A failing lookup is reported and
+   * answers an opaque internal error, or 503 when the database is out of reach or too slow.
    */
   resolveTarget(request: EndpointRequest<HostRequest>, id: RequestId | null): Promise<ServingTarget>;
   /** Runs a method, turning anything unexpected into an opaque internal error reported with its cause. */
@@ -45,12 +60,16 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     async resolveTarget(request, id) {
       let resolved: Awaited<ReturnType<EndpointRequest['resolve']>>;
       try {
-        resolved = await request.resolve();
+        resolved = await resolveWithin(request.resolve, options.resolveTimeoutMs);
       } catch (error) {
         report(error, { phase: 'resolve' });
-        throw new McpError('internal', 'Internal error', undefined, id);
+        if (!isTemporaryFailure(error)) throw new McpError('internal', 'Internal error', undefined, id);
+        const message = 'MCP server temporarily unavailable: try again later';
+        throw new RetryLater('temporarilyUnavailable', message, UNAVAILABLE_RETRY_MS, id);
       }
-      return checkServing(resolved, id);
+      const target = checkServing(resolved, id);
+      if (options.rateCheck) await checkRate(options.rateCheck, target, id, report);
+      return target;
     },
 
     async guarded(work, id, target) {
@@ -63,4 +82,24 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
       }
     },
   };
+}
+
+/**
+ * Over the limit: 429 with the wait in `Retry-After`. A limiter that fails lets the request through
+ * (reported): rate limits protect the service, and must not become its outage.
+ */
+async function checkRate(
+  rateCheck: RateCheck,
+  target: ServingTarget,
+  id: RequestId | null,
+  report: ErrorReporter,
+): Promise<void> {
+  let waitMs: number;
+  try {
+    waitMs = await rateCheck(target.server.id);
+  } catch (error) {
+    report(error, { phase: 'dispatch', serverId: target.server.id, appId: target.app.id });
+    return;
+  }
+  if (waitMs > 0) throw new RetryLater('tooManyRequests', 'Too many requests', waitMs, id);
 }

@@ -1,5 +1,6 @@
 import { errorBody, type McpError } from './errors.js';
 import type { JsonRpcNotification, JsonRpcResponse, RequestId } from './messages.js';
+import { errorHeaders } from './retry-later.js';
 
 /**
  * A result whose JSON text never changes (a tool's `tools/list` result for one protocol version),
@@ -42,7 +43,14 @@ export interface OutgoingResponse {
  */
 export type EndpointReply =
   | { kind: 'accepted' }
-  | { kind: 'json'; status: number; body: JsonRpcResponse | JsonRpcResponse[]; json?: string }
+  | {
+      kind: 'json';
+      status: number;
+      body: JsonRpcResponse | JsonRpcResponse[];
+      json?: string;
+      /** Extra HTTP headers of the reply (`Retry-After`). */
+      headers?: Record<string, string>;
+    }
   | { kind: 'stream'; status: number; messages: AsyncIterable<JsonRpcResponse | JsonRpcNotification> };
 
 export const ACCEPTED: EndpointReply = Object.freeze({ kind: 'accepted' });
@@ -80,5 +88,7 @@ export function batchReply(responses: OutgoingResponse[]): EndpointReply {
 
 /** An error as the whole reply, with its own status. */
 export function errorReply(error: McpError): EndpointReply {
-  return { kind: 'json', status: error.status, body: errorBody(error) };
+  const headers = errorHeaders(error);
+  const reply: EndpointReply = { kind: 'json', status: error.status, body: errorBody(error) };
+  return headers ? { ...reply, headers } : reply;
 }

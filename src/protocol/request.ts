@@ -1,4 +1,4 @@
-import type { ResolvedServer } from '../types.js';
+import type { ResolvedServer, ResolveOptions } from '../types.js';
 
 /** The transport headers the protocol reads, as plain values; names follow MCP Streamable HTTP. */
 export interface McpHeaders {
@@ -19,7 +19,7 @@ export interface EndpointRequest<HostRequest = unknown> {
   payload: unknown;
   headers: McpHeaders;
   /** Looks the URL's server code up; called at most once, and only for a well-formed request. */
-  resolve: () => Promise<ResolvedServer | null>;
+  resolve: (options?: ResolveOptions) => Promise<ResolvedServer | null>;
   /**
    * Calls `listener` when the client goes away before the reply is written (at once if it already
    * has); returns a function that stops watching. Only a run watches, so a list or a ping pays for

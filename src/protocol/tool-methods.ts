@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Farm } from '../farm/farm.js';
 import { isPlainRecord } from '../plain-object.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
@@ -18,6 +19,8 @@ export interface ToolMethodOptions<HostRequest> {
   toolName?: ToolNamer;
   callTimeoutMs: number;
   report: ErrorReporter;
+  /** The store's farm: cancellations then reach the instance that runs the call. */
+  farm?: Farm;
 }
 
 /** What `tools/call` needs to know about the request it serves; the version is explicit, never global. */
@@ -47,6 +50,8 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
   });
   /** The `tools/list` result of each descriptor, made and serialized once (descriptors are cached per tool and version). */
   const listResults = new WeakMap<object, SerializedResult>();
+  // A cancellation sent to any instance of the farm stops the run wherever it runs.
+  options.farm?.onCancel((serverId, requestId) => runs.cancel(serverId, requestId));
 
   return {
     listTools(target: ServingTarget, protocolVersion: string): SerializedResult {
@@ -85,10 +90,20 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
       });
     },
 
-    /** `notifications/cancelled`: aborts the matching call of the same server in this process. */
+    /**
+     * `notifications/cancelled`: aborts the matching call of the same server in this process, or,
+     * when it does not run here, tells the other instances of the farm.
+     */
     cancel(target: ServingTarget, params: Record<string, unknown> | undefined): void {
       const parsed = CancelledParamsSchema.safeParse(params ?? {});
-      if (parsed.success) runs.cancel(target.server.id, parsed.data.requestId);
+      if (!parsed.success) return;
+      const { server, app } = target;
+      if (runs.cancel(server.id, parsed.data.requestId) || !options.farm) return;
+      options.farm
+        .publishCancel(server.id, parsed.data.requestId)
+        .catch((error: unknown) =>
+          options.report(error, { phase: 'dispatch', serverId: server.id, appId: app.id }),
+        );
     },
   };
 }

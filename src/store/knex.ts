@@ -3,14 +3,17 @@ import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 import { ConfigurationError, ServerExistsError } from '../errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
+import { postgresFarm } from '../farm/postgres-farm.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
 import { CodeCache } from './cache.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
+import { isPostgres } from './dialect.js';
 import { withCodeRedacted } from './redact.js';
 import { storeResolver } from './resolver.js';
+import { readOrStale } from './stale.js';
 import { storeOptionsSchema } from './store-options.js';
 import { tableNames } from './tables.js';
-import type { NewServer, ServerChanges, ServerStore } from './types.js';
+import type { KnexServerStore, NewServer, ServerChanges } from './types.js';
 import { isUniqueViolation, type UniqueConstraint } from './unique-violation.js';
 
 /** Options of `knexServerStore`. */
@@ -24,6 +27,11 @@ export interface KnexServerStoreOptions {
   cacheTtlMs?: number;
   /** How many codes (and, separately, end users) are cached at most. Default `10000`. */
   cacheMaxEntries?: number;
+  /**
+   * How long past `cacheTtlMs` a cached code keeps being served while the database fails or does
+   * not answer in time; then it fails closed. `0`: never. Default `300000` (5 minutes).
+   */
+  staleIfErrorMs?: number;
 }
 
 /**
@@ -71,14 +79,14 @@ function toServer(row: ServerRow): ServerRecord {
  * own Knex instance (SQLite or PostgreSQL), code lookups served from an in-process cache.
  * The tables must exist already: run `migrate(knex)` first; constructing a store creates nothing.
  */
-export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): ServerStore {
+export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): KnexServerStore {
   if (typeof knex !== 'function' || typeof (knex as Partial<Knex>).schema !== 'object') {
     throw new ConfigurationError(
       'invalid_knex',
       'knexServerStore: the first argument must be a Knex instance',
     );
   }
-  const { tablePrefix, cacheTtlMs, cacheMaxEntries } = parseFactoryOptions(
+  const { tablePrefix, cacheTtlMs, cacheMaxEntries, staleIfErrorMs } = parseFactoryOptions(
     storeOptionsSchema,
     options ?? {},
     'knexServerStore',
@@ -94,7 +102,10 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
     table: tables.servers,
     columns: ['tenant_id', 'app_id'],
   };
-  const codes = cacheTtlMs > 0 ? new CodeCache({ ttlMs: cacheTtlMs, maxEntries: cacheMaxEntries }) : null;
+  const codes =
+    cacheTtlMs > 0 ? new CodeCache({ ttlMs: cacheTtlMs, maxEntries: cacheMaxEntries, staleIfErrorMs }) : null;
+  // On PostgreSQL every instance hears every server change and drops it from its cache at once.
+  const farm = isPostgres(knex) ? postgresFarm(knex, tables, codes) : undefined;
   // A server's end user never changes once created, so it needs no TTL; one promise per server also
   // folds concurrent first calls in this process into one insert.
   const endUsers = new LRUCache<string, Promise<EndUser>>({ max: cacheMaxEntries });
@@ -138,7 +149,13 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
     return row ? toServer(row) : null;
   }
 
-  const store: ServerStore = {
+  const store: KnexServerStore = {
+    farm,
+
+    async close() {
+      await farm?.close();
+    },
+
     async createServer(input: NewServer) {
       const now = Date.now();
       const base = {
@@ -176,18 +193,21 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
       return row ? toServer(row as ServerRow) : null;
     },
 
-    async getServerByCode(serverCode) {
+    async getServerByCode(serverCode, options) {
       // A string that cannot be a code is unknown without a query.
       if (!isWellFormedServerCode(serverCode)) return null;
       const cached = codes?.get(serverCode);
       if (cached) return cached;
+      farm?.start();
       const token = codes?.begin() ?? 0;
-      const row = await withCodeRedacted(serverCode, () =>
-        servers().where({ server_code: serverCode }).first(),
-      );
-      if (!row) return null;
-      const server = toServer(row as ServerRow);
-      codes?.remember(serverCode, server, token);
+      const read = async () => {
+        const row = await withCodeRedacted(serverCode, () =>
+          servers().where({ server_code: serverCode }).first(),
+        );
+        return row ? toServer(row as ServerRow) : null;
+      };
+      const { server, fresh } = await readOrStale(read, codes?.getStale(serverCode), options?.signal);
+      if (server && fresh) codes?.remember(serverCode, server, token);
       return server;
     },
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { parseFactoryOptions } from '../factory-options.js';
+import { isPostgres } from './dialect.js';
 import { migrateOptionsSchema, rollbackOptionsSchema } from './store-options.js';
 import { type TableNames, tableNames } from './tables.js';
 
@@ -87,7 +88,52 @@ const MIGRATIONS: Migration[] = [
       await knex.schema.dropTable(endUsers);
     },
   },
+  {
+    // Every change of a server is announced to the instances of a farm in the transaction that
+    // makes it (a NOTIFY is delivered on commit), whoever writes it, so that their caches drop
+    // it at once. PostgreSQL only: SQLite has no NOTIFY, and its cache relies on the TTL.
+    name: '0006_notify_server_changes',
+    async up(knex, { servers, serverChangeTrigger, channels }) {
+      if (!isPostgres(knex)) return;
+      await knex.raw(
+        `create function ?? () returns trigger language plpgsql as $$
+         begin perform pg_notify(${quoteLiteral(channels.serverChanged)}, old.id); return null; end $$`,
+        [serverChangeTrigger],
+      );
+      await knex.raw('create trigger ?? after update or delete on ?? for each row execute procedure ?? ()', [
+        serverChangeTrigger,
+        servers,
+        serverChangeTrigger,
+      ]);
+    },
+    async down(knex, { servers, serverChangeTrigger }) {
+      if (!isPostgres(knex)) return;
+      await knex.raw('drop trigger ?? on ??', [serverChangeTrigger, servers]);
+      await knex.raw('drop function ?? ()', [serverChangeTrigger]);
+    },
+  },
+  {
+    // The counters of `rateLimit`, shared by the instances of a farm: exactly the table
+    // rate-limiter-flexible's PostgreSQL store would create itself, made here so that the package
+    // never creates a table outside `migrate`. PostgreSQL only: on SQLite limits are counted in memory.
+    name: '0007_create_rate_limits',
+    async up(knex, { rateLimits }) {
+      if (!isPostgres(knex)) return;
+      await knex.schema.createTable(rateLimits, (table) => {
+        table.string('key', 255).primary();
+        table.integer('points').notNullable().defaultTo(0);
+        table.bigInteger('expire');
+      });
+    },
+    async down(knex, { rateLimits }) {
+      if (!isPostgres(knex)) return;
+      await knex.schema.dropTable(rateLimits);
+    },
+  },
 ];
+
+/** A string as an SQL literal, for the one place a binding cannot go: the body of a function. */
+const quoteLiteral = (value: string): string => `'${value.replaceAll("'", "''")}'`;
 
 /** Hands our migrations to Knex as code, so nothing is read from the host's migrations folder. */
 function migrationSource(tables: TableNames): Knex.MigrationSource<Migration> {

@@ -6,8 +6,8 @@ import type { ServerStore } from './types.js';
  * without loading its app, since the endpoint refuses it before looking at the app (SPEC §2 row 13).
  */
 export function storeResolver(store: ServerStore, loadApp: LoadApp): ResolveServer {
-  return async (serverCode) => {
-    const server = await store.getServerByCode(serverCode);
+  return async (serverCode, _req, options) => {
+    const server = await store.getServerByCode(serverCode, options);
     if (!server) return null;
     const app = server.status === 'active' ? await loadApp(server.appId, server.tenantId) : null;
     return { server, app, endUser: (name) => store.getOrCreateEndUser(server, name) };

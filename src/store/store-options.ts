@@ -20,4 +20,5 @@ export const storeOptionsSchema = z.strictObject({
   tablePrefix,
   cacheTtlMs: z.number().int().nonnegative().default(5000),
   cacheMaxEntries: z.number().int().positive().default(10_000),
+  staleIfErrorMs: z.number().int().nonnegative().default(300_000),
 });

@@ -4,6 +4,17 @@ export interface TableNames {
   endUsers: string;
   /** Our own migrations table, so we never share the host's (SPEC §6, STYLE habit 6). */
   migrations: string;
+  /** The shared rate-limit counters (PostgreSQL only), in the layout `rate-limiter-flexible` reads. */
+  rateLimits: string;
+  /** The trigger, and its function, that announce every change of a server (PostgreSQL only). */
+  serverChangeTrigger: string;
+  /** PostgreSQL `NOTIFY` channels between the instances of a farm. */
+  channels: {
+    /** A server was changed or deleted; the payload is its id. */
+    serverChanged: string;
+    /** A `tools/call` is cancelled; the payload names the server and the request. */
+    cancelled: string;
+  };
   /**
    * Constraints are named explicitly so a unique violation can be told apart on PostgreSQL
    * (`error.constraint`); SQLite names the columns instead.
@@ -24,6 +35,12 @@ export function tableNames(prefix: string): TableNames {
     servers,
     endUsers,
     migrations: `${prefix}mcp_migrations`,
+    rateLimits: `${prefix}mcp_rate_limits`,
+    serverChangeTrigger: `${servers}_notify_change`,
+    channels: {
+      serverChanged: `${servers}_changed`,
+      cancelled: `${prefix}mcp_calls_cancelled`,
+    },
     constraints: {
       serverCode: `${servers}_server_code_unique`,
       tenantApp: `${servers}_tenant_app_unique`,

@@ -73,9 +73,9 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
       }
     },
 
-    /** Stops the matching run of the same server in this process, if there is one. */
-    cancel(serverId: string, id: CallId): void {
-      inflight.cancel(serverId, id, new CallCancelled());
+    /** Stops the matching run of the same server in this process; `false` when none runs here. */
+    cancel(serverId: string, id: CallId): boolean {
+      return inflight.cancel(serverId, id, new CallCancelled());
     },
   };
 }

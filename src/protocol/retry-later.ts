@@ -1,0 +1,24 @@
+import { McpError } from './errors.js';
+import type { RequestId } from './messages.js';
+
+/**
+ * An error whose reply tells the client when to try again: `429` over a rate limit, `503` while
+ * the database does not answer. `Retry-After` is in whole seconds (RFC 9110 §10.2.3), at least 1.
+ */
+export class RetryLater extends McpError {
+  readonly retryAfterSeconds: number;
+  constructor(
+    kind: 'tooManyRequests' | 'temporarilyUnavailable',
+    message: string,
+    retryAfterMs: number,
+    id: RequestId | null,
+  ) {
+    super(kind, message, undefined, id);
+    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  }
+}
+
+/** The headers of an error's reply: `Retry-After` for a `RetryLater`, none otherwise. */
+export function errorHeaders(error: McpError): Record<string, string> | undefined {
+  return error instanceof RetryLater ? { 'Retry-After': String(error.retryAfterSeconds) } : undefined;
+}
