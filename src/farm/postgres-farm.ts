@@ -6,8 +6,8 @@ import { PostgresListener } from './listener.js';
 export interface CacheInvalidation {
   /** A server changed somewhere: drop its codes. */
   forget(serverId: string): void;
-  /** Changes may have gone unheard: drop everything. */
-  clear(): void;
+  /** Changes may have gone unheard: serve nothing from the cache before reading it again. */
+  expireAll(): void;
 }
 
 /** The names the farm uses in the database, all made by `migrate`. */
@@ -40,7 +40,7 @@ export function postgresFarm(knex: Knex, names: FarmNames, cache: CacheInvalidat
       }
     },
     // Whatever was cached before this moment may have missed a change.
-    onListening: () => cache?.clear(),
+    onListening: () => cache?.expireAll(),
   });
 
   return {

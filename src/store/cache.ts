@@ -97,9 +97,13 @@ export class CodeCache {
     for (const code of [...codes]) this.#entries.delete(code);
   }
 
-  /** Drops everything: writes may have gone unheard (a lost `LISTEN` connection). */
-  clear(): void {
+  /**
+   * Makes every entry stale: writes may have gone unheard (a `LISTEN` connection that was lost or
+   * not yet there), so each code is read again before it is served fresh; the copies stay for
+   * `getStale` only.
+   */
+  expireAll(): void {
     this.#generation++;
-    this.#entries.clear();
+    for (const entry of this.#entries.values()) entry.freshUntil = 0;
   }
 }
