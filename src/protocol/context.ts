@@ -42,10 +42,14 @@ export interface EraContext<HostRequest> {
   report: ErrorReporter;
   /**
    * Looks the URL's server code up and checks that it may serve (404 / 503 otherwise), then counts
-   * the request against the server's rate limit (429 over it). A failing lookup is reported and
+   * the request against the server's rate limit (429 over it) unless it carries notifications only. A failing lookup is reported and
    * answers an opaque internal error, or 503 when the database is out of reach or too slow.
    */
-  resolveTarget(request: EndpointRequest<HostRequest>, id: RequestId | null): Promise<ServingTarget>;
+  resolveTarget(
+    request: EndpointRequest<HostRequest>,
+    id: RequestId | null,
+    countsToRateLimit?: boolean,
+  ): Promise<ServingTarget>;
   /** Runs a method, turning anything unexpected into an opaque internal error reported with its cause. */
   guarded<T>(work: () => T | Promise<T>, id: RequestId | null, target?: ServingTarget): Promise<T>;
 }
@@ -57,7 +61,7 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     methods: createToolMethods(options),
     report,
 
-    async resolveTarget(request, id) {
+    async resolveTarget(request, id, countsToRateLimit = true) {
       let resolved: Awaited<ReturnType<EndpointRequest['resolve']>>;
       try {
         resolved = await resolveWithin(request.resolve, options.resolveTimeoutMs);
@@ -68,7 +72,8 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
         throw new RetryLater('temporarilyUnavailable', message, UNAVAILABLE_RETRY_MS, id);
       }
       const target = checkServing(resolved, id);
-      if (options.rateCheck) await checkRate(options.rateCheck, target, id, report);
+      // Notifications start nothing, and a cancellation must get through when calls are over the limit.
+      if (options.rateCheck && countsToRateLimit) await checkRate(options.rateCheck, target, id, report);
       return target;
     },
 

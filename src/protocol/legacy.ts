@@ -34,7 +34,7 @@ export async function handleLegacy<HostRequest>(
 ): Promise<EndpointReply> {
   const call = classifyLegacy(parseMessage(request.payload), request.headers.protocolVersion);
   const id = call.kind === 'request' ? call.id : null;
-  const target = await ctx.resolveTarget(request, id);
+  const target = await ctx.resolveTarget(request, id, call.kind === 'request');
   if (call.kind === 'notification') {
     acceptNotification(call, target, ctx);
     return ACCEPTED;
