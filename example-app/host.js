@@ -21,7 +21,8 @@ export async function createHost({ knex, consoleToken }) {
 
   // Mounted before any global body parser: the MCP router reads its bodies itself, with its own
   // size limit, and answers bad JSON with a JSON-RPC error instead of the host's error page.
-  app.use(mcpServer({ resolveServer: store.resolver(loadApp), runApp }));
+  // `store`: on PostgreSQL, cancellations reach the call on any instance (README, "Running several instances").
+  app.use(mcpServer({ resolveServer: store.resolver(loadApp), store, runApp }));
 
   // The rest of the host: a global JSON parser, as most Express backends have.
   app.use(express.json());

@@ -22,9 +22,12 @@ const GRACE_MS = 5000;
 const config = readEnvironment(process.env);
 const knex = openDatabase(config.databaseUrl);
 let httpServer;
+/** Ends the store's own PostgreSQL connection (its LISTEN), before the database closes. */
+let closeStore = async () => {};
 
 try {
   const { app, store } = await createHost({ knex, consoleToken: config.consoleToken });
+  closeStore = () => store.close();
   const published = await seedServers(store);
   httpServer = createServer(app);
   httpServer.listen(config.port, config.host);
@@ -61,6 +64,7 @@ async function shutDown(signal) {
   const cut = setTimeout(() => httpServer.closeAllConnections(), GRACE_MS);
   await closed;
   clearTimeout(cut);
+  await closeStore();
   await knex.destroy();
   console.log('Stopped.');
 }
