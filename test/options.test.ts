@@ -145,6 +145,7 @@ describe('mcpServer options', () => {
       allowedHosts: [],
       maxBodyBytes: 4 * 1024 * 1024,
       callTimeoutMs: 300_000,
+      resolveTimeoutMs: 5000,
       onError: 'function',
     });
   });

@@ -14,7 +14,7 @@ export type RateCheck = (key: string) => Promise<number>;
  * How long the shared counter may take before this instance counts on its own for that request:
  * a database that does not answer must not hold requests up, nor let them all through.
  */
-const SHARED_COUNTER_TIMEOUT_MS = 1000;
+const SHARED_COUNTER_TIMEOUT_MS = 250;
 
 /**
  * A rate check on rate-limiter-flexible (an optional peer dependency, loaded here only): counters

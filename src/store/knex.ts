@@ -10,7 +10,7 @@ import { generateServerCode, isWellFormedServerCode } from './codes.js';
 import { isPostgres } from './dialect.js';
 import { withCodeRedacted } from './redact.js';
 import { storeResolver } from './resolver.js';
-import { readOrStale } from './stale.js';
+import { StaleIfError } from './stale.js';
 import { storeOptionsSchema } from './store-options.js';
 import { tableNames } from './tables.js';
 import type { KnexServerStore, NewServer, ServerChanges } from './types.js';
@@ -106,6 +106,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
     cacheTtlMs > 0 ? new CodeCache({ ttlMs: cacheTtlMs, maxEntries: cacheMaxEntries, staleIfErrorMs }) : null;
   // On PostgreSQL every instance hears every server change and drops it from its cache at once.
   const farm = isPostgres(knex) ? postgresFarm(knex, tables, codes) : undefined;
+  const staleIfError = new StaleIfError();
   // A server's end user never changes once created, so it needs no TTL; one promise per server also
   // folds concurrent first calls in this process into one insert.
   const endUsers = new LRUCache<string, Promise<EndUser>>({ max: cacheMaxEntries });
@@ -206,7 +207,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
         );
         return row ? toServer(row as ServerRow) : null;
       };
-      const { server, fresh } = await readOrStale(read, codes?.getStale(serverCode), options?.signal);
+      const { server, fresh } = await staleIfError.read(read, codes?.getStale(serverCode), options?.signal);
       if (server && fresh) codes?.remember(serverCode, server, token);
       return server;
     },
