@@ -6,7 +6,7 @@ import { McpError } from './errors.js';
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
-import { resolveWithin } from './resolve-deadline.js';
+import { ResolveDeadline } from './resolve-deadline.js';
 import { RetryLater } from './retry-later.js';
 import { checkServing, type ServingTarget } from './target.js';
 import { createToolMethods, type ToolMethods } from './tool-methods.js';
@@ -56,6 +56,7 @@ export interface EraContext<HostRequest> {
 
 export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>): EraContext<HostRequest> {
   const { report } = options;
+  const deadline = new ResolveDeadline(options.resolveTimeoutMs);
   return {
     serverInfo: options.serverInfo,
     methods: createToolMethods(options),
@@ -64,7 +65,7 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     async resolveTarget(request, id, countsToRateLimit = true) {
       let resolved: Awaited<ReturnType<EndpointRequest['resolve']>>;
       try {
-        resolved = await resolveWithin(request.resolve, options.resolveTimeoutMs);
+        resolved = await deadline.run(request.resolve);
       } catch (error) {
         report(error, { phase: 'resolve' });
         if (!isTemporaryFailure(error)) throw new McpError('internal', 'Internal error', undefined, id);
