@@ -5,7 +5,7 @@
  * stops the run on the other, for the same server only, and the rate limit is counted for both.
  */
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { McpServerOptions, ResolvedServer } from '../src/index.js';
 import { knexServerStore, migrate } from '../src/store/index.js';
 import type { KnexServerStore } from '../src/store/types.js';
@@ -169,6 +169,36 @@ describe('database trouble and rate limits, on one instance', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 350));
     expectRpcReply(await host.post(world.codes.faqBot, request(3, 'ping')), 200, rpcResult(3, {}));
+  });
+
+  it('without rate-limiter-flexible installed, rateLimit is reported once when the router is made, and requests go on', async () => {
+    vi.resetModules();
+    vi.doMock('rate-limiter-flexible', () => {
+      throw new Error('Cannot find package rate-limiter-flexible');
+    });
+    try {
+      const pkg = await import('../src/index.js');
+      const host = await startHost(
+        variant,
+        pkg,
+        world.options({ rateLimit: { requests: 1, windowMs: 60_000 } }),
+      );
+      hosts.push(host);
+      await vi.waitFor(() => expect(world.reports).toHaveLength(1));
+      for (const id of [1, 2, 3]) {
+        expectRpcReply(await host.post(world.codes.faqBot, request(id, 'ping')), 200, rpcResult(id, {}));
+      }
+      expect(world.reports).toEqual([
+        {
+          error: expect.objectContaining({
+            message: 'rateLimit needs the rate-limiter-flexible package: npm install rate-limiter-flexible',
+          }),
+          context: { phase: 'dispatch' },
+        },
+      ]);
+    } finally {
+      vi.doUnmock('rate-limiter-flexible');
+    }
   });
 
   it.each([

@@ -51,7 +51,9 @@ export function mcpServer(options: McpServerOptions): Router {
     callTimeoutMs: config.callTimeoutMs,
     report,
     resolveTimeoutMs: config.resolveTimeoutMs,
-    rateCheck: config.rateLimit && createRateCheck(config.rateLimit, config.store?.farm),
+    rateCheck:
+      config.rateLimit &&
+      createRateCheck(config.rateLimit, config.store?.farm, (error) => report(error, { phase: 'dispatch' })),
     farm: config.store?.farm,
   });
 

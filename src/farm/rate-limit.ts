@@ -19,15 +19,23 @@ const SHARED_COUNTER_TIMEOUT_MS = 250;
 /**
  * A rate check on rate-limiter-flexible (an optional peer dependency, loaded here only): counters
  * in PostgreSQL, shared by every instance, when the store has a farm; in this process otherwise,
- * and as the fallback while PostgreSQL fails or is slow.
+ * and as the fallback while PostgreSQL fails or is slow. A package that cannot be loaded is told to
+ * `onLoadError` once, when the router is made, and requests are then not limited.
  */
-export function createRateCheck(limit: RateLimit, farm: Farm | undefined): RateCheck {
-  const limiter = loadLimiter(limit, farm);
-  // A missing package is told at once, not at the first request.
-  limiter.catch(() => {});
+export function createRateCheck(
+  limit: RateLimit,
+  farm: Farm | undefined,
+  onLoadError: (error: unknown) => void,
+): RateCheck {
+  const limiter = loadLimiter(limit, farm).catch((error: unknown) => {
+    onLoadError(error);
+    return null;
+  });
   return async (key) => {
+    const loaded = await limiter;
+    if (!loaded) return 0;
     try {
-      await (await limiter).consume(key);
+      await loaded.consume(key);
       return 0;
     } catch (rejection) {
       if (rejection instanceof Error) throw rejection;
