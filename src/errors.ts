@@ -1,4 +1,7 @@
-/** Thrown by a host's `runApp` to report a failure whose message the client may read (see the README, "runApp, mode by mode"). */
+/**
+ * Thrown by a host's `runApp` to report a failure whose message the client may read (README,
+ * "runApp, mode by mode").
+ */
 export class AppRunError extends Error {
   override name = 'AppRunError';
 }

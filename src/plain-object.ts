@@ -13,3 +13,13 @@ export function isPlainRecord(value: unknown): value is Record<string, unknown> 
   const prototype = Object.getPrototypeOf(value);
   return (prototype === Object.prototype || prototype === null) && !Object.hasOwn(value, '__proto__');
 }
+
+/**
+ * An object as `JSON.parse` makes it, an own `__proto__` key included: `tools/call` arguments, whose
+ * keys are the app's variable names, and a variable may be named `__proto__` (docs/http-contract.md, "The tool").
+ */
+export function isPlainJsonObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}

@@ -1,4 +1,4 @@
-/** The kinds of host apps that can be published (SPEC §1). */
+/** The kinds of host apps that can be published. */
 export type AppMode = 'workflow' | 'chat' | 'advanced-chat' | 'agent-chat' | 'completion';
 
 /** The form types a host app's input form may use (Dify's `user_input_form`). */
@@ -29,7 +29,7 @@ export interface InputVariable {
 /** Dify's older nested form: `{ 'text-input': { variable, ... } }`. */
 export type NestedInputVariable = { [K in InputVariableType]?: Omit<InputVariable, 'type'> };
 
-/** A declared workflow output (SPEC §4.4). */
+/** A declared workflow output; the tool's `outputSchema` lists it and the outputs are checked against it. */
 export interface DeclaredOutput {
   variable: string;
   type: 'string' | 'number' | 'boolean' | 'object' | 'array';
@@ -66,7 +66,7 @@ export interface ServerRecord {
   updatedAt: Date;
 }
 
-/** The end user every run of a server is attributed to (SPEC §4.5). */
+/** The end user every run of a server is attributed to: one per server, created on first use. */
 export interface EndUser {
   id: string;
   name: string;

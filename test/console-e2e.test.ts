@@ -3,8 +3,6 @@
  * 127.0.0.1: publish through the console, call the tool with the official MCP client, edit, rotate,
  * deactivate, reactivate, unpublish.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import express from 'express';
@@ -19,6 +17,7 @@ import {
   type ServerRecord,
 } from '../src/index.js';
 import { databases, type TestDatabase } from './helpers/databases.js';
+import { type Host, hostVariants, serveApp } from './helpers/hosts.js';
 
 const TENANT = 'demo';
 const TOKEN = 'admin-token';
@@ -41,7 +40,7 @@ interface ShownServer {
 
 describe.each(databases)('publishing, rotating and unpublishing through the console on $name', (kind) => {
   let db: TestDatabase;
-  let server: http.Server;
+  let host: Host;
   let baseUrl: string;
   const runs: ServerRecord[] = [];
   const clients: Client[] = [];
@@ -60,6 +59,7 @@ describe.each(databases)('publishing, rotating and unpublishing through the cons
       mcpConsole({
         store,
         loadApp,
+        allowGetRefresh: true,
         authorize: (req) =>
           req.headers.authorization === `Bearer ${TOKEN}` ? { tenantId: TENANT, canEdit: true } : null,
       }),
@@ -73,19 +73,13 @@ describe.each(databases)('publishing, rotating and unpublishing through the cons
         },
       }),
     );
-    server = http.createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    host = await serveApp(app, hostVariants[0]!);
+    baseUrl = host.url;
   });
 
   afterAll(async () => {
     await Promise.allSettled(clients.map((client) => client.close()));
-    if (server) {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    }
+    await host?.close();
     await db?.destroy();
   });
 

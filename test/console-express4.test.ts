@@ -77,6 +77,7 @@ describe.each([
       mcpConsole({
         store,
         loadApp,
+        allowGetRefresh: true,
         authorize: (req) => {
           if (req.headers.authorization === 'Bearer editor') return { tenantId: TENANT, canEdit: true };
           if (req.headers.authorization === 'Bearer viewer') return { tenantId: TENANT, canEdit: false };

@@ -1,5 +1,5 @@
 /**
- * The package as a user gets it (issue 6): built and packed with `npm pack`, installed from the
+ * The package as a user gets it: built and packed with `npm pack`, installed from the
  * tarball into an empty project together with its peer `express`, then imported from an ES module
  * and with `require()` from CommonJS, on the Node that runs the tests (Node 20, the oldest the
  * package supports) and on Node 22, and type-checked from both kinds of module.

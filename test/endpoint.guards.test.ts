@@ -1,5 +1,5 @@
 /**
- * SPEC §2 rows 2 and 3: browser origins and DNS rebinding, on real listening servers. The `Host`
+ * docs/http-contract.md, rows 2 and 3: browser origins and DNS rebinding, on real listening servers. The `Host`
  * check depends on where the host's HTTP server listens: on a loopback address (127.0.0.1, ::1)
  * only loopback names (or `allowedHosts`) may reach it; on a wildcard address (0.0.0.0, ::) the
  * host is exposed on purpose and `Host` is not checked.

@@ -10,6 +10,7 @@ import { knexServerStore, migrate } from '../src/store/index.js';
 import {
   createWorld,
   DESCRIPTIONS,
+  FAQ_BOT,
   TEXT_STATS,
   TEXT_STATS_TOOL,
   UNKNOWN_CODE,
@@ -179,7 +180,7 @@ describe.each(databases)('the endpoint with the Knex store on $name', (kind) => 
   });
 
   it('a rotated code is unknown at once, and the new code serves', async () => {
-    const server = await world.store.getServerByApp('tenant-demo', 'faq-bot');
+    const server = await world.store.getServerByApp('tenant-demo', FAQ_BOT.id);
     const oldCode = server!.serverCode;
     expectRpcReply(await host.post(oldCode, request(1, 'ping')), 200, rpcResult(1, {}));
     const rotated = await world.store.rotateCode(server!.id);

@@ -1,5 +1,5 @@
 /**
- * SPEC §2 rows 1 and 4-8: what the endpoint answers before it looks at any server. Every reply is a
+ * docs/http-contract.md, rows 1 and 4 to 8: what the endpoint answers before it looks at any server. Every reply is a
  * JSON-RPC envelope (or a 202), never the host's HTML 404 page or error handler, on Express 4 and 5,
  * with and without a global `express.json()` mounted before the router.
  *
@@ -20,6 +20,7 @@ import { createWorld, type World } from './helpers/apps.js';
 import {
   expectRpcReply,
   HOST_ERROR_PAGE,
+  HOST_NOT_FOUND_PAGE,
   type Host,
   hostVariants,
   loadPackage,
@@ -28,6 +29,7 @@ import {
   rpcError,
   rpcResult,
   serveApp,
+  startHost,
   startWorldHost,
 } from './helpers/hosts.js';
 
@@ -293,80 +295,9 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
     }
   });
 
-  describe('row 8: JSON that is not a JSON-RPC message', () => {
+  describe('row 8: a JSON body that is not an object', () => {
     const invalid = (id: string | number | null, text: string, issues: { path: string; message: string }[]) =>
       rpcError(id, -32600, `Invalid request: ${text}`, { issues });
-
-    it('a message without method answers 400 -32600 and echoes its id', async () => {
-      const reply = await host.post(world.codes.textStats, { jsonrpc: '2.0', id: 'abc' });
-      expectRpcReply(
-        reply,
-        400,
-        invalid('abc', 'method: method must be a string', [
-          { path: 'method', message: 'method must be a string' },
-        ]),
-      );
-    });
-
-    it('jsonrpc "1.0" answers 400 -32600 and echoes the id', async () => {
-      const reply = await host.post(world.codes.textStats, { jsonrpc: '1.0', id: 0, method: 'ping' });
-      expectRpcReply(
-        reply,
-        400,
-        invalid(0, 'jsonrpc: jsonrpc must be "2.0"', [{ path: 'jsonrpc', message: 'jsonrpc must be "2.0"' }]),
-      );
-    });
-
-    it('a message without jsonrpc answers 400 -32600', async () => {
-      const reply = await host.post(world.codes.textStats, { id: 4, method: 'ping' });
-      expectRpcReply(
-        reply,
-        400,
-        invalid(4, 'jsonrpc: jsonrpc must be "2.0"', [{ path: 'jsonrpc', message: 'jsonrpc must be "2.0"' }]),
-      );
-    });
-
-    it.each([
-      ['an array', []],
-      ['a string', 'ping'],
-      ['null', null],
-    ])('params that are %s answer 400 -32600', async (_label, params) => {
-      const reply = await host.post(world.codes.textStats, { jsonrpc: '2.0', id: 5, method: 'ping', params });
-      expectRpcReply(
-        reply,
-        400,
-        invalid(5, 'params: params must be an object', [
-          { path: 'params', message: 'params must be an object' },
-        ]),
-      );
-    });
-
-    it.each([
-      ['a fraction', 1.5],
-      ['a boolean', true],
-      ['an object', { n: 1 }],
-      ['an array', [1]],
-    ])('an id that is %s answers 400 -32600 with id null', async (_label, id) => {
-      const reply = await host.post(world.codes.textStats, { jsonrpc: '2.0', id, method: 'ping' });
-      expectRpcReply(
-        reply,
-        400,
-        invalid(null, 'id: id must be a string or an integer', [
-          { path: 'id', message: 'id must be a string or an integer' },
-        ]),
-      );
-    });
-
-    it('a response-shaped message (result, no method) answers 400 -32600', async () => {
-      const reply = await host.post(world.codes.textStats, { jsonrpc: '2.0', id: 9, result: {} });
-      expectRpcReply(
-        reply,
-        400,
-        invalid(9, 'method: method must be a string', [
-          { path: 'method', message: 'method must be a string' },
-        ]),
-      );
-    });
 
     const scalars = [
       ['a number', '42'],
@@ -392,24 +323,6 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
         },
       );
     }
-
-    it('nothing is resolved for a malformed request: an unknown code still answers 400, not 404', async () => {
-      const reply = await host.post('Unknown000000000', { jsonrpc: '2.0', id: 1 });
-      expectRpcReply(
-        reply,
-        400,
-        invalid(1, 'method: method must be a string', [
-          { path: 'method', message: 'method must be a string' },
-        ]),
-      );
-    });
-  });
-
-  it('ids are echoed exactly: a string id stays a string, 0 is an id', async () => {
-    expectRpcReply(await ping({}, '1'), 200, rpcResult('1', {}));
-    expectRpcReply(await ping({}, 0), 200, rpcResult(0, {}));
-    expectRpcReply(await ping({}, ''), 200, rpcResult('', {}));
-    expectRpcReply(await ping({}, -7), 200, rpcResult(-7, {}));
   });
 
   it('the router also serves a trailing slash and leaves other paths to the host', async () => {
@@ -421,6 +334,26 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
       status: 404,
       contentType: 'text/html; charset=utf-8',
     });
+  });
+
+  it('a router mounted under a path answers there, and only there', async () => {
+    const pkg = await loadPackage(variant.major);
+    const mounted = await startHost(variant, pkg, world.options(), { mountPath: '/api/v1' });
+    try {
+      expectRpcReply(await mounted.post(world.codes.textStats, request(1, 'ping')), 200, rpcResult(1, {}));
+      const root = await mounted.send({
+        path: `/mcp/server/${world.codes.textStats}/mcp`,
+        body: request(1, 'ping'),
+      });
+      expect({ status: root.status, text: root.text }).toEqual({ status: 404, text: HOST_NOT_FOUND_PAGE });
+    } finally {
+      await mounted.close();
+    }
+  });
+
+  it('other paths of the host are left to the host', async () => {
+    const reply = await host.send({ path: '/mcp/server', body: request(1, 'ping') });
+    expect({ status: reply.status, text: reply.text }).toEqual({ status: 404, text: HOST_NOT_FOUND_PAGE });
   });
 });
 

@@ -1,21 +1,17 @@
 /**
- * Issue 8: the hot path is tuned (one controller per call, envelopes recognised without zod, cached
- * codes answered without the database). These tests hold the behaviour those shortcuts must keep:
- * every way of stopping a call still stops it with the right words, the shortcut accepts exactly
- * what the schema accepts, and a cached code really costs no query.
+ * The hot path is tuned (one controller per call, envelopes recognised without zod, cached codes
+ * answered without the database). These tests hold the behaviour those shortcuts must keep: every
+ * way of stopping a call still stops it with the right words, the shortcut accepts exactly what
+ * the schema accepts, and a cached code really costs no query.
  */
-import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import express from 'express';
 import type { Knex } from 'knex';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import * as pkg from '../src/index.js';
 import {
   type AppRun,
   type HostApp,
   knexServerStore,
   type McpServerOptions,
-  mcpServer,
   memoryServerStore,
   migrate,
   type ServerStore,
@@ -24,6 +20,7 @@ import { McpError } from '../src/protocol/errors.js';
 import { MessageSchema } from '../src/protocol/messages.js';
 import { parseMessage } from '../src/protocol/parse.js';
 import { databases, type TestDatabase } from './helpers/databases.js';
+import { hostVariants, startHost } from './helpers/hosts.js';
 
 const ECHO: HostApp = {
   id: 'echo',
@@ -48,30 +45,15 @@ interface Running {
 }
 
 async function listen(store: ServerStore, options: Partial<McpServerOptions>): Promise<Running> {
-  const app = express();
-  app.use(
-    mcpServer({
-      resolveServer: store.resolver((appId) => (appId === ECHO.id ? ECHO : null)),
-      runApp: async ({ inputs }) => ({ outputs: { text: inputs.text } }),
-      ...options,
-    }),
-  );
-  const server = http.createServer(app);
-  const open = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    open.add(socket);
-    socket.once('close', () => open.delete(socket));
+  const host = await startHost(hostVariants[0]!, pkg, {
+    resolveServer: store.resolver((appId) => (appId === ECHO.id ? ECHO : null)),
+    runApp: async ({ inputs }) => ({ outputs: { text: inputs.text } }),
+    ...options,
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
   return {
-    url: (code) => `http://127.0.0.1:${port}/mcp/server/${code}/mcp`,
-    allConnectionsClosed: () => Promise.all([...open].map((socket) => once(socket, 'close'))).then(() => {}),
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    url: (code) => `${host.url}${host.path(code)}`,
+    allConnectionsClosed: () => host.allConnectionsClosed(),
+    close: () => host.close(),
   };
 }
 
@@ -173,7 +155,7 @@ describe('stopping a tools/call', () => {
     expect(app.signals[0]?.aborted).toBe(true);
   });
 
-  it('a 2025 client that goes away mid-call does not cancel the run (SPEC §5: only 2026-07-28 does)', async () => {
+  it('a 2025 client that goes away mid-call does not cancel the run (only 2026-07-28 makes a disconnect a cancellation)', async () => {
     const app = waitingRunApp();
     const server = await listen(store, { runApp: app.runApp });
     running = server;

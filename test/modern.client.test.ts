@@ -1,5 +1,5 @@
 /**
- * SPEC §3 as a 2026-07-28 client sees it: the official v2 client (`@modelcontextprotocol/client`)
+ * docs/http-contract.md, "The 2026-07-28 era", as a 2026-07-28 client sees it: the official v2 client (`@modelcontextprotocol/client`)
  * pinned to 2026-07-28 and in `auto` mode, against a real host on 127.0.0.1. The client's fetch is
  * wrapped so the tests also see the wire: the headers of every request and the raw results, which
  * the client itself hides (it strips `resultType`).
@@ -234,7 +234,7 @@ describe('the official v2 client on protocol 2026-07-28', () => {
     expect(supported).toContain('2025-11-25');
   });
 
-  it('the first call of a server creates its end user, named after the _meta clientInfo (SPEC §4.5)', async () => {
+  it('the first call of a server creates its end user, named after the _meta clientInfo', async () => {
     const { client } = await connect({ pin: MODERN }, world.codes.faqBot);
     const runsBefore = world.runs.length;
 
@@ -276,7 +276,7 @@ describe('the official v2 client on protocol 2026-07-28', () => {
   });
 });
 
-describe.each(hostVariants)('client disconnect cancels the run on $name (SPEC §3)', (variant) => {
+describe.each(hostVariants)('client disconnect cancels the run on $name', (variant) => {
   let world: World;
   let host: Host;
 

@@ -1,7 +1,7 @@
 /**
  * End to end, with the official MCP client (`@modelcontextprotocol/sdk` Client over Streamable
  * HTTP): one app of each mode published on a real host on 127.0.0.1, listed and called at protocol
- * 2025-11-25 and at 2024-11-05 (SPEC §2.1, §4).
+ * 2025-11-25 and at 2024-11-05.
  *
  * The 1.x client always offers its latest version in `initialize`. To speak 2024-11-05 the way an
  * older client does, the transport below rewrites that one field of the `initialize` request; the
@@ -15,13 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostApp } from '../src/types.js';
 import {
   calcAgent,
+  type DemoHost,
   faqBot,
-  type SampleHost,
-  startSampleHost,
+  startDemoHost,
   supportDesk,
   textStats,
   titleCase,
-} from './helpers/sample-apps.js';
+} from './helpers/apps.js';
 
 /** A transport that asks for a given protocol version in `initialize`, as a client of that era does. */
 class VersionedTransport extends StreamableHTTPClientTransport {
@@ -54,11 +54,11 @@ interface Connected {
   sent: Sent[];
 }
 
-let host: SampleHost;
+let host: DemoHost;
 const apps: HostApp[] = [textStats, faqBot, supportDesk, calcAgent, titleCase];
 
 beforeAll(async () => {
-  host = await startSampleHost({ apps });
+  host = await startDemoHost({ apps });
 });
 afterAll(async () => {
   await host?.close();
@@ -120,13 +120,23 @@ describe.each([
     expect(tools).toHaveLength(1);
     const [tool] = tools;
     expect(tool?.name).toBe('Text_Stats');
-    expect(tool?.description).toBe('Word statistics for a text');
+    expect(tool?.description).toBe(
+      'Counts the words and characters of a text and finds its most frequent words.',
+    );
     expect(tool?.inputSchema).toEqual({
       type: 'object',
       properties: {
-        text: { type: 'string', maxLength: 10000, description: 'Text' },
-        top_n: { type: 'number', description: 'How many top words', default: 3 },
-        language: { type: 'string', enum: ['en', 'fr', 'de'], description: 'Language' },
+        text: { type: 'string', maxLength: 10000, description: 'The text to analyse' },
+        top_n: {
+          type: 'number',
+          description: 'How many of the most frequent words to return',
+          default: 3,
+        },
+        language: {
+          type: 'string',
+          enum: ['en', 'fr', 'de'],
+          description: 'The language of the text; it decides the alphabetical order of tied words',
+        },
       },
       required: ['text'],
     });
@@ -135,9 +145,12 @@ describe.each([
       expect(tool?.outputSchema).toEqual({
         type: 'object',
         properties: {
-          word_count: { type: 'number', description: 'Number of words' },
-          char_count: { type: 'number', description: 'Number of characters' },
-          top_words: { type: 'array', description: 'The most frequent words' },
+          word_count: { type: 'number', description: 'How many words the text has' },
+          char_count: { type: 'number', description: 'How many characters (code points) the text has' },
+          top_words: {
+            type: 'array',
+            description: 'The most frequent words, most frequent first; ties in alphabetical order',
+          },
         },
         required: ['word_count', 'char_count', 'top_words'],
       });
@@ -165,7 +178,7 @@ describe.each([
       name: 'FAQ_Bot',
       arguments: { query: 'Can I get a refund?', tone: 'friendly' },
     });
-    const answer = 'Happy to help! Refunds are possible within 30 days.';
+    const answer = 'Happy to help! You can ask for a full refund within 30 days of your purchase.';
     expect(result).toEqual(expected(answer, { answer }));
     const run = lastRunOf(faqBot);
     expect({ query: run?.query, inputs: run?.inputs }).toEqual({
@@ -238,7 +251,7 @@ describe.each([
   });
 });
 
-describe('failures as the official MCP client sees them (SPEC §4.4)', () => {
+describe('failures as the official MCP client sees them', () => {
   const slow: HostApp = { id: 'slow', name: 'Slow Chat', mode: 'chat', inputForm: [] };
   const broken: HostApp = { id: 'broken', name: 'Broken Workflow', mode: 'workflow', inputForm: [] };
   const liar: HostApp = {
@@ -250,10 +263,10 @@ describe('failures as the official MCP client sees them (SPEC §4.4)', () => {
   };
   const cause = new Error('secret connection string postgres://admin:hunter2@db');
   const signals: AbortSignal[] = [];
-  let failing: SampleHost;
+  let failing: DemoHost;
 
   beforeAll(async () => {
-    failing = await startSampleHost({
+    failing = await startDemoHost({
       apps: [slow, broken, liar],
       options: { callTimeoutMs: 50 },
       runApp: (run) => {

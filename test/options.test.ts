@@ -1,5 +1,5 @@
 /**
- * SPEC §1: `mcpServer(options)` validates its options once, at factory time, with zod. An unknown
+ * README, "Options": `mcpServer(options)` validates its options once, at factory time, with zod. An unknown
  * option or a wrong type throws a `ConfigurationError` naming the option; the caller's object is
  * never mutated; defaults apply to what is left out.
  */

@@ -1,12 +1,12 @@
 /**
- * SPEC §4.3: a call's arguments checked against the app's form and turned into the run's inputs,
+ * docs/http-contract.md, "The tool": a call's arguments checked against the app's form and turned into the run's inputs,
  * by the tool layer directly (no HTTP). The problems are the exact texts a language model reads
  * after "Invalid arguments for tool <name>: ", joined with "; ".
  */
 import { describe, expect, it } from 'vitest';
 import { type ArgumentCheck, compileArgumentChecker } from '../src/tool/arguments.js';
 import type { AppMode, HostApp, InputVariable } from '../src/types.js';
-import { textStats } from './helpers/sample-apps.js';
+import { textStats } from './helpers/apps.js';
 
 const checkerFor = (inputForm: InputVariable[], mode: AppMode = 'workflow') =>
   compileArgumentChecker({ id: 'app', name: 'App', mode, inputForm });
@@ -17,7 +17,7 @@ const accepted = (inputs: Record<string, unknown>, query?: string): ArgumentChec
 });
 const rejected = (...problems: string[]): ArgumentCheck => ({ ok: false, problems });
 
-describe('required values (SPEC §4.3)', () => {
+describe('required values', () => {
   const check = checkerFor([
     { type: 'text-input', variable: 'name', required: true },
     { type: 'number', variable: 'age', required: true },
@@ -49,7 +49,7 @@ describe('required values (SPEC §4.3)', () => {
   });
 });
 
-describe('types (SPEC §4.3)', () => {
+describe('types', () => {
   const check = checkerFor([
     { type: 'text-input', variable: 'title' },
     { type: 'paragraph', variable: 'body' },
@@ -94,7 +94,7 @@ describe('types (SPEC §4.3)', () => {
   });
 });
 
-describe('the two unambiguous coercions, and nothing else (SPEC §4.3)', () => {
+describe('the two unambiguous coercions, and nothing else', () => {
   const check = checkerFor([
     { type: 'number', variable: 'n' },
     { type: 'checkbox', variable: 'b' },
@@ -130,7 +130,7 @@ describe('the two unambiguous coercions, and nothing else (SPEC §4.3)', () => {
   });
 });
 
-describe('enum and maxLength (SPEC §4.3)', () => {
+describe('enum and maxLength', () => {
   const check = checkerFor([
     { type: 'select', variable: 'language', options: ['en', 'fr', 'de'] },
     { type: 'text-input', variable: 'code', max_length: 3 },
@@ -171,7 +171,7 @@ describe('enum and maxLength (SPEC §4.3)', () => {
   });
 });
 
-describe('json_object contents (SPEC §4.3)', () => {
+describe('json_object contents', () => {
   const check = checkerFor([
     {
       type: 'json_object',
@@ -238,7 +238,7 @@ describe('json_object contents (SPEC §4.3)', () => {
   });
 });
 
-describe('extra arguments, defaults and NUL characters (SPEC §4.3)', () => {
+describe('extra arguments, defaults and NUL characters', () => {
   it('unknown extra arguments are dropped silently', () => {
     const check = checkerFor([{ type: 'text-input', variable: 'name' }]);
     expect(check({ name: 'Ada', unexpected: 1, __proto__: { polluted: true } })).toEqual(
@@ -312,7 +312,7 @@ describe('extra arguments, defaults and NUL characters (SPEC §4.3)', () => {
   });
 });
 
-describe('every problem at once, in words a model can act on (SPEC §4.3)', () => {
+describe('every problem at once, in words a model can act on', () => {
   const check = compileArgumentChecker(textStats);
 
   it('the example of the spec', () => {
@@ -340,7 +340,7 @@ describe('every problem at once, in words a model can act on (SPEC §4.3)', () =
   });
 });
 
-describe('what the run receives (SPEC §4.3)', () => {
+describe('what the run receives', () => {
   const form: InputVariable[] = [
     { type: 'text-input', variable: 'name', required: true },
     { type: 'number', variable: 'count', default: 1 },

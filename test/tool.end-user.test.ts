@@ -1,5 +1,5 @@
 /**
- * SPEC §4.5: every run is attributed to the server's end user, created lazily on the first
+ * docs/http-contract.md, "The tool" (end user): every run is attributed to the server's end user, created lazily on the first
  * `initialize` or `tools/call` (never required in advance), named after the client, race-safe,
  * and handed to `runApp`. Driven over real HTTP against a host on 127.0.0.1 with the memory store
  * (the Knex store's own race-safety is covered by test/store.test.ts).
@@ -9,7 +9,7 @@ import { memoryServerStore } from '../src/store/memory.js';
 import { storeResolver } from '../src/store/resolver.js';
 import type { ServerStore } from '../src/store/types.js';
 import type { EndUser, HostApp } from '../src/types.js';
-import { faqBot, type SampleHost, startSampleHost, textStats } from './helpers/sample-apps.js';
+import { type DemoHost, faqBot, startDemoHost, textStats } from './helpers/apps.js';
 
 /** A memory store that records every end-user lookup, as a database would see them. */
 function watchedStore() {
@@ -26,7 +26,7 @@ function watchedStore() {
   return { store, lookups };
 }
 
-let host: SampleHost | undefined;
+let host: DemoHost | undefined;
 afterEach(async () => {
   await host?.close();
   host = undefined;
@@ -68,7 +68,7 @@ const callFaq = (id: number) => ({
   params: { name: 'FAQ_Bot', arguments: { query: 'What are your hours?' } },
 });
 
-const HOURS = 'We are open 9:00-17:00, Monday to Friday.';
+const HOURS = 'We are open Monday to Friday, 9:00 to 17:00.';
 const answered = (id: number, answer = HOURS) => ({
   status: 200,
   body: {
@@ -82,10 +82,10 @@ const answered = (id: number, answer = HOURS) => ({
 const storedEndUser = (app: HostApp): Promise<EndUser> =>
   host!.store.getOrCreateEndUser(host!.servers[app.id]!, 'asked by the test');
 
-describe('the end user (SPEC §4.5)', () => {
+describe('the end user', () => {
   it('is not needed in advance: a first tools/call on a fresh server runs, and creates it', async () => {
     const { store, lookups } = watchedStore();
-    host = await startSampleHost({ apps: [faqBot], store });
+    host = await startDemoHost({ apps: [faqBot], store });
     expect(lookups).toEqual([]);
 
     expect(await post(faqBot, callFaq(1))).toEqual(answered(1));
@@ -95,7 +95,7 @@ describe('the end user (SPEC §4.5)', () => {
   });
 
   it('initialize creates it, named clientInfo.name@clientInfo.version, and later runs get it', async () => {
-    host = await startSampleHost({ apps: [faqBot] });
+    host = await startDemoHost({ apps: [faqBot] });
     const init = await post(faqBot, initialize(1, { name: 'claude-ai', version: '0.1.0' }));
     expect(init.status).toBe(200);
     expect(init.body.result?.protocolVersion).toBe('2025-11-25');
@@ -109,19 +109,19 @@ describe('the end user (SPEC §4.5)', () => {
   });
 
   it('a client that gives only a name is named by it', async () => {
-    host = await startSampleHost({ apps: [faqBot] });
+    host = await startDemoHost({ apps: [faqBot] });
     await post(faqBot, initialize(1, { name: 'inspector' }));
     expect((await storedEndUser(faqBot)).name).toBe('inspector');
   });
 
   it('a client that gives no clientInfo gets the default name', async () => {
-    host = await startSampleHost({ apps: [faqBot] });
+    host = await startDemoHost({ apps: [faqBot] });
     await post(faqBot, initialize(1));
     expect((await storedEndUser(faqBot)).name).toBe('mcp-client');
   });
 
   it('the first request names it for good: a later initialize does not rename it', async () => {
-    host = await startSampleHost({ apps: [faqBot] });
+    host = await startDemoHost({ apps: [faqBot] });
     await post(faqBot, initialize(1, { name: 'first-client', version: '1.0.0' }));
     await post(faqBot, initialize(2, { name: 'second-client', version: '2.0.0' }));
     await post(faqBot, callFaq(3));
@@ -130,7 +130,7 @@ describe('the end user (SPEC §4.5)', () => {
 
   it('listing tools and pinging create nothing', async () => {
     const { store, lookups } = watchedStore();
-    host = await startSampleHost({ apps: [faqBot], store });
+    host = await startDemoHost({ apps: [faqBot], store });
     const list = await post(faqBot, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     const ping = await post(faqBot, { jsonrpc: '2.0', id: 2, method: 'ping' });
     expect([list.status, ping.status]).toEqual([200, 200]);
@@ -139,7 +139,7 @@ describe('the end user (SPEC §4.5)', () => {
 
   it('arguments that fail the form run nothing and need no end user', async () => {
     const { store, lookups } = watchedStore();
-    host = await startSampleHost({ apps: [faqBot], store });
+    host = await startDemoHost({ apps: [faqBot], store });
     const reply = await post(faqBot, {
       jsonrpc: '2.0',
       id: 1,
@@ -168,7 +168,7 @@ describe('the end user (SPEC §4.5)', () => {
 
   it('concurrent first requests produce exactly one end user', async () => {
     const { store, lookups } = watchedStore();
-    host = await startSampleHost({ apps: [faqBot], store });
+    host = await startDemoHost({ apps: [faqBot], store });
     const replies = await Promise.all([
       ...Array.from({ length: 12 }, (_, i) => post(faqBot, callFaq(i + 1))),
       ...Array.from({ length: 4 }, (_, i) =>
@@ -185,7 +185,7 @@ describe('the end user (SPEC §4.5)', () => {
   });
 
   it('each server has its own end user', async () => {
-    host = await startSampleHost({ apps: [faqBot, textStats] });
+    host = await startDemoHost({ apps: [faqBot, textStats] });
     await post(faqBot, callFaq(1));
     await post(textStats, {
       jsonrpc: '2.0',
@@ -202,7 +202,7 @@ describe('the end user (SPEC §4.5)', () => {
   });
 
   it('a modern (2026-07-28) call names it from the clientInfo in _meta', async () => {
-    host = await startSampleHost({ apps: [faqBot] });
+    host = await startDemoHost({ apps: [faqBot] });
     const reply = await post(
       faqBot,
       {

@@ -1,5 +1,5 @@
 /**
- * SPEC §4.2: the tool's `inputSchema`, built from the app's input form by the tool layer directly
+ * docs/http-contract.md, "The tool": the tool's `inputSchema`, built from the app's input form by the tool layer directly
  * (no HTTP). Every row of the type table, the implicit `query`, descriptions, defaults and both
  * shapes of the form.
  */
@@ -17,7 +17,7 @@ const schemaOf = (
   { mode = 'workflow' as AppMode, parameters = {} as Record<string, string> } = {},
 ) => buildInputSchema(appWith(inputForm, mode), parameters);
 
-describe('the input schema: one property per form type (SPEC §4.2 table)', () => {
+describe('the input schema: one property per form type', () => {
   it.each<[string, InputVariable, Record<string, unknown>]>([
     ['text-input', { type: 'text-input', variable: 'v' }, { type: 'string', description: '' }],
     [
@@ -136,7 +136,7 @@ describe('the input schema: one property per form type (SPEC §4.2 table)', () =
   });
 });
 
-describe('required and the implicit query (SPEC §4.2)', () => {
+describe('required and the implicit query', () => {
   const form: InputVariable[] = [
     { type: 'text-input', variable: 'name', required: true },
     { type: 'number', variable: 'count' },
@@ -202,7 +202,7 @@ describe('required and the implicit query (SPEC §4.2)', () => {
   });
 });
 
-describe('property descriptions and defaults (SPEC §4.2)', () => {
+describe('property descriptions and defaults', () => {
   const variable: InputVariable = {
     type: 'text-input',
     variable: 'city',
@@ -281,7 +281,7 @@ describe('property descriptions and defaults (SPEC §4.2)', () => {
   });
 });
 
-describe('both shapes of the input form (SPEC §1)', () => {
+describe('both shapes of the input form', () => {
   const flat: InputVariable[] = [
     { type: 'paragraph', variable: 'text', label: 'Text', required: true, max_length: 100 },
     { type: 'select', variable: 'language', label: 'Language', options: ['en', 'fr'] },

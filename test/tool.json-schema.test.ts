@@ -1,15 +1,15 @@
 /**
- * SPEC §4.2 and §4.4: every schema the tool layer generates is valid JSON Schema 2020-12, checked
+ * docs/http-contract.md, "The tool": every schema the tool layer generates is valid JSON Schema 2020-12, checked
  * with a real validator (ajv's 2020 build, strict mode), and it agrees with the package's own
  * checks: a value the argument checker accepts, the input schema accepts; a value the checker
  * rejects, the schema rejects. Likewise for declared outputs and the output check.
  *
  * The documented exceptions, where the checker is deliberately more forgiving or stricter than
- * what JSON Schema can say with the keywords of the SPEC §4.2 table:
- * - `coercion`: a numeric string for a `number`, "true"/"false" for a `checkbox` (SPEC §4.3);
+ * what JSON Schema can say with the keywords the tool's input schema uses:
+ * - `coercion`: a numeric string for a `number`, "true"/"false" for a `checkbox`;
  * - `not given`: `null` for an optional value, and `""` for an optional non-text value, count as
  *   "not given" and take the default;
- * - `required`: `""` for a required text counts as missing (SPEC §4.3), which `required` alone
+ * - `required`: `""` for a required text counts as missing, which `required` alone
  *   does not express.
  */
 // The named export: under NodeNext the default import of this CommonJS module is its namespace.
@@ -19,7 +19,7 @@ import { compileArgumentChecker } from '../src/tool/arguments.js';
 import { buildInputSchema } from '../src/tool/input-schema.js';
 import { buildOutputSchema, compileOutputCheck } from '../src/tool/outputs.js';
 import type { AppMode, DeclaredOutput, HostApp, InputVariable } from '../src/types.js';
-import { sampleApps } from './helpers/sample-apps.js';
+import { demoApps } from './helpers/apps.js';
 
 const ajv = new Ajv2020({ strict: true, allErrors: true });
 
@@ -265,7 +265,7 @@ describe('whole input schemas agree with the checker', () => {
     expect(checked.ok && validate({ query: 'q', ...checked.value.inputs })).toBe(true);
   });
 
-  it.each(sampleApps.map((app) => [app.name, app] as const))(
+  it.each(demoApps.map((app) => [app.name, app] as const))(
     'the sample app %s: input and output schemas compile',
     (_, app) => {
       const input = buildInputSchema(app, {});
@@ -278,7 +278,7 @@ describe('whole input schemas agree with the checker', () => {
   );
 });
 
-describe('output schemas agree with the output check (SPEC §4.4)', () => {
+describe('output schemas agree with the output check', () => {
   const declared: DeclaredOutput[] = [
     { variable: 'count', type: 'number', description: 'How many' },
     { variable: 'label', type: 'string' },

@@ -1,5 +1,5 @@
 /**
- * SPEC §4.1: the tool's name, title and description, as `tools/list` shows them, computed by the
+ * docs/http-contract.md, "The tool": the tool's name, title and description, as `tools/list` shows them, computed by the
  * tool layer directly (no HTTP).
  */
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { featuresOf } from '../src/protocol/versions.js';
 import { TOOL_NAME_PATTERN, toToolName } from '../src/tool/name.js';
 import { createToolCache, type ToolNamer } from '../src/tool/tool.js';
 import type { HostApp, ServerRecord } from '../src/types.js';
-import { serverRecordFor } from './helpers/sample-apps.js';
+import { serverRecordFor } from './helpers/apps.js';
 
 const app = (overrides: Partial<HostApp> = {}): HostApp => ({
   id: 'app-1',
@@ -29,7 +29,7 @@ function listed(
   return createToolCache(toolName)(host, serverRecordFor(host, server)).describe(featuresOf(version));
 }
 
-describe('the tool name (SPEC §4.1)', () => {
+describe('the tool name', () => {
   it.each([
     ['Customer Support Bot!', 'Customer_Support_Bot'],
     ['text-stats', 'text-stats'],
@@ -86,7 +86,7 @@ describe('the tool name (SPEC §4.1)', () => {
   });
 });
 
-describe('the tool title (SPEC §4.1)', () => {
+describe('the tool title', () => {
   it('is the app name verbatim from 2025-06-18', () => {
     for (const version of ['2025-06-18', '2025-11-25', '2026-07-28']) {
       expect(listed(app({ name: 'Customer Support Bot! 🚀' }), { version }).title).toBe(
@@ -102,7 +102,7 @@ describe('the tool title (SPEC §4.1)', () => {
   });
 });
 
-describe('the tool description (SPEC §4.1)', () => {
+describe('the tool description', () => {
   it("is the server's description when it has one", () => {
     const tool = listed(app({ description: 'The app describes itself' }), {
       server: { description: 'The server describes the tool' },

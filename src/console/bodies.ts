@@ -3,7 +3,7 @@ import { codePointLength } from '../code-points.js';
 import { issuesOf } from '../zod-issues.js';
 import { ConsoleError, type FieldErrors } from './errors.js';
 
-/** Dify's limit on a server's description (SPEC §7); counted in characters (code points), not UTF-16 units. */
+/** Dify's limit on a server's description; counted in characters (code points), not UTF-16 units. */
 export const MAX_DESCRIPTION_LENGTH = 255;
 
 const requiredOr =
@@ -19,7 +19,7 @@ const description = z
   )
   .nullish();
 
-/** Per-variable descriptions shown to MCP clients; keys the app's form no longer has are kept and ignored (SPEC §4.2). */
+/** Per-variable descriptions shown to MCP clients; keys the app's form no longer has are kept and ignored. */
 const parameters = z.record(z.string(), z.string({ error: 'must be a string' }), {
   error: requiredOr('must be an object of strings'),
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { functionOption, parseFactoryOptions } from '../factory-options.js';
 import { mcpPath } from '../mcp-route.js';
 import type { ServerStore } from '../store/types.js';
+import { ThrottledLog } from '../throttled-log.js';
 import type { LoadApp } from '../types.js';
 
 /** Who is calling the console, as the host's `authorize` sees it. */
@@ -37,7 +38,13 @@ export interface McpConsoleOptions {
    * mounted under a prefix. Default: `(code) => '/mcp/server/' + code + '/mcp'`.
    */
   mcpPath?: (serverCode: string) => string;
-  /** Receives internal failures (store, `loadApp`, `authorize`) with their cause; clients get a plain 500. Default: `console.error`. */
+  /**
+   * Also rotate a code on `GET /apps/:serverId/server/refresh`, as Dify's UI does. A state change
+   * on GET is a CSRF hole when `authorize` reads a cookie: turn it on only when it authenticates
+   * with a header. Default: `false` (only POST rotates).
+   */
+  allowGetRefresh?: boolean;
+  /** Receives internal failures (store, `loadApp`, `authorize`) with their cause; clients get a plain 500. Default: `console.error`, a repeated failure once per 10 s with a count. */
   onError?: (error: unknown, context: ConsoleErrorContext) => void;
 }
 
@@ -57,8 +64,11 @@ const isStore = (value: unknown): value is ServerStore =>
   value !== null &&
   STORE_METHODS.every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
 
-function defaultOnError(error: unknown, context: ConsoleErrorContext): void {
-  console.error(`express-app-mcp console: internal failure during ${context.operation}`, error);
+/** `console.error`, with a repeated failure logged once per interval (each console has its own). */
+function defaultOnError(): (error: unknown, context: ConsoleErrorContext) => void {
+  const log = new ThrottledLog();
+  return (error, context) =>
+    log.log(`express-app-mcp console: internal failure during ${context.operation}`, error);
 }
 
 const ConsoleOptionsSchema = z.strictObject({
@@ -68,7 +78,8 @@ const ConsoleOptionsSchema = z.strictObject({
   loadApp: fn<LoadApp>(),
   authorize: fn<AuthorizeConsole>(),
   mcpPath: fn<(serverCode: string) => string>().default(() => mcpPath),
-  onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(() => defaultOnError),
+  allowGetRefresh: z.boolean().default(false),
+  onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(defaultOnError),
 });
 
 export type ParsedConsoleOptions = z.output<typeof ConsoleOptionsSchema>;

@@ -1,5 +1,5 @@
 /**
- * Every error the console can answer, with its HTTP status (SPEC §7). The compiler forces each code
+ * Every error the console can answer, with its HTTP status. The compiler forces each code
  * to have one; handlers throw `ConsoleError` with a code, never a bare status.
  */
 export const CONSOLE_ERRORS = {

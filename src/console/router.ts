@@ -39,12 +39,25 @@ interface Call {
 type Handler = (call: Call) => Promise<Reply>;
 
 /**
- * `app.use('/console/api', mcpConsole({ store, loadApp, authorize }))`: the admin Router of SPEC §7
+ * `app.use('/console/api', mcpConsole({ store, loadApp, authorize }))`: the admin Router (README, "Console API")
  * (Express 4 and 5), mirroring Dify's console endpoints with their known faults fixed: every
  * server is scoped to the caller's tenant and app, publishing answers 201, a second one 409.
  *
  * Use the same store instance as `mcpServer`'s resolver: a rotation or deactivation then takes
  * effect on the MCP endpoint of this process at once.
+ *
+ * @example
+ * ```ts
+ * app.use(
+ *   '/console/api',
+ *   mcpConsole({
+ *     store, // the same store as mcpServer's resolver
+ *     loadApp: (appId, tenantId) => loadYourApp(appId, tenantId),
+ *     // null -> 401; canEdit false -> read only (writes answer 403)
+ *     authorize: (req) => (req.user ? { tenantId: req.user.tenantId, canEdit: req.user.isAdmin } : null),
+ *   }),
+ * );
+ * ```
  */
 export function mcpConsole(options: McpConsoleOptions): Router {
   const config = parseConsoleOptions(options);
@@ -145,7 +158,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
       const server = await config.store.createServer({
         tenantId: access.tenantId,
         appId,
-        // A server is named after its app (SPEC §7), as in Dify.
+        // A server is named after its app, as in Dify.
         name: app.name,
         description: body.description || (app.description ?? ''),
         parameters: body.parameters,
@@ -170,7 +183,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     if (!current || current.tenantId !== access.tenantId || current.appId !== appId) throw serverNotFound();
     const updated = await config.store.updateServer(current.id, {
       parameters: body.parameters,
-      // null or absent keeps the description, "" resets it to the app's (SPEC §7).
+      // null or absent keeps the description, "" resets it to the app's.
       ...(body.description === null || body.description === undefined
         ? {}
         : { description: body.description || (app.description ?? '') }),
@@ -211,14 +224,14 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     .put(endpoint('update', 'edit', update))
     .delete(endpoint('unpublish', 'edit', unpublish))
     .all(methodNotAllowed('GET, POST, PUT, DELETE'));
-  router
+  const refreshMethods = config.allowGetRefresh ? 'GET, POST' : 'POST';
+  const refreshRoute = router
     .route('/apps/:serverId/server/refresh')
     // Express answers HEAD with the GET handler; a link checker's HEAD must not rotate a code.
-    .head(methodNotAllowed('GET, POST'))
-    // GET rotates too, as in Dify, whose UI calls it that way; it still needs `canEdit`.
-    .get(endpoint('refresh', 'edit', refresh))
-    .post(endpoint('refresh', 'edit', refresh))
-    .all(methodNotAllowed('GET, POST'));
+    .head(methodNotAllowed(refreshMethods));
+  // GET rotates only when the host opts in (Dify's UI calls it that way); it still needs `canEdit`.
+  if (config.allowGetRefresh) refreshRoute.get(endpoint('refresh', 'edit', refresh));
+  refreshRoute.post(endpoint('refresh', 'edit', refresh)).all(methodNotAllowed(refreshMethods));
   return router;
 }
 

@@ -1,6 +1,6 @@
 import type { ServerRecord } from '../types.js';
 
-/** A server as the console shows it (SPEC §7), in Dify's field names. */
+/** A server as the console shows it (README, "Console API"), in Dify's field names. */
 export interface ConsoleServer {
   id: string;
   name: string;

@@ -1,13 +1,15 @@
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { McpError } from '../protocol/errors.js';
+import { decodedBody, undecodable } from './content-encoding.js';
 
 /** The request after a host's body parser may have run (body-parser marks what it parsed with `_body`). */
 type MaybeParsed = IncomingMessage & { body?: unknown; _body?: boolean };
 
 /**
- * The JSON body (SPEC §1): the host's parsed body when its `express.json()` ran, otherwise read
- * from the stream here, bounded by `maxBodyBytes` (row 6), and parsed (row 7). No global parser
- * is installed on the host.
+ * The JSON body: the host's parsed body when its `express.json()` ran, otherwise read from the
+ * stream here, inflated when compressed (docs/http-contract.md, row 6a), bounded by `maxBodyBytes`
+ * (row 6), and parsed (row 7). No global parser is installed on the host.
  */
 export async function readJsonBody(req: MaybeParsed, maxBodyBytes: number): Promise<unknown> {
   const declared = Number(req.headers['content-length']);
@@ -21,17 +23,19 @@ export async function readJsonBody(req: MaybeParsed, maxBodyBytes: number): Prom
     if (body === undefined) return parseJson(''); // consumed by someone else, and nothing was left for us
     return typeof body === 'string' || Buffer.isBuffer(body) ? parseJson(body.toString()) : body;
   }
-  return parseJson(await readText(req, maxBodyBytes));
+  return parseJson(await readText(req, decodedBody(req), maxBodyBytes));
 }
 
-function readText(req: IncomingMessage, maxBodyBytes: number): Promise<string> {
+/** Reads `body` (the request, or its inflated form) as text; `maxBodyBytes` counts what is read. */
+function readText(req: IncomingMessage, body: Readable, maxBodyBytes: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
+      body.off('data', onData);
+      body.off('end', onEnd);
       req.off('error', onError);
+      if (body !== req) body.destroy(); // a destroyed pipe destination unpipes itself
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
@@ -54,9 +58,18 @@ function readText(req: IncomingMessage, maxBodyBytes: number): Promise<string> {
       cleanup();
       reject(error);
     };
-    req.on('data', onData);
-    req.on('end', onEnd);
+    body.on('data', onData);
+    body.on('end', onEnd);
     req.on('error', onError);
+    if (body !== req) {
+      // The inflating stream fails only on data that does not inflate; its listener stays, so
+      // nothing it emits after the answer can go unhandled.
+      body.on('error', () => {
+        cleanup();
+        req.resume();
+        reject(undecodable());
+      });
+    }
   });
 }
 

@@ -1,7 +1,8 @@
 import { McpError } from '../protocol/errors.js';
+import { parseHostValue } from './host-value.js';
 
 /**
- * Transport checks of SPEC §2 rows 2-5, on plain header values so they need no framework. Each
+ * Transport checks of docs/http-contract.md, rows 2 to 5, on plain header values so they need no framework. Each
  * returns an `McpError` to write, or `null` when the request may go on.
  */
 
@@ -29,19 +30,18 @@ export function checkHost(
   allowedHosts: ReadonlySet<string>,
 ): McpError | null {
   if (!listensOnLoopback) return null;
-  const value = (host ?? '').toLowerCase();
-  const hostname = hostnameOf(value);
-  if (LOOPBACK_HOSTNAMES.has(hostname) || allowedHosts.has(value) || allowedHosts.has(hostname)) return null;
+  const parsed = parseHostValue(host ?? '');
+  if (
+    parsed &&
+    (LOOPBACK_HOSTNAMES.has(parsed.hostname) ||
+      allowedHosts.has(parsed.hostname) ||
+      allowedHosts.has(`${parsed.hostname}:${parsed.port}`))
+  )
+    return null;
   return new McpError(
     'hostNotAllowed',
     `Host not allowed: ${host ?? '(none)'}. A reverse proxy that forwards other host names must list them in the allowedHosts option`,
   );
-}
-
-function hostnameOf(host: string): string {
-  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
-  const colon = host.indexOf(':');
-  return colon === -1 ? host : host.slice(0, colon);
 }
 
 /**
@@ -78,7 +78,7 @@ const COMMON_ACCEPTS = new Set([
   '*/*',
 ]);
 
-/** Row 5: an `Accept` header must allow JSON or an event stream; we always answer JSON. */
+/** Row 5: an `Accept` header must allow JSON or an event stream (a streamed reply is an event stream). */
 export function checkAccept(accept: string | undefined): McpError | null {
   if (accept === undefined || COMMON_ACCEPTS.has(accept) || accept.trim() === '') return null;
   for (const range of accept.split(',')) {

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AddressInfo, Server } from 'node:net';
 
 /** Whether a listening address is loopback (127.0.0.0/8, ::1, or IPv4-mapped 127.x). */
-export function isLoopbackAddress(address: AddressInfo | string | null): boolean {
+function isLoopbackAddress(address: AddressInfo | string | null): boolean {
   if (address === null || typeof address === 'string') return false; // a pipe or unix socket
   const ip = address.address.replace(/^::ffff:/, '');
   return ip === '::1' || ip.startsWith('127.');

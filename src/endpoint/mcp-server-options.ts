@@ -4,6 +4,7 @@ import { functionOption, parseFactoryOptions } from '../factory-options.js';
 import type { RateLimit } from '../farm/rate-limit.js';
 import type { ErrorContext } from '../protocol/report.js';
 import type { ServerStore } from '../store/types.js';
+import { ThrottledLog } from '../throttled-log.js';
 import type { HostApp } from '../types.js';
 import { PACKAGE_VERSION } from '../version.js';
 
@@ -25,7 +26,7 @@ export interface McpServerOptions {
   maxBodyBytes?: number;
   /** Longest a `tools/call` may run before it is aborted, in ms; `0` disables the limit. Default: 300000 (5 minutes). */
   callTimeoutMs?: number;
-  /** Receives internal failures with their cause; nothing of them reaches the client. Default: `console.error`. */
+  /** Receives internal failures with their cause; nothing of them reaches the client. Default: `console.error`, a repeated failure once per 10 s with a count. */
   onError?: (error: unknown, context: ErrorContext) => void;
   /**
    * The store behind `resolveServer`, when several instances share it: on PostgreSQL a
@@ -63,7 +64,7 @@ const OptionsSchema = z.strictObject({
     .default(4 * 1024 * 1024),
   // setTimeout cannot wait longer than 2^31-1 ms: a larger value would fire at once.
   callTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(300_000),
-  onError: fn<(error: unknown, context: ErrorContext) => void>('onError').default(() => defaultOnError),
+  onError: fn<(error: unknown, context: ErrorContext) => void>('onError').default(defaultOnError),
   store: z
     .custom<ServerStore>(
       (value) => typeof (value as Partial<ServerStore> | null)?.getServerByCode === 'function',
@@ -80,8 +81,10 @@ const OptionsSchema = z.strictObject({
 
 export type ParsedMcpServerOptions = z.infer<typeof OptionsSchema>;
 
-function defaultOnError(error: unknown, context: ErrorContext): void {
-  console.error(`express-app-mcp: internal failure during ${context.phase}`, error);
+/** `console.error`, with a repeated failure logged once per interval (each router has its own). */
+function defaultOnError(): (error: unknown, context: ErrorContext) => void {
+  const log = new ThrottledLog();
+  return (error, context) => log.log(`express-app-mcp: internal failure during ${context.phase}`, error);
 }
 
 /**

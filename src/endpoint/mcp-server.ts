@@ -1,21 +1,21 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import { safeHook } from '../express/hook.js';
-import { createRateCheck } from '../farm/rate-limit.js';
 import { isMcpRoutePath, MCP_ROUTE } from '../mcp-route.js';
 import { McpError } from '../protocol/errors.js';
-import { createProtocolCore } from '../protocol/router.js';
+import { BEARER_CHALLENGE, BEARER_ROUTE, bearerCodeOf, missingBearer } from './bearer-code.js';
 import { BodyTooLarge, readJsonBody } from './body.js';
 import { mcpHeaders, watchClose } from './core-request.js';
+import { corsForOrigins } from './cors.js';
 import { checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
 import { listensOnLoopback } from './loopback.js';
+import { createMcpCore } from './mcp-core.js';
 import { type McpServerOptions, parseMcpServerOptions } from './mcp-server-options.js';
 import { writeError, writeReply } from './write-reply.js';
 
 export type { McpServerOptions } from './mcp-server-options.js';
 
 /**
- * An Express Router (Express 4 and 5) that serves `POST /mcp/server/:serverCode/mcp`, relative to
- * where it is mounted. The Express layer only handles the body, the transport headers and the
+ * An Express Router (Express 4 and 5) that serves `POST /mcp/server/:serverCode/mcp`, and
+ * `POST /mcp/server/mcp` with the code as a bearer token, relative to where it is mounted. The Express layer only handles the body, the transport headers and the
  * status; the protocol lives in a framework-free core. Every reply is a JSON-RPC envelope or a 202
  * (see `docs/http-contract.md`).
  *
@@ -43,36 +43,41 @@ export function mcpServer(options: McpServerOptions): Router {
   const config = parseMcpServerOptions(options);
   const allowedOrigins = new Set(config.allowedOrigins.map((origin) => origin.toLowerCase()));
   const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
-  const report = safeHook(config.onError);
-  const core = createProtocolCore<Request>({
-    runApp: config.runApp,
-    serverInfo: config.serverInfo,
-    toolName: config.toolName,
-    callTimeoutMs: config.callTimeoutMs,
-    report,
-    resolveTimeoutMs: config.resolveTimeoutMs,
-    rateCheck:
-      config.rateLimit &&
-      createRateCheck(config.rateLimit, config.store?.farm, (error) => report(error, { phase: 'dispatch' })),
-    farm: config.store?.farm,
-  });
+  const { core, report } = createMcpCore(config);
 
-  /** One request to the route: the transport checks, the body, then the core; the reply written. */
-  async function handleMcpRequest(req: Request, res: Response): Promise<void> {
+  // `req.protocol` is worked out only for browsers, the only clients that send an Origin.
+  const originError = (req: Request, origin: string) =>
+    checkOrigin(origin, `${req.protocol}://${req.headers.host}`, allowedOrigins);
+  const cors = corsForOrigins((req, origin) => originError(req as Request, origin) === null);
+
+  /**
+   * One request to a route: the transport checks, the server code (`serverCodeOf` reads it from
+   * the path or the bearer token; `null` when there is none), the body, then the core; the reply written.
+   */
+  async function handleMcpRequest(
+    req: Request,
+    res: Response,
+    serverCodeOf: (req: Request) => string | null,
+  ): Promise<void> {
+    const { origin } = req.headers;
     if (req.method !== 'POST') {
+      // A preflight that the CORS layer did not answer comes from an origin row 2 refuses.
+      const refused = req.method === 'OPTIONS' && origin !== undefined ? originError(req, origin) : null;
+      if (refused) return writeError(res, refused);
       res.setHeader('Allow', 'POST');
       return writeError(res, new McpError('methodNotAllowed', `Method not allowed: ${req.method}; use POST`));
     }
-    const { origin } = req.headers;
     const transportError =
-      // `req.protocol` is worked out only for browsers, the only clients that send an Origin.
-      (origin === undefined
-        ? null
-        : checkOrigin(origin, `${req.protocol}://${req.headers.host}`, allowedOrigins)) ??
+      (origin === undefined ? null : originError(req, origin)) ??
       checkHost(req.headers.host, listensOnLoopback(req), allowedHosts) ??
       checkContentType(req.headers['content-type']) ??
       checkAccept(req.headers.accept);
     if (transportError) return writeError(res, transportError);
+    const serverCode = serverCodeOf(req);
+    if (serverCode === null) {
+      res.setHeader('WWW-Authenticate', BEARER_CHALLENGE);
+      return writeError(res, missingBearer());
+    }
 
     let payload: unknown;
     try {
@@ -85,7 +90,6 @@ export function mcpServer(options: McpServerOptions): Router {
       return writeError(res, new McpError('internal', 'Internal error'));
     }
 
-    const serverCode = req.params.serverCode as string;
     const reply = await core({
       payload,
       headers: mcpHeaders(req),
@@ -98,15 +102,23 @@ export function mcpServer(options: McpServerOptions): Router {
     if (streaming) await streaming.catch((error: unknown) => report(error, { phase: 'dispatch' }));
   }
 
+  const serve =
+    (serverCodeOf: (req: Request) => string | null) => (req: Request, res: Response, next: NextFunction) => {
+      handleMcpRequest(req, res, serverCodeOf).catch((error) => {
+        // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.
+        report(error, { phase: 'dispatch' });
+        if (!res.headersSent) writeError(res, new McpError('internal', 'Internal error'));
+        else next(error);
+      });
+    };
+
   const router = Router();
-  router.all(MCP_ROUTE, (req: Request, res: Response, next: NextFunction) => {
-    handleMcpRequest(req, res).catch((error) => {
-      // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.
-      report(error, { phase: 'dispatch' });
-      if (!res.headersSent) writeError(res, new McpError('internal', 'Internal error'));
-      else next(error);
-    });
-  });
+  router.all(
+    MCP_ROUTE,
+    cors,
+    serve((req) => req.params.serverCode as string),
+  );
+  router.all(BEARER_ROUTE, cors, serve(bearerCodeOf));
   // Express decodes `:serverCode` before our handler runs, and a malformed escape (`%ZZ`) fails
   // there; that failure would reach the host's HTML error page, and every reply of the endpoint is a
   // JSON-RPC envelope. Only that failure, on our route's shape, is ours: every other error goes on to the host.

@@ -40,10 +40,11 @@ export function hasEnvelopeClaim(payload: unknown): boolean {
 }
 
 /**
- * A request is modern (SPEC §3) when it claims the per-request envelope, or its
- * `MCP-Protocol-Version` header is 2026-07-28 or later. Everything else takes the legacy path, so
- * 2025 clients see exactly the handshake they know. Only date-shaped headers compare by string
- * order; any other value stays on the legacy path and is refused there (SPEC §2 row 11).
+ * A request is modern when it claims the per-request envelope, or its `MCP-Protocol-Version`
+ * header is 2026-07-28 or later (docs/http-contract.md, "Which era a request belongs to").
+ * Everything else takes the legacy path, so 2025 clients see exactly the handshake they know. Only
+ * date-shaped headers compare by string order; any other value stays on the legacy path and is
+ * refused there (row 11).
  */
 export function isModernRequest(payload: unknown, protocolVersionHeader: string | undefined): boolean {
   const header = headerValue(protocolVersionHeader);

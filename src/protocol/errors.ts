@@ -18,7 +18,7 @@ export const RPC_CODES = {
 type RpcCode = (typeof RPC_CODES)[keyof typeof RPC_CODES];
 
 /**
- * Every error the endpoint can write, with its JSON-RPC code and HTTP status (SPEC §2 and §3).
+ * Every error the endpoint can write, with its JSON-RPC code and HTTP status (docs/http-contract.md).
  * The compiler forces each kind to have both.
  */
 export const ERROR_KINDS = {
@@ -31,6 +31,7 @@ export const ERROR_KINDS = {
   parseError: { code: RPC_CODES.PARSE_ERROR, status: 400 },
   invalidRequest: { code: RPC_CODES.INVALID_REQUEST, status: 400 },
   unsupportedProtocolVersion: { code: RPC_CODES.INVALID_REQUEST, status: 400 },
+  unauthorized: { code: RPC_CODES.INVALID_REQUEST, status: 401 },
   serverNotFound: { code: RPC_CODES.INVALID_REQUEST, status: 404 },
   serverInactive: { code: RPC_CODES.INVALID_REQUEST, status: 404 },
   appNotFound: { code: RPC_CODES.INVALID_REQUEST, status: 404 },
@@ -42,7 +43,7 @@ export const ERROR_KINDS = {
   // A server farm's limits and troubles (see the README, "Running several instances").
   tooManyRequests: { code: RPC_CODES.SERVER_ERROR, status: 429 },
   temporarilyUnavailable: { code: RPC_CODES.INTERNAL_ERROR, status: 503 },
-  // Modern era (SPEC §3, MCP 2026-07-28 transports).
+  // The 2026-07-28 era (MCP 2026-07-28 transports).
   modernHeaderMismatch: { code: RPC_CODES.HEADER_MISMATCH, status: 400 },
   modernInvalidParams: { code: RPC_CODES.INVALID_PARAMS, status: 400 },
   modernUnsupportedVersion: { code: RPC_CODES.UNSUPPORTED_PROTOCOL_VERSION, status: 400 },

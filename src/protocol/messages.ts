@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainJsonObject } from '../plain-object.js';
 import { type Issue, issuesOf, issueText } from '../zod-issues.js';
 
 /** JSON-RPC ids are strings or integers; `0` is a valid id (JSON-RPC 2.0 §4). */
@@ -7,7 +8,7 @@ export type RequestId = z.infer<typeof RequestIdSchema>;
 
 const ParamsSchema = z.record(z.string(), z.unknown(), { error: 'params must be an object' });
 
-/** One JSON-RPC 2.0 request or notification (SPEC §2 row 8). A null id counts as no id (row 10). */
+/** One JSON-RPC 2.0 request or notification (docs/http-contract.md, row 8). A null id counts as no id (row 10). */
 export const MessageSchema = z.object(
   {
     jsonrpc: z.literal('2.0', { error: 'jsonrpc must be "2.0"' }),
@@ -29,7 +30,10 @@ export const InitializeParamsSchema = z.object({
 
 export const CallToolParamsSchema = z.object({
   name: z.string({ error: 'name must be a string' }),
-  arguments: z.record(z.string(), z.unknown(), { error: 'arguments must be an object' }).nullish(),
+  // Not z.record, which drops a `__proto__` key: that is a variable name like any other.
+  arguments: z
+    .custom<Record<string, unknown>>(isPlainJsonObject, { error: 'arguments must be an object' })
+    .nullish(),
 });
 
 export const CancelledParamsSchema = z.object({ requestId: RequestIdSchema });

@@ -1,4 +1,7 @@
-/** What was being done when an internal failure happened, as the `onError` hook receives it; never the server code. */
+/**
+ * What was being done when an internal failure happened, as the `onError` hook receives it; never
+ * the server code.
+ */
 export interface ErrorContext {
   /**
    * - `resolve`: looking the server code up (`resolveServer` failed);

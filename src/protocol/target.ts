@@ -9,7 +9,7 @@ export interface ServingTarget {
   endUser: (name: string) => Promise<EndUser>;
 }
 
-/** SPEC §2 rows 12-15, in that order. `id` is echoed in the error where there is one. */
+/** Rows 12 to 15 of docs/http-contract.md, in that order. `id` is echoed in the error where there is one. */
 export function checkServing(resolved: ResolvedServer | null, id: RequestId | null): ServingTarget {
   if (!resolved) throw new McpError('serverNotFound', 'MCP server not found', undefined, id);
   const { server, app } = resolved;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Farm } from '../farm/farm.js';
-import { isPlainRecord } from '../plain-object.js';
+import { isPlainJsonObject } from '../plain-object.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
 import { createToolRuns } from '../tool/runs.js';
@@ -91,8 +91,8 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
     },
 
     /**
-     * `notifications/cancelled`: aborts the matching call of the same server in this process, or,
-     * when it does not run here, tells the other instances of the farm.
+     * `notifications/cancelled`: aborts every matching call of the same server in this process, or,
+     * when none runs here, tells the other instances of the farm.
      */
     cancel(target: ServingTarget, params: Record<string, unknown> | undefined): void {
       const parsed = CancelledParamsSchema.safeParse(params ?? {});
@@ -118,7 +118,7 @@ type CallToolParams = z.infer<typeof CallToolParamsSchema>;
  */
 function isCallToolParams(params: Record<string, unknown>): params is CallToolParams {
   const args = params.arguments;
-  return typeof params.name === 'string' && (args === undefined || args === null || isPlainRecord(args));
+  return typeof params.name === 'string' && (args === undefined || args === null || isPlainJsonObject(args));
 }
 
 function parseCallParams(call: { id: RequestId; params: Record<string, unknown> }): CallToolParams {

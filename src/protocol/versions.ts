@@ -1,8 +1,11 @@
 import type { ToolFeatures } from '../tool/features.js';
 
-/** Protocol revisions served on the legacy (initialize handshake) path, oldest first (SPEC §2.1). */
+/**
+ * Protocol revisions served on the legacy (initialize handshake) path, oldest first
+ * (docs/http-contract.md, "The 2025 era").
+ */
 export const LEGACY_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
-/** Revisions served on the modern, stateless path (SPEC §3). */
+/** Revisions served on the modern, stateless path (docs/http-contract.md, "The 2026-07-28 era"). */
 export const MODERN_VERSIONS = ['2026-07-28'] as const;
 export const SUPPORTED_VERSIONS: readonly string[] = [...LEGACY_VERSIONS, ...MODERN_VERSIONS];
 

@@ -19,7 +19,7 @@ interface Entry {
 }
 
 /**
- * The in-process cache of code lookups (SPEC §6): a hit answers without touching the database.
+ * The in-process cache of code lookups: a hit answers without touching the database.
  *
  * Only found servers are cached, not unknown codes. Guessed or random codes are all different, so
  * caching them would absorb nothing and would evict real servers from the bounded cache; and an

@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const SERVER_CODE_LENGTH = 16;
 
-/** A fresh 16-character server code (SPEC §6); `randomInt` rejects biased draws, so every character is uniform. */
+/** A fresh 16-character server code (about 95 bits); `randomInt` rejects biased draws, so every character is uniform. */
 export function generateServerCode(): string {
   let code = '';
   for (let i = 0; i < SERVER_CODE_LENGTH; i++) code += ALPHABET[randomInt(ALPHABET.length)];

@@ -75,9 +75,17 @@ function toServer(row: ServerRow): ServerRecord {
 }
 
 /**
- * The production store (SPEC §6): servers and end users in the host's database through the host's
+ * The production store: servers and end users in the host's database through the host's
  * own Knex instance (SQLite or PostgreSQL), code lookups served from an in-process cache.
  * The tables must exist already: run `migrate(knex)` first; constructing a store creates nothing.
+ *
+ * @example
+ * ```ts
+ * const db = knex({ client: 'pg', connection: process.env.DATABASE_URL });
+ * await migrate(db);
+ * const store = knexServerStore(db, { cacheTtlMs: 5000 });
+ * app.use(mcpServer({ resolveServer: store.resolver(loadApp), runApp }));
+ * ```
  */
 export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): KnexServerStore {
   if (typeof knex !== 'function' || typeof (knex as Partial<Knex>).schema !== 'object') {
@@ -130,7 +138,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
    * already holds now or later (two writes in the same millisecond, or a clock that went back).
    */
   async function change(id: string, values: Partial<ServerRow>): Promise<ServerRecord | null> {
-    // The old code is gone from this instance's cache from the moment the write starts (SPEC §6).
+    // The old code is gone from this instance's cache from the moment the write starts.
     codes?.forget(id);
     const now = Date.now();
     const [row]: ServerRow[] = await knex(tables.servers)
@@ -171,7 +179,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
         updated_at: now,
       };
       try {
-        // Insert and let the unique index reject a taken code; never check first (SPEC §6).
+        // Insert and let the unique index reject a taken code; never check first (a check races).
         const row = await withFreshCode(async (code) => {
           const candidate: ServerRow = { ...base, server_code: code };
           await servers().insert(candidate);
@@ -263,7 +271,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   };
 
   /**
-   * Race-safe across processes (SPEC §4.5): every contender inserts, the unique index on
+   * Race-safe across processes: every contender inserts, the unique index on
    * `server_id` keeps the first and ignores the rest, and all read back the one that won.
    */
   async function findOrCreateEndUser(server: ServerRecord, name: string): Promise<EndUser> {

@@ -9,6 +9,14 @@ import type { NewServer, ServerChanges, ServerStore } from './types.js';
 /**
  * A store that keeps everything in this process: for tests, demos and single-process prototypes.
  * Nothing survives a restart; use `knexServerStore` in production.
+ *
+ * @example
+ * ```ts
+ * const store = memoryServerStore();
+ * const server = await store.createServer({ tenantId: 't1', appId: 'faq', name: 'FAQ', description: '', parameters: {} });
+ * app.use(mcpServer({ resolveServer: store.resolver(loadApp), runApp }));
+ * console.log(`/mcp/server/${server.serverCode}/mcp`);
+ * ```
  */
 export function memoryServerStore(): ServerStore {
   const servers = new Map<string, ServerRecord>();
@@ -24,7 +32,8 @@ export function memoryServerStore(): ServerStore {
     const server = servers.get(id);
     if (!server) return null;
     apply(server);
-    server.updatedAt = new Date();
+    // Strictly forward, as the Knex store moves it, even for two changes in one millisecond.
+    server.updatedAt = new Date(Math.max(Date.now(), server.updatedAt.getTime() + 1));
     return copy(server);
   };
 

@@ -25,7 +25,7 @@ interface Migration {
 /**
  * Timestamps are epoch milliseconds in a bigint column: SQLite has no date type, so this is the one
  * representation that reads back the same on every driver, keeps millisecond precision, and lets an
- * UPDATE move `updated_at` strictly forward with plain arithmetic (SPEC §6).
+ * UPDATE move `updated_at` strictly forward with plain arithmetic.
  */
 function timestamps(table: Knex.CreateTableBuilder): void {
   table.bigInteger('created_at').notNullable();
@@ -34,7 +34,7 @@ function timestamps(table: Knex.CreateTableBuilder): void {
 
 /**
  * The package's migrations, in order. Released entries are never edited: a schema change is a new
- * entry, so hosts that already ran the old ones move forward with `migrate` (SPEC §6).
+ * entry, so hosts that already ran the old ones move forward with `migrate`.
  */
 const MIGRATIONS: Migration[] = [
   {
@@ -56,7 +56,7 @@ const MIGRATIONS: Migration[] = [
         table.text('parameters').notNullable().defaultTo('{}');
         timestamps(table);
         table.unique(['server_code'], { indexName: constraints.serverCode });
-        // At most one server per app (SPEC §6).
+        // At most one server per app.
         table.unique(['tenant_id', 'app_id'], { indexName: constraints.tenantApp });
       });
     },
@@ -71,7 +71,7 @@ const MIGRATIONS: Migration[] = [
         table.string('id', 36).notNullable().primary();
         table.string('tenant_id', 255).notNullable();
         table.string('app_id', 255).notNullable();
-        // One end user per server (SPEC §4.5): the unique index is what makes creation race-safe.
+        // One end user per server: the unique index is what makes creation race-safe.
         table.string('server_id', 36).notNullable();
         table.string('type', 16).notNullable().defaultTo('mcp');
         table.text('name').notNullable();
@@ -155,6 +155,12 @@ function migratorConfig(prefix: string): Knex.MigratorConfig {
 /**
  * Creates or updates the package's tables and nothing else; running it again is a no-op.
  * Returns the names of the migrations it ran.
+ *
+ * @example
+ * ```ts
+ * const db = knex({ client: 'better-sqlite3', connection: { filename: 'app.sqlite' }, useNullAsDefault: true });
+ * const ran = await migrate(db, { tablePrefix: 'acme_' }); // e.g. ['0001_create_servers', '0002_create_end_users']
+ * ```
  */
 export async function migrate(knex: Knex, options?: MigrateOptions): Promise<string[]> {
   const { tablePrefix } = parseFactoryOptions(migrateOptionsSchema, options ?? {}, 'migrate');
@@ -165,6 +171,11 @@ export async function migrate(knex: Knex, options?: MigrateOptions): Promise<str
 /**
  * Undoes the package's last batch of migrations (or all of them), dropping its tables and their
  * data. For tests and for admins removing the package. Returns the names of the migrations undone.
+ *
+ * @example
+ * ```ts
+ * await rollback(db, { tablePrefix: 'acme_', all: true }); // the package's tables are gone
+ * ```
  */
 export async function rollback(knex: Knex, options?: RollbackOptions): Promise<string[]> {
   const { tablePrefix, all } = parseFactoryOptions(rollbackOptionsSchema, options ?? {}, 'rollback');

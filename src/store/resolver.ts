@@ -3,7 +3,7 @@ import type { ServerStore } from './types.js';
 
 /**
  * The `resolveServer` every store offers: code -> server -> app. An inactive server is returned
- * without loading its app, since the endpoint refuses it before looking at the app (SPEC §2 row 13).
+ * without loading its app, since the endpoint refuses it before looking at the app (docs/http-contract.md, row 13).
  */
 export function storeResolver(store: ServerStore, loadApp: LoadApp): ResolveServer {
   return async (serverCode, _req, options) => {

@@ -1,8 +1,8 @@
-/** Every name the package creates in the host's database, derived from one prefix (SPEC §6). */
+/** Every name the package creates in the host's database, derived from one prefix. */
 export interface TableNames {
   servers: string;
   endUsers: string;
-  /** Our own migrations table, so we never share the host's (SPEC §6, STYLE habit 6). */
+  /** Our own migrations table, so we never share the host's. */
   migrations: string;
   /** The shared rate-limit counters (PostgreSQL only), in the layout `rate-limiter-flexible` reads. */
   rateLimits: string;

@@ -19,7 +19,7 @@ export interface ServerChanges {
 }
 
 /**
- * Where servers and their end users live (SPEC §6). The Knex store implements it; so does the
+ * Where servers and their end users live. The Knex store implements it; so does the
  * memory store used in tests. Every write invalidates the store's own code cache at once.
  */
 export interface ServerStore {

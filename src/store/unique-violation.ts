@@ -1,6 +1,6 @@
 /**
  * Which unique constraint an insert or update broke, read from the driver's error. The store relies
- * on the unique indexes instead of checking first (SPEC §6), so it must tell them apart:
+ * on the unique indexes instead of checking first (a check races), so it must tell them apart:
  * - PostgreSQL (`pg`): SQLSTATE 23505, `error.constraint` is the constraint's name, which is why
  *   the migrations name every constraint.
  * - SQLite (`better-sqlite3`, `sqlite3`): code `SQLITE_CONSTRAINT_UNIQUE` (`SQLITE_CONSTRAINT` on

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { codePointLength } from '../code-points.js';
 import { isJsonObject } from '../plain-object.js';
 import type { HostApp, InputVariable } from '../types.js';
+import { exceedsDepth, MAX_ARGUMENT_DEPTH } from './depth.js';
 import { defaultOf, exposedInputs, jsonSchemaOf, maxLengthOf, optionsOf, takesQuery } from './input-form.js';
 
-/** What a run receives once the arguments passed (SPEC §4.3). */
+/** What a run receives once the arguments passed. */
 export interface RunInputs {
   inputs: Record<string, unknown>;
   query?: string;
@@ -25,9 +26,10 @@ interface Field {
 }
 
 /**
- * Compiles the app's form into one checker, once per app (SPEC §4.3): required values, types,
- * `enum`, `maxLength`, the two unambiguous coercions, defaults, extra arguments dropped, NUL
- * stripped. Every problem is reported at once, in words a language model can act on.
+ * Compiles the app's form into one checker, once per app (docs/http-contract.md, "The tool"):
+ * required values, types, `enum`, `maxLength`, the two unambiguous coercions, defaults, extra
+ * arguments dropped, NUL stripped. Every problem is reported at once, in words a language model can
+ * act on.
  *
  * Leniencies beyond the input schema, on purpose: the two coercions, and `null` (or `""` for a
  * non-text type) for an optional value, which counts as "not given" and takes the default.
@@ -98,7 +100,7 @@ function fromZod(schema: z.ZodType): Field['check'] {
   };
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what is stripped (SPEC §4.3).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what is stripped.
 const NUL = /\u0000/g;
 
 function textField(name: string, required: boolean, maxLength?: number, options: string[] = []): Field {
@@ -122,7 +124,7 @@ function textField(name: string, required: boolean, maxLength?: number, options:
 /** Plain decimal notation only: "0x10", "Infinity" or "1_000" are not unambiguous numbers. */
 const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 
-/** A numeric string is an unambiguous number (SPEC §4.3); anything else stays as it is and fails. */
+/** A numeric string is an unambiguous number; anything else stays as it is and fails. */
 function numberSchema(name: string): z.ZodType {
   return z.preprocess(
     (value) => (typeof value === 'string' && NUMERIC.test(value) ? Number(value) : value),
@@ -147,6 +149,10 @@ function objectCheck(name: string, input: InputVariable): Field['check'] {
   return (value) => {
     if (!isJsonObject(value)) {
       return { ok: false, problems: [`${name} must be a JSON object`] };
+    }
+    // Checked first: everything below walks the value recursively.
+    if (exceedsDepth(value, MAX_ARGUMENT_DEPTH)) {
+      return { ok: false, problems: [`${name} is nested more than ${MAX_ARGUMENT_DEPTH} levels deep`] };
     }
     if (!contents) return { ok: true, value: stripNulDeep(value) };
     const parsed = contents.safeParse(value, { error: missingKey });
@@ -175,7 +181,7 @@ function fromJsonSchema(jsonSchema: Record<string, unknown>): z.ZodType | null {
   }
 }
 
-/** NUL characters are stripped from every string, nested ones included (SPEC §4.3). */
+/** NUL characters are stripped from every string, nested ones included; the depth is bounded first. */
 function stripNulDeep(value: unknown): unknown {
   if (typeof value === 'string') return value.replace(NUL, '');
   if (Array.isArray(value)) return value.map(stripNulDeep);

@@ -34,18 +34,18 @@ export interface CallOptions<HostRequest = unknown> {
   report: (error: unknown, phase?: 'run' | 'outputs') => void;
 }
 
-/** An error result never carries `structuredContent` (SPEC §4.4). */
+/** An error result never carries `structuredContent`: there is no result to describe. */
 export const errorResult = (text: string): CallToolResult => ({
   content: [{ type: 'text', text }],
   isError: true,
 });
 
 /**
- * Runs the app once and shapes its result (SPEC §4.4). `stop` stops the run, and `run.signal` must
- * be a getter that reads `stop.signal`, so that the app's `AbortSignal` is made only if the app
- * reads it (see `RunStop`); for that reason `run` is handed to the app as it is, never spread. This
- * adds the timeout to `stop` and stops waiting as soon as the run stops, whether or not the app
- * honours its signal.
+ * Runs the app once and shapes its result (README, "runApp, mode by mode"). `stop` stops the run,
+ * and `run.signal` must be a getter that reads `stop.signal`, so that the app's `AbortSignal` is
+ * made only if the app reads it (see `RunStop`); for that reason `run` is handed to the app as it
+ * is, never spread. This adds the timeout to `stop` and stops waiting as soon as the run stops,
+ * whether or not the app honours its signal.
  */
 export async function runToolCall<HostRequest>(
   tool: AppTool,

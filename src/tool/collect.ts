@@ -11,7 +11,7 @@ export type Produced =
 export const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 
-/** A plain `{outputs}` or `{answer}` return (SPEC §4.4: any mode may return a plain result). */
+/** A plain `{outputs}` or `{answer}` return (any mode may return a plain result). */
 export function fromPlainResult(mode: AppMode, result: AppResult | null | undefined): Produced {
   const record = (result ?? {}) as Record<string, unknown>;
   if (mode === 'workflow') return { kind: 'outputs', outputs: asOutputs(record.outputs) };
@@ -19,7 +19,7 @@ export function fromPlainResult(mode: AppMode, result: AppResult | null | undefi
 }
 
 /**
- * Folds an event stream into a result (SPEC §4.4). The answer is the `message` answers (a
+ * Folds an event stream into a result (README, "runApp, mode by mode"). The answer is the `message` answers (a
  * `message_replace` replaces what came before); without any, the `agent_message` answers; without
  * those, the `agent_thought` thoughts. An `error` event ends the run. Unknown events are ignored.
  */
@@ -60,7 +60,7 @@ export async function fromEvents(
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** `null` or missing outputs are an empty object (SPEC §4.4). */
+/** `null` or missing outputs are an empty object. */
 function asOutputs(value: unknown): Record<string, unknown> {
   return isJsonObject(value) ? value : {};
 }

@@ -13,14 +13,14 @@ const FORM_TYPES = new Set<string>([
   'external_data_tool',
 ]);
 
-/** Inputs a client cannot supply as JSON are not part of the tool (SPEC §4.2). */
+/** Inputs a client cannot supply as JSON are not part of the tool. */
 const HIDDEN_TYPES = new Set<InputVariableType>(['file', 'file-list', 'external_data_tool']);
 
 /**
  * The app's form in the flat shape, with only the inputs a tool exposes. Accepts Dify's flat
  * entries (`{type, variable, ...}`) and the older nested ones (`{'text-input': {variable, ...}}`);
  * entries of an unknown type are left out, as a client could not know how to fill them. A variable
- * named twice keeps its first entry, and in chat modes the implicit `query` (SPEC §4.2) wins over a
+ * named twice keeps its first entry, and in chat modes the implicit `query` wins over a
  * form variable of that name, so the schema and the checker always describe the same fields.
  */
 export function exposedInputs(app: HostApp): InputVariable[] {
@@ -50,7 +50,7 @@ function flatten(entry: unknown): InputVariable | null {
   return null;
 }
 
-/** Chat-like modes take the user's message as a `query` argument (SPEC §4.2). */
+/** Chat-like modes take the user's message as a `query` argument. */
 export const takesQuery = (app: HostApp): boolean =>
   app.mode === 'chat' || app.mode === 'advanced-chat' || app.mode === 'agent-chat';
 

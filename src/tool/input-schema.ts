@@ -16,7 +16,10 @@ export interface JsonSchemaObject {
   [keyword: string]: unknown;
 }
 
-/** The tool's `inputSchema` from the app's input form (SPEC §4.2); valid JSON Schema 2020-12. */
+/**
+ * The tool's `inputSchema` from the app's input form (docs/http-contract.md, "The tool"); valid
+ * JSON Schema 2020-12.
+ */
 export function buildInputSchema(app: HostApp, parameters: Record<string, string>): JsonSchemaObject {
   const schema: JsonSchemaObject = { type: 'object', properties: {}, required: [] };
   if (takesQuery(app)) {
@@ -74,7 +77,7 @@ function jsonObjectKeywords(source: Record<string, unknown> | undefined): Record
   return keywords;
 }
 
-/** The server's own wording first, then the app's (SPEC §4.2); stale `parameters` keys never match. */
+/** The server's own wording first, then the app's; stale `parameters` keys never match. */
 function describe(input: InputVariable, parameters: Record<string, string>): string {
   const fromServer = Object.hasOwn(parameters, input.variable) ? parameters[input.variable] : undefined;
   return nonEmpty(fromServer) ?? nonEmpty(input.description) ?? nonEmpty(input.label) ?? '';

@@ -2,7 +2,7 @@
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /**
- * Derives a valid tool name from an app name (SPEC §4.1): every run of other characters becomes
+ * Derives a valid tool name from an app name: every run of other characters becomes
  * `_`, leading and trailing `_` are trimmed, the result is cut to 128, and an empty one is `app`.
  * A cut that ends on a replaced run trims that `_` too, so the name never ends in one.
  */

@@ -8,7 +8,7 @@ const ANSWER_SCHEMA: JsonSchemaObject = {
   required: ['answer'],
 };
 
-/** The tool's `outputSchema` (SPEC §4.4): precise when a workflow declares its outputs. */
+/** The tool's `outputSchema`: precise when a workflow declares its outputs. */
 export function buildOutputSchema(app: HostApp): Record<string, unknown> {
   if (app.mode !== 'workflow') return ANSWER_SCHEMA;
   if (!app.outputs?.length) return { type: 'object' };

@@ -9,7 +9,10 @@ export interface ToolRunsOptions<HostRequest> {
   runApp: RunApp<HostRequest>;
   /** 0 = no limit. */
   callTimeoutMs: number;
-  /** Receives failures whose cause must not reach the client: the app failing, or its outputs breaking its declared schema. */
+  /**
+   * Receives failures whose cause must not reach the client: the app failing, or its outputs
+   * breaking its declared schema.
+   */
   report: (error: unknown, phase: 'run' | 'outputs', server: ServerRecord, app: HostApp) => void;
 }
 
@@ -35,7 +38,7 @@ export interface ToolRun<HostRequest> {
 
 /**
  * Runs a server's tool and keeps the runs in progress, so that a cancellation can stop the matching
- * one. One stopper stops a run, whoever stops it first: the client closing the response, a
+ * ones. One stopper stops a run, whoever stops it first: the client closing the response, a
  * `notifications/cancelled`, or the timeout, each with its own reason (`AbortSignal.any` and a
  * controller per cause cost more than the rest of a call).
  */
@@ -73,11 +76,9 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
       }
     },
 
-    /** Stops the matching run of the same server in this process; `false` when none runs here. */
+    /** Stops every matching run of the same server in this process (see `InflightCalls`); `false` when none runs here. */
     cancel(serverId: string, id: CallId): boolean {
       return inflight.cancel(serverId, id, new CallCancelled());
     },
   };
 }
-
-export type ToolRuns<HostRequest> = ReturnType<typeof createToolRuns<HostRequest>>;

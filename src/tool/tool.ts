@@ -8,7 +8,7 @@ import { buildOutputSchema, compileOutputCheck } from './outputs.js';
 /** One server's tool: its descriptors and checks, computed once per app and server revision. */
 export interface AppTool {
   readonly name: string;
-  /** The `tools/list` entry for a protocol version (SPEC §2.1 table). */
+  /** The `tools/list` entry for a protocol version (docs/http-contract.md, "Version-gated shapes"). */
   describe(features: ToolFeatures): Readonly<Record<string, unknown>>;
   checkArguments(args: Record<string, unknown>): ArgumentCheck;
   /** Problems with a workflow's outputs against its declared outputs; `null` when none are declared. */
@@ -25,7 +25,7 @@ function buildTool(app: HostApp, server: ServerRecord, toolName: ToolNamer | und
   const outputSchema = buildOutputSchema(app);
   const icons = app.icon && /^(https:|data:)/i.test(app.icon) ? [{ src: app.icon }] : undefined;
 
-  // Exactly the keys each era knows (SPEC §2.1): older clients validate tool shapes strictly.
+  // Exactly the keys each revision knows: older clients validate tool shapes strictly.
   const basic = Object.freeze({ name, description, inputSchema });
   const structured = Object.freeze({ name, title: app.name, description, inputSchema, outputSchema });
   const withIcons = icons ? Object.freeze({ ...structured, icons }) : structured;

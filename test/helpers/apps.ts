@@ -1,9 +1,12 @@
 /**
- * A small host backend for the endpoint suites: a few apps, one published server per situation of
- * SPEC §2 (active, inactive, app gone, app unavailable, a failing resolver, a failing store), a
- * `runApp` that records every run, and an `onError` hook that records every report.
+ * The apps every suite uses, one definition per id:
+ * - the example's own demo apps, one per mode, with the example's `runApp`, and a real host that
+ *   publishes them (`startDemoHost`), for the suites that follow a mode end to end;
+ * - a world of servers for the protocol suites: one published server per situation of
+ *   docs/http-contract.md (active, inactive, app gone, app unavailable, a failing resolver, a
+ *   failing store), a `runApp` that records every run, and an `onError` hook that records every report.
  */
-
+import { DEMO_APPS, TENANT_ID as DEMO_TENANT, runApp as runDemoApp } from '../../example-app/apps.js';
 import type {
   AppResult,
   AppRun,
@@ -11,16 +14,151 @@ import type {
   HostApp,
   McpServerOptions,
   ResolveServer,
+  RunApp,
   ServerRecord,
 } from '../../src/index.js';
+import * as pkg from '../../src/index.js';
 import type { ErrorContext } from '../../src/protocol/report.js';
 import type { ServerStore } from '../../src/store/types.js';
+import { type Host, hostVariants, startHost } from './hosts.js';
+
+// --- the example's demo apps -----------------------------------------------------------------------
+
+const demoApp = (id: string): HostApp => {
+  const app = DEMO_APPS.find((candidate) => candidate.id === id);
+  if (!app) throw new Error(`the example has no demo app ${id}`);
+  return app;
+};
+
+export const textStats = demoApp('text-stats');
+export const faqBot = demoApp('faq-bot');
+export const supportDesk = demoApp('support-desk');
+export const calcAgent = demoApp('calc-agent');
+export const titleCase = demoApp('title-case');
+export const demoApps: readonly HostApp[] = DEMO_APPS;
+
+/** A server record for an app, as a store would hold it; `overrides` replace any field. */
+export function serverRecordFor(app: HostApp, overrides: Partial<ServerRecord> = {}): ServerRecord {
+  const at = new Date('2025-01-01T00:00:00Z');
+  return {
+    id: `server-${app.id}`,
+    tenantId: DEMO_TENANT,
+    appId: app.id,
+    name: app.name,
+    description: '',
+    serverCode: 'SampleCode000000',
+    status: 'active',
+    parameters: {},
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+export interface DemoHost {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  /** The host itself, to send any request to. */
+  readonly host: Host;
+  readonly store: ServerStore;
+  /** The server published for each app, by app id. */
+  readonly servers: Readonly<Record<string, ServerRecord>>;
+  /** The server code of each app, by app id. */
+  readonly codes: Readonly<Record<string, string>>;
+  /** The full MCP endpoint URL of an app's server. */
+  endpointOf(app: HostApp): URL;
+  /** Every run `runApp` received, in order. */
+  readonly runs: AppRun[];
+  /** Every report the error hook received, in order. */
+  readonly reports: unknown[];
+  /** The context of each report, in the same order. */
+  readonly reportContexts: ErrorContext[];
+  close(): Promise<void>;
+}
+
+export interface DemoHostOptions {
+  /** The apps to publish. Default: every demo app. */
+  apps?: readonly HostApp[];
+  /** Runs the apps. Default: the example's `runApp`. */
+  runApp?: RunApp;
+  /** More `mcpServer` options (`toolName`, `callTimeoutMs`, …). */
+  options?: Omit<Partial<McpServerOptions>, 'resolveServer' | 'runApp' | 'onError'>;
+  /** The store the servers are published in. Default: a new memory store. */
+  store?: ServerStore;
+}
+
+/**
+ * Starts a real Express 5 host on 127.0.0.1 that publishes the apps, one server each, as a user's
+ * backend would: `mcpServer({ resolveServer: store.resolver(loadApp), runApp })`.
+ */
+export async function startDemoHost(config: DemoHostOptions = {}): Promise<DemoHost> {
+  const apps = config.apps ?? demoApps;
+  const store = config.store ?? pkg.memoryServerStore();
+  const runApp = config.runApp ?? runDemoApp;
+  const servers: Record<string, ServerRecord> = {};
+  for (const app of apps) {
+    servers[app.id] = await store.createServer({
+      tenantId: DEMO_TENANT,
+      appId: app.id,
+      name: app.name,
+      description: app.description ?? '',
+      parameters: {},
+    });
+  }
+  const runs: AppRun[] = [];
+  const reports: unknown[] = [];
+  const reportContexts: ErrorContext[] = [];
+  const host = await startHost(hostVariants[0]!, pkg, {
+    ...config.options,
+    resolveServer: store.resolver((appId, tenantId) =>
+      tenantId === DEMO_TENANT ? (apps.find((app) => app.id === appId) ?? null) : null,
+    ),
+    runApp: (run) => {
+      runs.push(run);
+      return runApp(run);
+    },
+    onError: (error, context) => {
+      reports.push(error);
+      reportContexts.push(context);
+    },
+  });
+  return {
+    url: host.url,
+    host,
+    store,
+    servers,
+    codes: Object.fromEntries(Object.entries(servers).map(([appId, server]) => [appId, server.serverCode])),
+    runs,
+    reports,
+    reportContexts,
+    endpointOf: (app) => {
+      const record = servers[app.id];
+      if (!record) throw new Error(`${app.id} is not published on this host`);
+      return new URL(host.path(record.serverCode), host.url);
+    },
+    close: () => host.close(),
+  };
+}
+
+/** Every run answers with its own inputs: a workflow's outputs, or a JSON answer. */
+const echoInputs = (run: AppRun): AppResult =>
+  run.app.mode === 'workflow'
+    ? { outputs: { inputs: run.inputs } }
+    : { answer: JSON.stringify({ query: run.query, inputs: run.inputs }) };
+
+/** A host that publishes a test's own apps, each run answering with its own inputs. */
+export const startEchoHost = (
+  apps: readonly HostApp[],
+  options: DemoHostOptions['options'] = {},
+): Promise<DemoHost> => startDemoHost({ apps, runApp: echoInputs, options });
+
+// --- the world of the protocol suites --------------------------------------------------------------
 
 export const TENANT = 'tenant-demo';
 
 /** A workflow that declares its outputs and has an https icon. */
 export const TEXT_STATS: HostApp = {
-  id: 'text-stats',
+  id: 'text-stats-with-icon',
   name: 'Text Stats',
   mode: 'workflow',
   description: 'Counts the words of a text',
@@ -37,7 +175,7 @@ export const TEXT_STATS: HostApp = {
 
 /** A chat app with an icon that is not https (so never shown as `icons`). */
 export const FAQ_BOT: HostApp = {
-  id: 'faq-bot',
+  id: 'faq-bot-with-http-icon',
   name: 'FAQ Bot!',
   mode: 'chat',
   description: 'Answers questions',
@@ -77,7 +215,7 @@ export const RESOLVER_FAILS_CODE = 'ResolverFails000';
 export const RESOLVER_FAILURE = new Error(`database is down while looking up ${RESOLVER_FAILS_CODE}`);
 export const STORE_FAILURE = new Error('end_users insert failed: connection reset');
 
-/** The Text Stats server's tool as each protocol revision lists it (SPEC §2.1, §4). */
+/** The Text Stats server's tool as each protocol revision lists it. */
 export const TEXT_STATS_TOOL = (() => {
   const basic = {
     name: 'Text_Stats',

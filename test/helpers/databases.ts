@@ -1,6 +1,6 @@
 /**
- * The databases every storage-backed suite runs against (STYLE habit 7: the same suite on every
- * database, `describe.each(databases)`). Each `create()` gives a suite its own empty database, so
+ * The databases every storage-backed suite runs against (the same suite on every database,
+ * `describe.each(databases)`). Each `create()` gives a suite its own empty database, so
  * test files running in parallel never see each other's rows:
  * - `sqlite`: a new file in a new temporary folder (better-sqlite3), always available;
  * - `postgres`: a new schema in the database named by `TEST_POSTGRES_URL`, only when it is set.

@@ -7,8 +7,9 @@
  * an HTML 404 page and an HTML error handler. A reply that is not `application/json` (or a 202
  * without a body) fails the assertions below.
  */
+import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import express5, { type NextFunction, type Request, type Response } from 'express';
 import express4 from 'express4';
 import { expect, vi } from 'vitest';
@@ -61,6 +62,8 @@ export interface Host {
   send(request: OutgoingRequest): Promise<Reply>;
   /** POSTs a JSON-RPC payload to a server's endpoint with the headers a real client sends. */
   post(serverCode: string, payload: unknown, headers?: Headers): Promise<Reply>;
+  /** Resolves once every connection open now has closed on the server's side. */
+  allConnectionsClosed(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -103,6 +106,11 @@ export function serveApp(
   { listen = '127.0.0.1', mountPath = '' }: StartHostOptions = {},
 ): Promise<Host> {
   const server = http.createServer(app);
+  const open = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, listen, () => {
@@ -117,6 +125,9 @@ export function serveApp(
         send: (request) => send(url, request),
         post: (serverCode, payload, headers = {}) =>
           send(url, { path: host.path(serverCode), body: payload, headers }),
+        allConnectionsClosed: async () => {
+          await Promise.all([...open].map((socket) => once(socket, 'close')));
+        },
         close: () =>
           new Promise<void>((done, fail) => {
             server.close((error) => (error ? fail(error) : done()));

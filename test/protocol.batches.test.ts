@@ -1,39 +1,35 @@
 /**
- * SPEC §2.2: JSON-RPC batches, which only protocol 2025-03-26 has (header absent or equal to it).
+ * docs/http-contract.md, "Batches": JSON-RPC batches, which only protocol 2025-03-26 has (header
+ * absent or equal to it), driven through the protocol core.
  * Each element is handled as a single message; the reply is the array of the responses.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWorld, TEXT_STATS_TOOL, UNKNOWN_CODE, type World } from './helpers/apps.js';
+import { type CoreClient, startWorldCore } from './helpers/core.js';
 import {
   expectAccepted,
   expectRpcReply,
-  type Host,
-  hostVariants,
   notification,
   request,
   rpcError,
   rpcResult,
-  startWorldHost,
 } from './helpers/hosts.js';
 
 const TOOL = TEXT_STATS_TOOL.basic;
 
-describe.each(hostVariants)('batches on $name', (variant) => {
+describe('batches', () => {
   let world: World;
-  let host: Host;
+  let core: CoreClient;
 
   beforeAll(async () => {
-    ({ world, host } = await startWorldHost(variant, createWorld));
-  });
-  afterAll(async () => {
-    await host?.close();
+    ({ world, core } = await startWorldCore(createWorld));
   });
   beforeEach(() => {
     world.runs.length = 0;
   });
 
   const batch = (elements: unknown[], headers: Record<string, string> = {}, code = world.codes.textStats) =>
-    host.post(code, elements, headers);
+    core.post(code, elements, headers);
 
   it.each([
     ['without a protocol header', {}],

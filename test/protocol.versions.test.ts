@@ -1,21 +1,20 @@
 /**
- * SPEC §2.1: protocol versions on the legacy path. `initialize` negotiates from its params alone;
- * every other request takes its version from its own `MCP-Protocol-Version` header (absent: 2025-03-26);
- * nothing is remembered between requests; and the tool and call-result shapes follow the version.
+ * docs/http-contract.md, "The 2025 era" and "Version-gated shapes", driven through the protocol
+ * core. `initialize` negotiates from its params alone; every other request takes its version from
+ * its own `MCP-Protocol-Version` header (absent: 2025-03-26); nothing is remembered between
+ * requests; and the tool and call-result shapes follow the version.
  */
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWorld, DESCRIPTIONS, TEXT_STATS_TOOL, type World } from './helpers/apps.js';
+import { type CoreClient, startWorldCore } from './helpers/core.js';
 import {
   expectAccepted,
   expectRpcReply,
-  type Host,
-  hostVariants,
   notification,
   request,
   rpcError,
   rpcResult,
-  startWorldHost,
 } from './helpers/hosts.js';
 
 const SUPPORTED = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
@@ -51,15 +50,12 @@ const FAQ_BOT_STRUCTURED = {
 const CALL = { name: 'Text_Stats', arguments: { text: 'one two three four', top_n: 2 } };
 const OUTPUTS = { word_count: 4, top_words: ['one', 'two'] };
 
-describe.each(hostVariants)('protocol versions on $name', (variant) => {
+describe('protocol versions', () => {
   let world: World;
-  let host: Host;
+  let core: CoreClient;
 
   beforeAll(async () => {
-    ({ world, host } = await startWorldHost(variant, createWorld));
-  });
-  afterAll(async () => {
-    await host?.close();
+    ({ world, core } = await startWorldCore(createWorld));
   });
   beforeEach(() => {
     world.runs.length = 0;
@@ -72,7 +68,7 @@ describe.each(hostVariants)('protocol versions on $name', (variant) => {
     instructions: DESCRIPTIONS.textStats,
   });
   const initialize = (protocolVersion: unknown, headers: Record<string, string> = {}) =>
-    host.post(
+    core.post(
       world.codes.textStats,
       request('init', 'initialize', {
         protocolVersion,
@@ -113,7 +109,7 @@ describe.each(hostVariants)('protocol versions on $name', (variant) => {
     it('issues no Mcp-Session-Id, and a session id sent by the client changes nothing', async () => {
       const reply = await initialize('2025-11-25');
       expect(reply.headers['mcp-session-id']).toBeUndefined();
-      const listed = await host.post(world.codes.textStats, request(2, 'tools/list'), {
+      const listed = await core.post(world.codes.textStats, request(2, 'tools/list'), {
         'mcp-session-id': 'made-up-session',
         'mcp-protocol-version': '2025-11-25',
       });
@@ -123,7 +119,7 @@ describe.each(hostVariants)('protocol versions on $name', (variant) => {
 
   describe('other requests take the version from their own header', () => {
     const list = (headers: Record<string, string>) =>
-      host.post(world.codes.textStats, request('l', 'tools/list'), headers);
+      core.post(world.codes.textStats, request('l', 'tools/list'), headers);
 
     it('no header means 2025-03-26', async () => {
       expectRpcReply(await list({}), 200, rpcResult('l', { tools: [TEXT_STATS_BASIC] }));
@@ -163,9 +159,9 @@ describe.each(hostVariants)('protocol versions on $name', (variant) => {
       ['an unsupported header', 'bogus'],
       ['an unknown date', '2025-01-01'],
       ['a supported header', '2025-06-18'],
-      // A header of 2026-07-28 or later makes the request modern (SPEC §3), with its own version rules.
+      // A header of 2026-07-28 or later makes the request modern, with its own version rules.
     ])('notifications are accepted whatever the header: %s', async (_label, header) => {
-      const reply = await host.post(world.codes.textStats, notification('notifications/initialized'), {
+      const reply = await core.post(world.codes.textStats, notification('notifications/initialized'), {
         'mcp-protocol-version': header,
       });
       expectAccepted(reply);
@@ -174,7 +170,7 @@ describe.each(hostVariants)('protocol versions on $name', (variant) => {
 
   describe('version-gated tool fields', () => {
     const listAt = (version: string, code = world.codes.textStats) =>
-      host.post(code, request(1, 'tools/list'), { 'mcp-protocol-version': version });
+      core.post(code, request(1, 'tools/list'), { 'mcp-protocol-version': version });
 
     it.each([
       ['2024-11-05', TEXT_STATS_BASIC],
@@ -199,7 +195,7 @@ describe.each(hostVariants)('protocol versions on $name', (variant) => {
 
   describe('version-gated call results', () => {
     const callAt = (version: string, params: Record<string, unknown> = CALL) =>
-      host.post(world.codes.textStats, request('c', 'tools/call', params), {
+      core.post(world.codes.textStats, request('c', 'tools/call', params), {
         'mcp-protocol-version': version,
       });
     const content = [{ type: 'text', text: JSON.stringify(OUTPUTS) }];

@@ -1,8 +1,9 @@
 /**
- * SPEC §2 rows 10-20: well-formed JSON-RPC messages, and what the endpoint answers for each kind of
- * server, method and failure. Every reply is checked whole (status, content type, envelope).
+ * docs/http-contract.md, rows 10 to 20: well-formed JSON-RPC messages, and what the endpoint answers
+ * for each kind of server, method and failure, driven through the protocol core. Every reply is
+ * checked whole (status, content type, envelope).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   createWorld,
   RESOLVER_FAILS_CODE,
@@ -11,18 +12,14 @@ import {
   UNKNOWN_CODE,
   type World,
 } from './helpers/apps.js';
+import { type CoreClient, coreClient, startWorldCore } from './helpers/core.js';
 import {
   expectAccepted,
   expectRpcReply,
-  type Host,
-  hostVariants,
-  loadPackage,
   notification,
   type Reply,
   request,
   rpcError,
-  startHost,
-  startWorldHost,
 } from './helpers/hosts.js';
 
 const SUPPORTED = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
@@ -32,15 +29,12 @@ const INITIALIZE = {
   clientInfo: { name: 'tester', version: '1.0' },
 };
 
-describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
+describe('JSON-RPC requests', () => {
   let world: World;
-  let host: Host;
+  let core: CoreClient;
 
   beforeAll(async () => {
-    ({ world, host } = await startWorldHost(variant, createWorld));
-  });
-  afterAll(async () => {
-    await host?.close();
+    ({ world, core } = await startWorldCore(createWorld));
   });
   beforeEach(() => {
     world.reports.length = 0;
@@ -53,17 +47,17 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
     it.each(['tools/list', 'tools/call', 'initialize', 'ping'])(
       '%s without an id answers 400',
       async (method) => {
-        expectRpcReply(await host.post(world.codes.textStats, { jsonrpc: '2.0', method }), 400, idRequired);
+        expectRpcReply(await core.post(world.codes.textStats, { jsonrpc: '2.0', method }), 400, idRequired);
       },
     );
 
     it('a request with id null answers 400 with id null', async () => {
-      const reply = await host.post(world.codes.textStats, request(null, 'tools/list'));
+      const reply = await core.post(world.codes.textStats, request(null, 'tools/list'));
       expectRpcReply(reply, 400, idRequired);
     });
 
     it('an unknown method without an id that is not a notification answers 400', async () => {
-      const reply = await host.post(world.codes.textStats, { jsonrpc: '2.0', method: 'tools/frobnicate' });
+      const reply = await core.post(world.codes.textStats, { jsonrpc: '2.0', method: 'tools/frobnicate' });
       expectRpcReply(reply, 400, idRequired);
     });
   });
@@ -74,7 +68,7 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
       ['not a date', 'latest', 0],
       ['a date written differently', '2025-6-18', 12],
     ])('%s answers 400, lists the supported versions and echoes the id', async (_label, version, id) => {
-      const reply = await host.post(world.codes.textStats, request(id, 'tools/list'), {
+      const reply = await core.post(world.codes.textStats, request(id, 'tools/list'), {
         'mcp-protocol-version': version,
       });
       expectRpcReply(
@@ -85,7 +79,7 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
     });
 
     it('is checked before the server code is looked up', async () => {
-      const reply = await host.post(UNKNOWN_CODE, request(3, 'ping'), { 'mcp-protocol-version': 'bogus' });
+      const reply = await core.post(UNKNOWN_CODE, request(3, 'ping'), { 'mcp-protocol-version': 'bogus' });
       expectRpcReply(
         reply,
         400,
@@ -103,7 +97,7 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
       ['a server whose app is unavailable', () => world.codes.unavailable, 503, -32603, 'app is unavailable'],
     ])('%s answers %i with the request id echoed', async (_label, code, status, rpcCode, message) => {
       for (const id of ['req-1', 0]) {
-        const reply = await host.post(code(), request(id, 'tools/list'));
+        const reply = await core.post(code(), request(id, 'tools/list'));
         expectRpcReply(reply, status, rpcError(id, rpcCode, message));
       }
     });
@@ -113,19 +107,19 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
       ['an inactive server', () => world.codes.inactive, 'MCP server is not active'],
       ['a server whose app is gone', () => world.codes.appGone, 'app not found'],
     ])('a notification to %s answers 404 with id null', async (_label, code, message) => {
-      const reply = await host.post(code(), notification('notifications/initialized'));
+      const reply = await core.post(code(), notification('notifications/initialized'));
       expectRpcReply(reply, 404, rpcError(null, -32600, message));
     });
 
     it('initialize for an unavailable app answers 503', async () => {
-      const reply = await host.post(world.codes.unavailable, request(1, 'initialize', INITIALIZE));
+      const reply = await core.post(world.codes.unavailable, request(1, 'initialize', INITIALIZE));
       expectRpcReply(reply, 503, rpcError(1, -32603, 'app is unavailable'));
     });
 
     it('nothing runs for a server that cannot serve', async () => {
       const call = request(1, 'tools/call', { name: 'Under_Maintenance', arguments: {} });
       expectRpcReply(
-        await host.post(world.codes.unavailable, call),
+        await core.post(world.codes.unavailable, call),
         503,
         rpcError(1, -32603, 'app is unavailable'),
       );
@@ -141,11 +135,11 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
       ['notifications/roots/list_changed', undefined],
       ['notifications/something_new', { any: 'thing' }],
     ])('%s answers 202 with an empty body', async (method, params) => {
-      expectAccepted(await host.post(world.codes.textStats, notification(method, params)));
+      expectAccepted(await core.post(world.codes.textStats, notification(method, params)));
     });
 
     it('a notification with malformed params is still accepted', async () => {
-      const reply = await host.post(
+      const reply = await core.post(
         world.codes.textStats,
         notification('notifications/cancelled', { requestId: 1.5 }),
       );
@@ -165,14 +159,14 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
       'sampling/createMessage',
       'no/such/method',
     ])('%s answers 200 with -32601', async (method) => {
-      const reply = await host.post(world.codes.textStats, request('m', method, {}));
+      const reply = await core.post(world.codes.textStats, request('m', method, {}));
       expectRpcReply(reply, 200, rpcError('m', -32601, `Method not found: ${method}`));
     });
   });
 
   describe('row 18: a tool name that is not this server’s', () => {
     it('answers 200 with -32602 and runs nothing', async () => {
-      const reply = await host.post(
+      const reply = await core.post(
         world.codes.textStats,
         request(8, 'tools/call', { name: 'FAQ_Bot', arguments: {} }),
       );
@@ -181,7 +175,7 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
     });
 
     it('the tool name is matched exactly, not case-insensitively', async () => {
-      const reply = await host.post(
+      const reply = await core.post(
         world.codes.textStats,
         request(9, 'tools/call', { name: 'text_stats', arguments: {} }),
       );
@@ -191,7 +185,7 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
 
   describe('row 19: params that fail the method schema', () => {
     it('tools/call without name answers 200 with -32602 and the issues in data', async () => {
-      const reply = await host.post(world.codes.textStats, request(10, 'tools/call', { arguments: {} }));
+      const reply = await core.post(world.codes.textStats, request(10, 'tools/call', { arguments: {} }));
       expectRpcReply(
         reply,
         200,
@@ -202,7 +196,7 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
     });
 
     it('tools/call with arguments that are not an object answers -32602', async () => {
-      const reply = await host.post(
+      const reply = await core.post(
         world.codes.textStats,
         request('a', 'tools/call', { name: 'Text_Stats', arguments: ['hello'] }),
       );
@@ -216,7 +210,7 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
     });
 
     it('initialize without protocolVersion answers -32602', async () => {
-      const reply = await host.post(world.codes.textStats, request(11, 'initialize', { capabilities: {} }));
+      const reply = await core.post(world.codes.textStats, request(11, 'initialize', { capabilities: {} }));
       expectRpcReply(
         reply,
         200,
@@ -227,7 +221,7 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
     });
 
     it('tools/call without params at all answers -32602', async () => {
-      const reply = await host.post(world.codes.textStats, request(12, 'tools/call'));
+      const reply = await core.post(world.codes.textStats, request(12, 'tools/call'));
       expectRpcReply(
         reply,
         200,
@@ -246,7 +240,7 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
     };
 
     it('a resolver that throws answers 500 -32603 "Internal error"; the hook gets the cause', async () => {
-      const reply = await host.post(RESOLVER_FAILS_CODE, request('r', 'tools/list'));
+      const reply = await core.post(RESOLVER_FAILS_CODE, request('r', 'tools/list'));
       expectRpcReply(reply, 500, rpcError('r', -32603, 'Internal error'));
       expect(world.reports).toEqual([{ error: RESOLVER_FAILURE, context: { phase: 'resolve' } }]);
       expectNoCode(reply, RESOLVER_FAILS_CODE);
@@ -254,7 +248,7 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
     });
 
     it('a resolver that throws on a notification answers 500 with id null', async () => {
-      const reply = await host.post(RESOLVER_FAILS_CODE, notification('notifications/initialized'));
+      const reply = await core.post(RESOLVER_FAILS_CODE, notification('notifications/initialized'));
       expectRpcReply(reply, 500, rpcError(null, -32603, 'Internal error'));
       expect(world.reports).toEqual([{ error: RESOLVER_FAILURE, context: { phase: 'resolve' } }]);
     });
@@ -265,7 +259,7 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
     ])(
       'a store that fails during %s answers 500 -32603; the hook gets the cause',
       async (_label, message) => {
-        const reply = await host.post(world.codes.storeFails, message());
+        const reply = await core.post(world.codes.storeFails, message());
         expectRpcReply(reply, 500, rpcError(5, -32603, 'Internal error'));
         expect(world.reports).toEqual([
           {
@@ -280,22 +274,15 @@ describe.each(hostVariants)('JSON-RPC requests on $name', (variant) => {
     );
 
     it('a hook that throws itself changes nothing in the reply', async () => {
-      const pkg = await loadPackage(variant.major);
-      const throwing = await startHost(
-        variant,
-        pkg,
+      const throwing = coreClient(
         world.options({
           onError: () => {
             throw new Error('the hook is broken too');
           },
         }),
       );
-      try {
-        const reply = await throwing.post(RESOLVER_FAILS_CODE, request(6, 'tools/list'));
-        expectRpcReply(reply, 500, rpcError(6, -32603, 'Internal error'));
-      } finally {
-        await throwing.close();
-      }
+      const reply = await throwing.post(RESOLVER_FAILS_CODE, request(6, 'tools/list'));
+      expectRpcReply(reply, 500, rpcError(6, -32603, 'Internal error'));
     });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The example app's five demo apps, one rule at a time (SPEC §8). The end-to-end test drives them
+ * The example app's five demo apps, one rule at a time (README, "The example app"). The end-to-end test drives them
  * through real MCP clients; this file pins down every edge of their behaviour without HTTP.
  */
 import { describe, expect, it } from 'vitest';

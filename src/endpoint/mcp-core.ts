@@ -1,0 +1,27 @@
+import type { Request } from 'express';
+import { safeHook } from '../express/hook.js';
+import { createRateCheck } from '../farm/rate-limit.js';
+import type { ErrorReporter } from '../protocol/report.js';
+import { createProtocolCore, type ProtocolCore } from '../protocol/router.js';
+import type { ParsedMcpServerOptions } from './mcp-server-options.js';
+
+/** The protocol core `mcpServer` serves, made from its parsed options, and the hook it reports to. */
+export function createMcpCore(config: ParsedMcpServerOptions): {
+  core: ProtocolCore<Request>;
+  report: ErrorReporter;
+} {
+  const report = safeHook(config.onError);
+  const core = createProtocolCore<Request>({
+    runApp: config.runApp,
+    serverInfo: config.serverInfo,
+    toolName: config.toolName,
+    callTimeoutMs: config.callTimeoutMs,
+    report,
+    resolveTimeoutMs: config.resolveTimeoutMs,
+    rateCheck:
+      config.rateLimit &&
+      createRateCheck(config.rateLimit, config.store?.farm, (error) => report(error, { phase: 'dispatch' })),
+    farm: config.store?.farm,
+  });
+  return { core, report };
+}

@@ -1,0 +1,242 @@
+/**
+ * What every demo app of the example must show as a tool and answer when called, for the suites that
+ * drive the example app through real clients.
+ */
+import { PACKAGE_VERSION } from '../../src/version.js';
+
+export const SERVER_INFO = { name: 'express-app-mcp', version: PACKAGE_VERSION };
+
+const QUERY = { type: 'string', description: 'User Input/Question content' };
+const ANSWER_SCHEMA = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+
+export interface Call {
+  arguments: Record<string, unknown>;
+  result: { content: { type: 'text'; text: string }[]; structuredContent?: unknown; isError: boolean };
+}
+
+export interface DemoCase {
+  appId: string;
+  name: string;
+  mode: string;
+  tool: Record<string, unknown> & { name: string; description: string };
+  valid: Call[];
+  invalid: Call[];
+}
+
+export const answer = (text: string): Call['result'] => ({
+  content: [{ type: 'text', text }],
+  structuredContent: { answer: text },
+  isError: false,
+});
+export const failure = (text: string): Call['result'] => ({
+  content: [{ type: 'text', text }],
+  isError: true,
+});
+
+const TEXT_STATS_OUTPUTS = { word_count: 5, char_count: 19, top_words: ['the', 'and', 'cat'] };
+
+export const DEMO_CASES: DemoCase[] = [
+  {
+    appId: 'text-stats',
+    name: 'Text Stats',
+    mode: 'workflow',
+    tool: {
+      name: 'Text_Stats',
+      title: 'Text Stats',
+      description: 'Counts the words and characters of a text and finds its most frequent words.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          text: { type: 'string', maxLength: 10000, description: 'The text to analyse' },
+          top_n: {
+            type: 'number',
+            description: 'How many of the most frequent words to return',
+            default: 3,
+          },
+          language: {
+            type: 'string',
+            enum: ['en', 'fr', 'de'],
+            description: 'The language of the text; it decides the alphabetical order of tied words',
+          },
+        },
+        required: ['text'],
+      },
+      outputSchema: {
+        type: 'object',
+        properties: {
+          word_count: { type: 'number', description: 'How many words the text has' },
+          char_count: { type: 'number', description: 'How many characters (code points) the text has' },
+          top_words: {
+            type: 'array',
+            description: 'The most frequent words, most frequent first; ties in alphabetical order',
+          },
+        },
+        required: ['word_count', 'char_count', 'top_words'],
+      },
+    },
+    valid: [
+      {
+        arguments: { text: 'the cat and the hat' },
+        result: {
+          content: [{ type: 'text', text: JSON.stringify(TEXT_STATS_OUTPUTS) }],
+          structuredContent: TEXT_STATS_OUTPUTS,
+          isError: false,
+        },
+      },
+      {
+        arguments: { text: "Don't panic. DON'T! Zoë’s café 👋", top_n: '2', language: 'fr' },
+        result: {
+          content: [
+            {
+              type: 'text',
+              text: JSON.stringify({ word_count: 5, char_count: 32, top_words: ["don't", 'café'] }),
+            },
+          ],
+          structuredContent: { word_count: 5, char_count: 32, top_words: ["don't", 'café'] },
+          isError: false,
+        },
+      },
+    ],
+    invalid: [
+      {
+        arguments: { top_n: 'many', language: 'es' },
+        result: failure(
+          'Invalid arguments for tool Text_Stats: text is required; top_n must be a number; language must be one of en, fr, de',
+        ),
+      },
+      {
+        arguments: { text: 'the cat', top_n: -1 },
+        result: failure('top_n must be a whole number, 0 or more'),
+      },
+    ],
+  },
+  {
+    appId: 'faq-bot',
+    name: 'FAQ Bot',
+    mode: 'chat',
+    tool: {
+      name: 'FAQ_Bot',
+      title: 'FAQ Bot',
+      description: 'Answers questions about opening hours, prices and refunds.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: QUERY,
+          tone: {
+            type: 'string',
+            enum: ['plain', 'friendly'],
+            description: 'plain, or friendly for a warmer answer',
+          },
+        },
+        required: ['query'],
+      },
+      outputSchema: ANSWER_SCHEMA,
+    },
+    valid: [
+      {
+        arguments: { query: 'What are your opening hours?', tone: 'friendly' },
+        result: answer('Happy to help! We are open Monday to Friday, 9:00 to 17:00.'),
+      },
+      {
+        arguments: { query: 'Can I get a refund?' },
+        result: answer('You can ask for a full refund within 30 days of your purchase.'),
+      },
+      { arguments: { query: 'Where is your office?' }, result: answer("I don't know that yet.") },
+    ],
+    invalid: [
+      {
+        arguments: { tone: 'grumpy' },
+        result: failure(
+          'Invalid arguments for tool FAQ_Bot: query is required; tone must be one of plain, friendly',
+        ),
+      },
+    ],
+  },
+  {
+    appId: 'support-desk',
+    name: 'Support Desk',
+    mode: 'advanced-chat',
+    tool: {
+      name: 'Support_Desk',
+      title: 'Support Desk',
+      description: "Files a support request and confirms it, tagged with the customer's tier.",
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: QUERY,
+          customer_tier: {
+            type: 'string',
+            enum: ['free', 'pro'],
+            description: "The customer's plan: free or pro",
+          },
+        },
+        required: ['query', 'customer_tier'],
+      },
+      outputSchema: ANSWER_SCHEMA,
+    },
+    valid: [
+      {
+        arguments: { query: 'My printer is on fire', customer_tier: 'pro' },
+        result: answer('[pro] We received: My printer is on fire'),
+      },
+    ],
+    invalid: [
+      {
+        arguments: { query: 'Help', customer_tier: 'gold' },
+        result: failure('Invalid arguments for tool Support_Desk: customer_tier must be one of free, pro'),
+      },
+      {
+        arguments: {},
+        result: failure(
+          'Invalid arguments for tool Support_Desk: query is required; customer_tier is required',
+        ),
+      },
+    ],
+  },
+  {
+    appId: 'calc-agent',
+    name: 'Calculator Agent',
+    mode: 'agent-chat',
+    tool: {
+      name: 'Calculator_Agent',
+      title: 'Calculator Agent',
+      description:
+        'Evaluates an arithmetic expression with + - * /, parentheses and decimals, e.g. "(2 + 3) * 4.5".',
+      inputSchema: { type: 'object', properties: { query: QUERY }, required: ['query'] },
+      outputSchema: ANSWER_SCHEMA,
+    },
+    valid: [
+      { arguments: { query: '(2 + 3) * 4.5' }, result: answer('22.5') },
+      { arguments: { query: '2 + 3 * -4' }, result: answer('-10') },
+      { arguments: { query: '0.1 + 0.2' }, result: answer('0.30000000000000004') },
+    ],
+    invalid: [
+      { arguments: {}, result: failure('Invalid arguments for tool Calculator_Agent: query is required') },
+      { arguments: { query: '1 / (2 - 2)' }, result: failure('division by zero') },
+      { arguments: { query: 'two plus two' }, result: failure('invalid expression') },
+    ],
+  },
+  {
+    appId: 'title-case',
+    name: 'Title Case',
+    mode: 'completion',
+    tool: {
+      name: 'Title_Case',
+      title: 'Title Case',
+      description: 'Rewrites a text in Title Case.',
+      inputSchema: {
+        type: 'object',
+        properties: { text: { type: 'string', maxLength: 200, description: 'The text to rewrite' } },
+        required: ['text'],
+      },
+      outputSchema: ANSWER_SCHEMA,
+    },
+    valid: [{ arguments: { text: 'the QUICK brown fox' }, result: answer('The Quick Brown Fox') }],
+    invalid: [
+      {
+        arguments: { text: 'x'.repeat(201) },
+        result: failure('Invalid arguments for tool Title_Case: text must be at most 200 characters'),
+      },
+    ],
+  },
+];
