@@ -204,44 +204,32 @@ describe.each(databases.filter((kind) => kind.name === 'postgres'))(
       expect(retryAfter).toEqual([expect.stringMatching(/^(59|60)$/), expect.stringMatching(/^(59|60)$/)]);
     });
 
-    it('while PostgreSQL drops every packet they serve cached codes, answer the rest 503, never hang, and recover', async () => {
-      const cached = await publish('cached');
-      const uncached = await publish('uncached');
-      for (const { url } of instances) await ping(url, cached, 200);
-      database.cut('silence');
-      try {
-        for (const { url } of instances) {
-          await ping(url, cached, 200);
-          const reply = await post(url, uncached.serverCode, request('u', 'ping'));
-          expectRpcReply(reply, 503, rpcError('u', -32603, UNAVAILABLE));
-          expect(reply.headers['retry-after']).toBe('5');
-        }
-        await sleep(DEFAULT_TTL_MS + 200); // every cached copy is stale now
+    it.each([
+      ['drops every packet', 'silence'],
+      ['refuses connections', 'reset'],
+    ] as const)(
+      'while PostgreSQL %s they serve cached codes, answer the rest 503, never hang, and recover',
+      async (_what, how) => {
+        const cached = await publish(`cached-${how}`);
+        const uncached = await publish(`uncached-${how}`);
         for (const { url } of instances) await ping(url, cached, 200);
-      } finally {
-        database.restore();
-      }
-      await recovered(uncached);
-      await changesHeardAgain();
-    });
-
-    it('while PostgreSQL refuses connections they do the same, and recover', async () => {
-      const cached = await publish('cached-2');
-      const uncached = await publish('uncached-2');
-      for (const { url } of instances) await ping(url, cached, 200);
-      database.cut('reset');
-      try {
-        for (const { url } of instances) {
-          await ping(url, cached, 200);
-          const reply = await post(url, uncached.serverCode, request('u', 'ping'));
-          expectRpcReply(reply, 503, rpcError('u', -32603, UNAVAILABLE));
+        database.cut(how);
+        try {
+          for (const { url } of instances) {
+            await ping(url, cached, 200);
+            const reply = await post(url, uncached.serverCode, request('u', 'ping'));
+            expectRpcReply(reply, 503, rpcError('u', -32603, UNAVAILABLE));
+            expect(reply.headers['retry-after']).toBe('5');
+          }
+          await sleep(DEFAULT_TTL_MS + 200); // every cached copy is stale now
+          for (const { url } of instances) await ping(url, cached, 200);
+        } finally {
+          database.restore();
         }
-      } finally {
-        database.restore();
-      }
-      await recovered(uncached);
-      await changesHeardAgain();
-    });
+        await recovered(uncached);
+        await changesHeardAgain();
+      },
+    );
 
     /** Each instance serves a code it never saw before the outage, without a restart. */
     async function recovered(server: ServerRecord): Promise<void> {

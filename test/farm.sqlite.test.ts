@@ -27,14 +27,14 @@ import {
 
 const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3');
 
-/** Another process that takes a lock on the file and keeps it until it reads a line. */
-async function holdLock(filename: string, lock: 'EXCLUSIVE' | 'IMMEDIATE'): Promise<ChildProcess> {
+/** Another process that takes an exclusive lock on the file and keeps it until it reads a line. */
+async function holdLock(filename: string): Promise<ChildProcess> {
   const holder = spawn(
     process.execPath,
     [
       '-e',
       `const db = new (require(${JSON.stringify(BETTER_SQLITE3)}))(${JSON.stringify(filename)});
-       db.exec('BEGIN ${lock}');
+       db.exec('BEGIN EXCLUSIVE');
        db.prepare("update mcp_servers set name = name").run();
        console.log('locked');
        process.stdin.once('data', () => { db.exec('COMMIT'); console.log('released'); process.exit(0); });`,
@@ -96,33 +96,35 @@ describe('SQLite with a lock held by another process', () => {
     return started;
   }
 
-  it('in WAL mode a lookup is answered while another process holds the write lock', async () => {
-    const { knex, filename, server } = await database('wal');
-    const endpoint = await host(knex);
-    const holder = await holdLock(filename, 'EXCLUSIVE');
+  /** Runs `work` while another process holds an exclusive lock on the file, then lets it go. */
+  async function whileLocked(filename: string, work: () => Promise<void>): Promise<void> {
+    const holder = await holdLock(filename);
     const released = new Promise((resolve) => holder.once('exit', resolve));
     try {
-      expectRpcReply(await endpoint.post(server.serverCode, request(1, 'ping')), 200, rpcResult(1, {}));
-      expect(holder.exitCode).toBeNull(); // the lock was still held when the reply came
+      await work();
+      expect(holder.exitCode).toBeNull(); // the lock was held all along
     } finally {
       holder.stdin!.write('release\n');
       await released;
     }
+  }
+
+  it('in WAL mode a lookup is answered while another process holds the write lock', async () => {
+    const { knex, filename, server } = await database('wal');
+    const endpoint = await host(knex);
+    await whileLocked(filename, async () => {
+      expectRpcReply(await endpoint.post(server.serverCode, request(1, 'ping')), 200, rpcResult(1, {}));
+    });
   });
 
   it('in rollback-journal mode a lookup that meets the lock answers 503 with Retry-After', async () => {
     const { knex, filename, server } = await database('delete');
     const endpoint = await host(knex);
-    const holder = await holdLock(filename, 'EXCLUSIVE');
-    const released = new Promise((resolve) => holder.once('exit', resolve));
-    try {
+    await whileLocked(filename, async () => {
       const reply = await endpoint.post(server.serverCode, request(2, 'ping'));
       expectRpcReply(reply, 503, rpcError(2, -32603, 'MCP server temporarily unavailable: try again later'));
       expect(reply.headers['retry-after']).toBe('5');
-    } finally {
-      holder.stdin!.write('release\n');
-      await released;
-    }
+    });
     expectRpcReply(await endpoint.post(server.serverCode, request(3, 'ping')), 200, rpcResult(3, {}));
   });
 });
