@@ -9,19 +9,22 @@ const SWEEP_MS = 50;
  * reads it (an `AbortSignal` costs a few percent of a request on Node 20).
  */
 class PendingLookup implements ResolveOptions {
+  readonly deadline: number;
+  readonly #ms: number;
+  readonly #fail: (reason: unknown) => void;
   #controller: AbortController | undefined;
   #expired = false;
-  fail: (reason: unknown) => void = () => {};
 
-  constructor(
-    readonly deadline: number,
-    readonly ms: number,
-  ) {}
+  constructor(ms: number, fail: (reason: unknown) => void) {
+    this.deadline = Date.now() + ms;
+    this.#ms = ms;
+    this.#fail = fail;
+  }
 
   get signal(): AbortSignal {
     this.#controller ??= new AbortController();
     if (this.#expired && !this.#controller.signal.aborted)
-      this.#controller.abort(new ResolveTimeout(this.ms));
+      this.#controller.abort(new ResolveTimeout(this.#ms));
     return this.#controller.signal;
   }
 
@@ -31,8 +34,8 @@ class PendingLookup implements ResolveOptions {
    */
   expire(): void {
     this.#expired = true;
-    this.#controller?.abort(new ResolveTimeout(this.ms));
-    setImmediate(() => this.fail(new ResolveTimeout(this.ms)));
+    this.#controller?.abort(new ResolveTimeout(this.#ms));
+    setImmediate(() => this.#fail(new ResolveTimeout(this.#ms)));
   }
 }
 
@@ -54,10 +57,9 @@ export class ResolveDeadline {
 
   run<T>(lookup: (options: ResolveOptions) => Promise<T>): Promise<T> {
     if (this.#ms === 0) return lookup({});
-    const pending = new PendingLookup(Date.now() + this.#ms, this.#ms);
-    this.#watch(pending);
     return new Promise<T>((resolve, reject) => {
-      pending.fail = reject;
+      const pending = new PendingLookup(this.#ms, reject);
+      this.#watch(pending);
       lookup(pending).then(
         (value) => {
           this.#pending.delete(pending);
