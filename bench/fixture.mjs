@@ -41,6 +41,14 @@ export const CALL_REQUEST = {
   params: { name: TOOL_NAME, arguments: ARGUMENTS },
 };
 
+/** The long-run rows: the Echo app streams this many progress events at once before its outputs. */
+export const PROGRESS_EVENTS = 5;
+/** The same call, with a progress token: the progress events make its reply a stream. */
+export const STREAMED_CALL_REQUEST = {
+  ...CALL_REQUEST,
+  params: { ...CALL_REQUEST.params, _meta: { progressToken: 'bench' } },
+};
+
 export const FLOOR_LIST = { tools: [TOOL] };
 export const FLOOR_CALL = {
   content: [{ type: 'text', text: JSON.stringify(ARGUMENTS) }],

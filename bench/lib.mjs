@@ -57,17 +57,21 @@ export function startServer(file, { env = {}, execArgv = [] } = {}) {
 }
 
 /**
- * One autocannon run against `url`. `requests` cycles through the given methods on every
- * connection; a run with any error, timeout or non-2xx reply is refused rather than reported.
+ * One autocannon run against `url`. `requests` cycles through the given methods (or through the
+ * given request bodies) on every connection; a run with any error, timeout or non-2xx reply is
+ * refused rather than reported.
  */
-export async function load(url, { methods, connections, duration, amount }) {
+export async function load(
+  url,
+  { methods, bodies = methods.map((m) => METHODS[m]), connections, duration, amount },
+) {
   const result = await autocannon({
     url,
     method: 'POST',
     headers: HEADERS,
     connections,
     ...(amount ? { amount } : { duration }),
-    requests: methods.map((method) => ({ method: 'POST', headers: HEADERS, body: METHODS[method] })),
+    requests: bodies.map((body) => ({ method: 'POST', headers: HEADERS, body })),
   });
   const failed = result.errors + result.timeouts + result.non2xx;
   if (failed > 0) {

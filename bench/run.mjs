@@ -8,16 +8,21 @@
  * the per-round ratios, each from runs a few seconds apart. Then a fresh "ours" takes
  * 200,000 requests and its resident memory is compared before and after (each after a forced GC).
  *
+ * Then the long-run rows (bench/streaming.mjs): a streamed call against our JSON call of the same
+ * app, and a soak of BENCH_SOAK_CALLS (1000) concurrent 5 s streamed calls with heartbeats.
+ *
  * Settings (environment): BENCH_DURATION (s per run, 2), BENCH_ROUNDS (8), BENCH_CONNECTIONS (20),
  * BENCH_WARMUP (s per target and method, 1), BENCH_MEMORY_REQUESTS (200000),
  * BENCH_POSTGRES_URL (adds "ours" on PostgreSQL, with the cache on and off). While tuning: BENCH_ONLY=floor,ours and
- * BENCH_METHODS=tools/call narrow the run, BENCH_MEMORY_REQUESTS=0 skips the memory run.
+ * BENCH_METHODS=tools/call narrow the run (BENCH_ONLY=streaming,soak runs only the long-run rows),
+ * BENCH_MEMORY_REQUESTS=0 skips the memory run.
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { FLOOR_CALL, FLOOR_LIST, HEADERS, TOOL_NAME } from './fixture.mjs';
 import { load, METHODS, median, startServer } from './lib.mjs';
+import { longRunReport, measureStreamedCall, soak } from './streaming.mjs';
 
 const settings = {
   duration: Number(process.env.BENCH_DURATION ?? 2),
@@ -25,6 +30,7 @@ const settings = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 20),
   warmup: Number(process.env.BENCH_WARMUP ?? 1),
   memoryRequests: Number(process.env.BENCH_MEMORY_REQUESTS ?? 200_000),
+  soakCalls: Number(process.env.BENCH_SOAK_CALLS ?? 1000),
 };
 const postgresUrl = process.env.BENCH_POSTGRES_URL;
 const started = Date.now();
@@ -60,6 +66,7 @@ const TARGETS = [
 ];
 // BENCH_ONLY=floor,ours narrows the run while tuning; the ratios need floor, ours and sdk.
 const only = process.env.BENCH_ONLY?.split(',');
+const wanted = (key) => !only || only.includes(key);
 if (only) TARGETS.splice(0, TARGETS.length, ...TARGETS.filter((target) => only.includes(target.key)));
 const METHOD_NAMES = process.env.BENCH_METHODS?.split(',') ?? Object.keys(METHODS);
 
@@ -103,8 +110,12 @@ try {
   for (const server of servers.values()) await server.stop();
   servers.clear();
 
-  const memory = settings.memoryRequests > 0 ? await measureMemory() : null;
+  const memory = settings.memoryRequests > 0 && wanted('ours') ? await measureMemory() : null;
   if (memory) log('memory measured');
+  const streaming = wanted('streaming') ? await measureStreamedCall(settings, log) : null;
+  const soaked = wanted('soak')
+    ? await soak({ calls: settings.soakCalls, heartbeatMs: 1000, runMs: 5000 }, log)
+    : null;
 
   const results = summarize(runs);
   const ratio = (method, base) => results.ours?.[method]?.[base] ?? Number.NaN;
@@ -113,6 +124,7 @@ try {
     list_vs_sdk: ratio('tools/list', 'vsSdk'),
     call_vs_floor: ratio('tools/call', 'vsFloor'),
     call_vs_sdk: ratio('tools/call', 'vsSdk'),
+    streamed_vs_json: streaming?.ratio ?? Number.NaN,
   };
   // A cache miss on PostgreSQL, when measured: the cost of the lookup itself.
   if (results.ours_postgres_nocache) {
@@ -129,7 +141,7 @@ try {
   const seconds = Math.round((Date.now() - started) / 1000);
   writeFileSync(
     new URL('./results.json', import.meta.url),
-    `${JSON.stringify({ date: new Date().toISOString(), seconds, machine, settings, results, memory, ratios }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), seconds, machine, settings, results, memory, streaming, soak: soaked, ratios }, null, 2)}\n`,
   );
 
   console.log(
@@ -143,6 +155,7 @@ try {
         `${mib(memory.after.rss)} MiB after ${memory.requests.toLocaleString('en-US')} requests ` +
         `(growth ${mib(memory.after.rss - memory.before.rss)} MiB; heap used ${mib(memory.before.heapUsed)} → ${mib(memory.after.heapUsed)} MiB)`,
     );
+  if (streaming || soaked) console.log(`\n${longRunReport(streaming, soaked)}`);
   console.log(`results written to bench/results.json (${seconds} s in all)\n`);
   console.log(
     `ratios: ${Object.entries(ratios)

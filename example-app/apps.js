@@ -1,10 +1,14 @@
 /**
- * The example host's own apps (SPEC §8): five small, deterministic apps, one per mode, that need no
- * network and no model. In a real backend these would be your workflows, chatbots and agents; what
- * matters here is their shape: a `HostApp` description that `loadApp` returns, and a `runApp` that
- * runs one of them once and returns a result or streams events (SPEC §5). This file needs nothing
- * from the package at run time: the types in the JSDoc comments come from it.
+ * The example host's own apps (README, "The example app"): small, deterministic apps, one per mode,
+ * two that take and return files, and a slow one that shows a long run; they need no network and
+ * no model. In a real backend these would be your workflows, chatbots and agents; what matters here
+ * is their shape: a `HostApp` description that `loadApp` returns, and a `runApp` that runs one of
+ * them once and returns a result or streams events (README, "runApp, mode by mode"). This file
+ * needs nothing from the package at run time: the types in the JSDoc comments come from it.
  */
+
+import { setTimeout as sleep } from 'node:timers/promises';
+import { imageFacts } from './image-facts.js';
 
 /** The tenant every demo app belongs to. */
 export const TENANT_ID = 'demo';
@@ -112,6 +116,65 @@ export const DEMO_APPS = [
       },
     ],
   },
+  {
+    id: 'image-facts',
+    name: 'Image Facts',
+    mode: 'workflow',
+    description:
+      'Tells the format, size and dimensions of an image sent as a base64 data: URL (other URLs are described, not downloaded), and draws its identicon.',
+    inputForm: [
+      {
+        type: 'file',
+        variable: 'image',
+        label: 'Image',
+        description: 'The image to describe',
+        required: true,
+        allowed_file_types: ['image'],
+        allowed_file_upload_methods: ['remote_url', 'local_file'],
+      },
+    ],
+    outputs: [
+      { variable: 'summary', type: 'string', description: 'The facts in one sentence' },
+      { variable: 'details', type: 'object', description: 'The facts one by one' },
+      { variable: 'identicon', type: 'file', description: 'A 48×48 PNG drawn from the image' },
+    ],
+  },
+  {
+    id: 'manual-finder',
+    name: 'Manual Finder',
+    mode: 'chat',
+    description: 'Finds the PDF manual of a product and answers with a link to it.',
+    inputForm: [],
+  },
+  {
+    id: 'slow-report',
+    name: 'Slow Report',
+    mode: 'workflow',
+    description:
+      'Writes a short report on a topic in five stages, reporting each stage as it starts; it takes about 20 seconds (or the given seconds), to show a long run.',
+    inputForm: [
+      {
+        type: 'text-input',
+        variable: 'topic',
+        label: 'Topic',
+        description: 'What the report is about',
+        required: true,
+        max_length: 200,
+      },
+      {
+        type: 'number',
+        variable: 'seconds',
+        label: 'Seconds',
+        description: 'How long the report takes, from 0 to 600 seconds',
+        required: false,
+        default: 20,
+      },
+    ],
+    outputs: [
+      { variable: 'title', type: 'string', description: 'The title of the report' },
+      { variable: 'sections', type: 'array', description: 'One line per stage of the report' },
+    ],
+  },
 ];
 
 const appsById = new Map(DEMO_APPS.map((app) => [app.id, app]));
@@ -142,6 +205,12 @@ export function runApp(run) {
       return calculatorEvents(run.query ?? '', run.signal);
     case 'title-case':
       return { answer: titleCase(String(run.inputs.text ?? '')) };
+    case 'image-facts':
+      return { outputs: imageFacts(run.inputs.image) };
+    case 'manual-finder':
+      return manualFinderEvents(run.query ?? '');
+    case 'slow-report':
+      return slowReportEvents(run.inputs, run.signal);
     default:
       // loadApp only ever returns the apps above.
       throw new Error(`the example host has no app "${run.app.id}"`);
@@ -352,4 +421,70 @@ export function titleCase(text) {
     const letter = String.fromCodePoint(lower.codePointAt(first));
     return lower.slice(0, first) + letter.toUpperCase() + lower.slice(first + letter.length);
   });
+}
+
+// --- Manual Finder (chat, with a file link) -------------------------------------------------------
+
+export const MANUALS_BASE_URL = 'https://manuals.example.com/';
+
+/** The manual of a product, as the file the answer links to: `https://manuals.example.com/<slug>.pdf`. */
+export function manualOf(product) {
+  const slug = product
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  if (slug === '') return null;
+  return { url: `${MANUALS_BASE_URL}${slug}.pdf`, name: `${slug}.pdf`, mimeType: 'application/pdf' };
+}
+
+/** Streams the answer, then the manual as a `message_file` event (README, "Files in and out"). */
+async function* manualFinderEvents(query) {
+  const manual = manualOf(query);
+  if (!manual) {
+    yield { event: 'error', message: 'name a product, e.g. "Coffee Maker 3000"' };
+    return;
+  }
+  yield { event: 'message', answer: `Here is the manual for ${query.trim()}: ${manual.name}` };
+  yield { event: 'message_file', file: manual };
+}
+
+// --- Slow Report (workflow) ---------------------------------------------------------------------
+
+/** The stages of the Slow Report, in order; each takes a fifth of its time. */
+export const SLOW_REPORT_STAGES = ['gathering sources', 'reading', 'outlining', 'drafting', 'proofreading'];
+const SECONDS_PROBLEM = 'seconds must be a number from 0 to 600';
+
+/** The Slow Report's outputs for a topic. */
+export function slowReport(topic) {
+  return {
+    title: `A report on ${topic}`,
+    sections: SLOW_REPORT_STAGES.map((stage) => `${stage}: done`),
+  };
+}
+
+/**
+ * A run as long as real apps' runs: a `progress` event as each stage starts ("stage 2 of 5:
+ * reading"), then the outputs. It stops as soon as its signal aborts (the client cancelled, or the
+ * call timed out). With a progress token the client sees every stage as it starts; in between, the
+ * package's heartbeats keep the connection alive (README, "Long runs").
+ */
+async function* slowReportEvents(inputs, signal) {
+  const seconds = inputs.seconds ?? 20;
+  if (!(seconds >= 0 && seconds <= 600)) {
+    yield { event: 'error', message: SECONDS_PROBLEM };
+    return;
+  }
+  const stageMs = (seconds * 1000) / SLOW_REPORT_STAGES.length;
+  for (const [index, stage] of SLOW_REPORT_STAGES.entries()) {
+    yield {
+      event: 'progress',
+      progress: index,
+      total: SLOW_REPORT_STAGES.length,
+      message: `stage ${index + 1} of ${SLOW_REPORT_STAGES.length}: ${stage}`,
+    };
+    await sleep(stageMs, undefined, { signal });
+  }
+  yield { event: 'workflow_finished', outputs: slowReport(String(inputs.topic)) };
 }

@@ -30,10 +30,13 @@ export {
 export type { KnexServerStore, NewServer, ServerChanges, ServerStore } from './store/types.js';
 export type {
   AppEvent,
+  AppFile,
   AppMode,
   AppResult,
   DeclaredOutput,
   EndUser,
+  FileInput,
+  FileType,
   HostApp,
   InputVariable,
   InputVariableType,

@@ -24,6 +24,38 @@ export interface InputVariable {
   options?: string[];
   default?: unknown;
   json_schema?: object;
+  /** `file` and `file-list`: the Dify file types accepted (README, "Files in and out"). Absent or empty: any type. */
+  allowed_file_types?: FileType[];
+  /** With `custom` among the types: the extensions accepted (`.pdf` or `pdf`, any case). */
+  allowed_file_extensions?: string[];
+  /** Only `remote_url` can be offered over MCP: a variable that does not allow it is hidden. */
+  allowed_file_upload_methods?: string[];
+}
+
+/** Dify's file types; `custom` is "any of `allowed_file_extensions`". */
+export type FileType = 'image' | 'document' | 'audio' | 'video' | 'custom';
+
+/** A file input as `runApp` receives it (README, "Files in and out"); the package never downloads it. */
+export interface FileInput {
+  /** The Dify file type the file matched. */
+  type: FileType;
+  /** An `https:` or `http:` URL, or a base64 `data:` URL, as the client sent it. */
+  url: string;
+  filename?: string;
+  mimeType?: string;
+}
+
+/**
+ * A file an app returns (README, "Files in and out"): a URL, or inline base64 `data`. With both, `data` is the
+ * content and `url` names it. A base64 `data:` URL counts as inline data.
+ */
+export interface AppFile {
+  url?: string;
+  /** base64 */
+  data?: string;
+  mimeType?: string;
+  name?: string;
+  size?: number;
 }
 
 /** Dify's older nested form: `{ 'text-input': { variable, ... } }`. */
@@ -32,7 +64,8 @@ export type NestedInputVariable = { [K in InputVariableType]?: Omit<InputVariabl
 /** A declared workflow output; the tool's `outputSchema` lists it and the outputs are checked against it. */
 export interface DeclaredOutput {
   variable: string;
-  type: 'string' | 'number' | 'boolean' | 'object' | 'array';
+  /** `file` is an `AppFile`, `array[file]` a list of them. */
+  type: 'string' | 'number' | 'boolean' | 'object' | 'array' | 'file' | 'array[file]';
   description?: string;
 }
 
@@ -121,12 +154,13 @@ export interface AppRun<HostRequest = unknown> {
   request: HostRequest;
 }
 
-export type AppResult = { outputs: Record<string, unknown> | null } | { answer: string };
+export type AppResult = { outputs: Record<string, unknown> | null } | { answer: string; files?: AppFile[] };
 
 export type AppEvent =
   | { event: 'message' | 'agent_message' | 'message_replace'; answer: string }
   | { event: 'agent_thought'; thought: string }
   | { event: 'workflow_finished'; outputs: Record<string, unknown> | null }
+  | { event: 'message_file'; file: AppFile }
   | { event: 'progress'; progress: number; total?: number; message?: string }
   | { event: 'error'; message: string };
 

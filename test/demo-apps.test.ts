@@ -1,6 +1,7 @@
 /**
- * The example app's five demo apps, one rule at a time (README, "The example app"). The end-to-end test drives them
- * through real MCP clients; this file pins down every edge of their behaviour without HTTP.
+ * The example app's demo apps, one rule at a time (README, "The example app"); the two file apps
+ * have their own file (`example-files.test.ts`). The end-to-end test drives them through real MCP
+ * clients; this file pins down every edge of their behaviour without HTTP.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -53,13 +54,16 @@ async function run(
 }
 
 describe('the demo apps', () => {
-  it('are the five apps of the spec, one per mode, in the demo tenant', () => {
+  it('are the five apps of the README, one per mode, the two file apps and the Slow Report, in the demo tenant', () => {
     expect(DEMO_APPS.map(({ id, name, mode }) => ({ id, name, mode }))).toEqual([
       { id: 'text-stats', name: 'Text Stats', mode: 'workflow' },
       { id: 'faq-bot', name: 'FAQ Bot', mode: 'chat' },
       { id: 'support-desk', name: 'Support Desk', mode: 'advanced-chat' },
       { id: 'calc-agent', name: 'Calculator Agent', mode: 'agent-chat' },
       { id: 'title-case', name: 'Title Case', mode: 'completion' },
+      { id: 'image-facts', name: 'Image Facts', mode: 'workflow' },
+      { id: 'manual-finder', name: 'Manual Finder', mode: 'chat' },
+      { id: 'slow-report', name: 'Slow Report', mode: 'workflow' },
     ]);
     expect(TENANT_ID).toBe('demo');
   });

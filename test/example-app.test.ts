@@ -10,7 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answer, DEMO_CASES, failure, SERVER_INFO } from './helpers/demo-cases.js';
+import {
+  answer,
+  DEMO_CASES,
+  failure,
+  SERVER_INFO,
+  SLOW_REPORT_STAGES,
+  slowReportResult,
+} from './helpers/demo-cases.js';
 import {
   CONSOLE_TOKEN,
   type ConsoleServerJson,
@@ -134,6 +141,31 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
         );
       }
     });
+  });
+
+  it('the Slow Report streams a progress notification per stage to the SDK client, then its result', async () => {
+    const client = await sdkClient(urlOf('Slow Report'));
+    try {
+      const notes: unknown[] = [];
+      const result = await client.callTool(
+        { name: 'Slow_Report', arguments: { topic: 'tides', seconds: 1 } },
+        undefined,
+        {
+          onprogress: (note) => notes.push(note),
+        },
+      );
+
+      expect(result).toEqual(slowReportResult('tides'));
+      expect(notes).toEqual(
+        SLOW_REPORT_STAGES.map((stage, index) => ({
+          progress: index,
+          total: 5,
+          message: `stage ${index + 1} of 5: ${stage}`,
+        })),
+      );
+    } finally {
+      await client.close();
+    }
   });
 
   it('the MCP Inspector CLI lists the tool and calls it', { timeout: 120_000 }, async () => {

@@ -146,6 +146,9 @@ describe('mcpServer options', () => {
       maxBodyBytes: 4 * 1024 * 1024,
       callTimeoutMs: 300_000,
       resolveTimeoutMs: 5000,
+      maxDataUrlBytes: 3 * 1024 * 1024,
+      maxInlineResultBytes: 4 * 1024 * 1024,
+      heartbeatMs: 10_000,
       onError: 'function',
     });
   });

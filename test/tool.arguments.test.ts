@@ -248,7 +248,7 @@ describe('extra arguments, defaults and NUL characters', () => {
 
   it('arguments for hidden file inputs are dropped too', () => {
     const check = checkerFor([
-      { type: 'file', variable: 'upload', required: true },
+      { type: 'file', variable: 'upload', required: true, allowed_file_upload_methods: ['local_file'] },
       { type: 'text-input', variable: 'name' },
     ]);
     expect(check({ upload: 'https://example.com/a.pdf', name: 'Ada' })).toEqual(accepted({ name: 'Ada' }));

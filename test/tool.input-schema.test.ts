@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildInputSchema } from '../src/tool/input-schema.js';
 import type { AppMode, HostApp, InputVariable, NestedInputVariable } from '../src/types.js';
+import { FILE_INPUT_HOW, FILE_INPUT_SCHEMA } from './helpers/file-schemas.js';
 
 const appWith = (
   inputForm: (InputVariable | NestedInputVariable)[],
@@ -83,21 +84,23 @@ describe('the input schema: one property per form type', () => {
     });
   });
 
-  it.each<InputVariable['type']>(['file', 'file-list', 'external_data_tool'])(
-    'a %s input is not exposed at all, not even when required',
-    (type) => {
-      expect(
-        schemaOf([
-          { type, variable: 'attachment', label: 'Attachment', required: true },
-          { type: 'text-input', variable: 'text', required: true },
-        ]),
-      ).toEqual({
-        type: 'object',
-        properties: { text: { type: 'string', description: '' } },
-        required: ['text'],
-      });
-    },
-  );
+  it.each<[string, Partial<InputVariable>]>([
+    ['external_data_tool', { type: 'external_data_tool' }],
+    // Files come by URL only, so a file input that allows only uploads stays hidden.
+    ['file allowing uploads only', { type: 'file', allowed_file_upload_methods: ['local_file'] }],
+    ['file-list allowing uploads only', { type: 'file-list', allowed_file_upload_methods: ['local_file'] }],
+  ])('a %s input is not exposed at all, not even when required', (_, input) => {
+    expect(
+      schemaOf([
+        { type: 'file', ...input, variable: 'attachment', label: 'Attachment', required: true },
+        { type: 'text-input', variable: 'text', required: true },
+      ]),
+    ).toEqual({
+      type: 'object',
+      properties: { text: { type: 'string', description: '' } },
+      required: ['text'],
+    });
+  });
 
   it('a select never gets an empty enum, whatever its options hold', () => {
     const schema = schemaOf([
@@ -297,8 +300,9 @@ describe('both shapes of the input form', () => {
     properties: {
       text: { type: 'string', maxLength: 100, description: 'Text' },
       language: { type: 'string', enum: ['en', 'fr'], description: 'Language' },
+      upload: { ...FILE_INPUT_SCHEMA, description: `One file of any type: ${FILE_INPUT_HOW}` },
     },
-    required: ['text'],
+    required: ['text', 'upload'],
   };
 
   it('the flat form', () => {

@@ -12,16 +12,15 @@
  * - `required`: `""` for a required text counts as missing, which `required` alone
  *   does not express.
  */
-// The named export: under NodeNext the default import of this CommonJS module is its namespace.
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { compileArgumentChecker } from '../src/tool/arguments.js';
 import { buildInputSchema } from '../src/tool/input-schema.js';
 import { buildOutputSchema, compileOutputCheck } from '../src/tool/outputs.js';
 import type { AppMode, DeclaredOutput, HostApp, InputVariable } from '../src/types.js';
 import { demoApps } from './helpers/apps.js';
+import { jsonSchemaValidator } from './helpers/json-schema.js';
 
-const ajv = new Ajv2020({ strict: true, allErrors: true });
+const ajv = jsonSchemaValidator();
 
 type Exception = 'coercion' | 'not given' | 'required';
 
@@ -230,8 +229,8 @@ describe('whole input schemas agree with the checker', () => {
 
   it('extra arguments and values for hidden file inputs pass both (the checker drops them)', () => {
     const app = appWith([
-      { type: 'file', variable: 'upload', required: true },
-      { type: 'file-list', variable: 'uploads' },
+      { type: 'file', variable: 'upload', required: true, allowed_file_upload_methods: ['local_file'] },
+      { type: 'file-list', variable: 'uploads', allowed_file_upload_methods: ['local_file'] },
       { type: 'external_data_tool', variable: 'lookup' },
       { type: 'text-input', variable: 'name' },
     ]);

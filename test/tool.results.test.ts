@@ -124,9 +124,14 @@ describe('declared workflow outputs', () => {
     const { result, reports } = await call(declared, () => ({ outputs: null }));
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
-    expect(result.content[0]?.text).toMatch(
-      /^the app returned outputs that do not match .*: word_count is missing; /,
-    );
+    expect(result.content).toEqual([
+      {
+        type: 'text',
+        text: expect.stringMatching(
+          /^the app returned outputs that do not match .*: word_count is missing; /,
+        ),
+      },
+    ]);
     expect(reports).toHaveLength(1);
   });
 

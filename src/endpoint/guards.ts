@@ -81,15 +81,37 @@ const COMMON_ACCEPTS = new Set([
 /** Row 5: an `Accept` header must allow JSON or an event stream (a streamed reply is an event stream). */
 export function checkAccept(accept: string | undefined): McpError | null {
   if (accept === undefined || COMMON_ACCEPTS.has(accept) || accept.trim() === '') return null;
-  for (const range of accept.split(',')) {
-    const [type = '', ...params] = range.split(';');
-    const refused = params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(param));
-    if (!refused && ACCEPTABLE.has(type.trim().toLowerCase())) return null;
-  }
+  if (acceptsAnyOf(accept, ACCEPTABLE)) return null;
   return new McpError(
     'notAcceptable',
     'Not Acceptable: the client must accept application/json or text/event-stream',
   );
+}
+
+const EVENT_STREAM = new Set(['text/event-stream', 'text/*', '*/*']);
+
+/** The usual `Accept` values, answered without parsing. */
+const COMMON_EVENT_STREAM_ACCEPTS = new Map(
+  [...COMMON_ACCEPTS].map((accept) => [accept, accept !== 'application/json']),
+);
+
+/**
+ * Whether a reply may be a `text/event-stream`: the `Accept` header allows one. No header allows
+ * any type (RFC 9110 §12.5.1); MCP clients send `application/json, text/event-stream`.
+ */
+export function acceptsEventStream(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return COMMON_EVENT_STREAM_ACCEPTS.get(accept) ?? acceptsAnyOf(accept, EVENT_STREAM);
+}
+
+/** Whether one of the header's media ranges is one of `types` and not refused with `q=0`. */
+function acceptsAnyOf(accept: string, types: ReadonlySet<string>): boolean {
+  for (const range of accept.split(',')) {
+    const [type = '', ...params] = range.split(';');
+    const refused = params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(param));
+    if (!refused && types.has(type.trim().toLowerCase())) return true;
+  }
+  return false;
 }
 
 function mediaType(header: string): string {

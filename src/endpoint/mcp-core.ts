@@ -16,6 +16,9 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
     serverInfo: config.serverInfo,
     toolName: config.toolName,
     callTimeoutMs: config.callTimeoutMs,
+    maxDataUrlBytes: config.maxDataUrlBytes,
+    maxInlineResultBytes: config.maxInlineResultBytes,
+    heartbeatMs: config.heartbeatMs,
     report,
     resolveTimeoutMs: config.resolveTimeoutMs,
     rateCheck:

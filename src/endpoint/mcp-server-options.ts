@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { ConfigurationError } from '../errors.js';
 import type { ResolveServer, RunApp } from '../express/types.js';
 import { functionOption, parseFactoryOptions } from '../factory-options.js';
 import type { RateLimit } from '../farm/rate-limit.js';
 import type { ErrorContext } from '../protocol/report.js';
 import type { ServerStore } from '../store/types.js';
 import { ThrottledLog } from '../throttled-log.js';
+import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
+import { DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
 import type { HostApp } from '../types.js';
 import { PACKAGE_VERSION } from '../version.js';
 
@@ -24,8 +27,25 @@ export interface McpServerOptions {
   allowedHosts?: string[];
   /** Largest body read, in bytes. Default: 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Largest file a client may send inline, as a base64 `data:` URL, in decoded bytes; at most
+   * `maxBodyBytes`. Default: 3 MiB, or `maxBodyBytes` when that is smaller.
+   */
+  maxDataUrlBytes?: number;
+  /**
+   * Most bytes of inline files (images, audio, other data) one `tools/call` result may carry; a
+   * result with more is an error result, reported to `onError`. Default: 4 MiB.
+   */
+  maxInlineResultBytes?: number;
   /** Longest a `tools/call` may run before it is aborted, in ms; `0` disables the limit. Default: 300000 (5 minutes). */
   callTimeoutMs?: number;
+  /**
+   * Silence, in ms, after which a running `tools/call` sends a heartbeat: its reply becomes an event
+   * stream if it is not one yet, and gets a progress notification (with a progress token) or an SSE
+   * comment line, so that clients and proxies keep waiting (README, "Long runs"); `0` disables
+   * heartbeats. Default: 10000.
+   */
+  heartbeatMs?: number;
   /** Receives internal failures with their cause; nothing of them reaches the client. Default: `console.error`, a repeated failure once per 10 s with a count. */
   onError?: (error: unknown, context: ErrorContext) => void;
   /**
@@ -64,7 +84,10 @@ const OptionsSchema = z.strictObject({
     .default(4 * 1024 * 1024),
   // setTimeout cannot wait longer than 2^31-1 ms: a larger value would fire at once.
   callTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(300_000),
+  heartbeatMs: z.int().nonnegative().max(2_147_483_647).default(10_000),
   onError: fn<(error: unknown, context: ErrorContext) => void>('onError').default(defaultOnError),
+  maxDataUrlBytes: z.int().positive().optional(),
+  maxInlineResultBytes: z.int().positive().default(DEFAULT_MAX_INLINE_RESULT_BYTES),
   store: z
     .custom<ServerStore>(
       (value) => typeof (value as Partial<ServerStore> | null)?.getServerByCode === 'function',
@@ -79,7 +102,7 @@ const OptionsSchema = z.strictObject({
   resolveTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(5000),
 });
 
-export type ParsedMcpServerOptions = z.infer<typeof OptionsSchema>;
+export type ParsedMcpServerOptions = z.infer<typeof OptionsSchema> & { maxDataUrlBytes: number };
 
 /** `console.error`, with a repeated failure logged once per interval (each router has its own). */
 function defaultOnError(): (error: unknown, context: ErrorContext) => void {
@@ -92,5 +115,18 @@ function defaultOnError(): (error: unknown, context: ErrorContext) => void {
  * `ConfigurationError` that names it. The caller's object is never mutated.
  */
 export function parseMcpServerOptions(options: McpServerOptions): ParsedMcpServerOptions {
-  return parseFactoryOptions(OptionsSchema, options, 'express-app-mcp');
+  const parsed = parseFactoryOptions(OptionsSchema, options, 'express-app-mcp');
+  return { ...parsed, maxDataUrlBytes: dataUrlLimit(parsed.maxDataUrlBytes, parsed.maxBodyBytes) };
+}
+
+/** A data: URL travels inside the request body, so it can never be larger than the body. */
+function dataUrlLimit(maxDataUrlBytes: number | undefined, maxBodyBytes: number): number {
+  if (maxDataUrlBytes === undefined) return Math.min(DEFAULT_MAX_DATA_URL_BYTES, maxBodyBytes);
+  if (maxDataUrlBytes > maxBodyBytes) {
+    throw new ConfigurationError(
+      'invalid_options',
+      `express-app-mcp: invalid option "maxDataUrlBytes": must not be larger than maxBodyBytes (${maxBodyBytes})`,
+    );
+  }
+  return maxDataUrlBytes;
 }

@@ -5,7 +5,7 @@ import { BEARER_CHALLENGE, BEARER_ROUTE, bearerCodeOf, missingBearer } from './b
 import { BodyTooLarge, readJsonBody } from './body.js';
 import { mcpHeaders, watchClose } from './core-request.js';
 import { corsForOrigins } from './cors.js';
-import { checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
+import { acceptsEventStream, checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
 import { listensOnLoopback } from './loopback.js';
 import { createMcpCore } from './mcp-core.js';
 import { type McpServerOptions, parseMcpServerOptions } from './mcp-server-options.js';
@@ -95,6 +95,7 @@ export function mcpServer(options: McpServerOptions): Router {
       headers: mcpHeaders(req),
       resolve: (resolveOptions) => config.resolveServer(serverCode, req, resolveOptions),
       onClosed: (listener) => watchClose(res, listener),
+      acceptsEventStream: acceptsEventStream(req.headers.accept),
       request: req,
     });
     // Only a stream is written over time; its failure can no longer change the reply, only be told.

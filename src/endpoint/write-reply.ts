@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { writeEmpty, writeEventStream, writeJson } from '../express/write.js';
+import { writeEmpty, writeJson } from '../express/write.js';
 import { errorBody, type McpError } from '../protocol/errors.js';
 import type { EndpointReply } from '../protocol/reply.js';
+import { writeEventStream } from './event-stream.js';
 
 /** Writes what the core answered: 202 with no body, one JSON body, or an event stream. */
 export function writeReply(res: ServerResponse, reply: EndpointReply): Promise<void> | undefined {

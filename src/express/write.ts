@@ -26,27 +26,3 @@ export function writeEmpty(res: ServerResponse, status: number): void {
   res.statusCode = status;
   res.end();
 }
-
-/**
- * Writes messages as a server-sent event stream (the Streamable HTTP transport of MCP 2025-03-26
- * and later): one `data:` event per message, in order, as each comes. Stops early when the client
- * has gone. A failure of the sequence is the caller's to report; the stream then just ends.
- */
-export async function writeEventStream(
-  res: ServerResponse,
-  status: number,
-  messages: AsyncIterable<unknown>,
-): Promise<void> {
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'text/event-stream');
-  res.setHeader('Cache-Control', 'no-cache');
-  try {
-    for await (const message of messages) {
-      if (res.destroyed) break;
-      // JSON.stringify writes no line breaks, so each message is one `data:` line.
-      res.write(`data: ${JSON.stringify(message)}\n\n`);
-    }
-  } finally {
-    res.end();
-  }
-}

@@ -23,6 +23,12 @@ export interface CoreOptions<HostRequest> {
   serverInfo: ServerInfo;
   toolName?: ToolNamer;
   callTimeoutMs: number;
+  /** Largest decoded size of a `data:` URL a file argument may carry (README, "Files in and out"). */
+  maxDataUrlBytes: number;
+  /** Most bytes of inline files one `tools/call` result may carry (README, "Files in and out"). */
+  maxInlineResultBytes: number;
+  /** Silence after which a `tools/call` reply that may stream sends a heartbeat; 0 or absent: none. */
+  heartbeatMs?: number;
   report: ErrorReporter;
   /** The longest `resolve` may take; `0`: no limit. */
   resolveTimeoutMs: number;
@@ -40,6 +46,8 @@ export interface EraContext<HostRequest> {
   serverInfo: ServerInfo;
   methods: ToolMethods<HostRequest>;
   report: ErrorReporter;
+  /** See `CoreOptions.heartbeatMs`; 0: no heartbeats. */
+  heartbeatMs: number;
   /**
    * Looks the URL's server code up and checks that it may serve (404 / 503 otherwise), then counts
    * the request against the server's rate limit (429 over it) unless it carries notifications only. A failing lookup is reported and
@@ -61,6 +69,7 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     serverInfo: options.serverInfo,
     methods: createToolMethods(options),
     report,
+    heartbeatMs: options.heartbeatMs ?? 0,
 
     async resolveTarget(request, id, countsToRateLimit = true) {
       let resolved: Awaited<ReturnType<EndpointRequest['resolve']>>;

@@ -1,6 +1,8 @@
+import type { RunObserver } from '../tool/observer.js';
 import { clientNameOf, DEFAULT_CLIENT_NAME } from './client-name.js';
 import type { EraContext, ServerInfo } from './context.js';
 import { McpError } from './errors.js';
+import { openLiveCall } from './live-call.js';
 import { describeIssues, InitializeParamsSchema, type Message, type RequestId } from './messages.js';
 import { parseMessage } from './parse.js';
 import { ACCEPTED, type EndpointReply, jsonReply, resultResponse } from './reply.js';
@@ -39,8 +41,13 @@ export async function handleLegacy<HostRequest>(
     acceptNotification(call, target, ctx);
     return ACCEPTED;
   }
-  const result = await ctx.guarded(() => dispatchLegacy(call, target, request, ctx), id, target);
-  return jsonReply(200, resultResponse(id, result));
+  const live =
+    call.method === 'tools/call'
+      ? openLiveCall(request, call.id, call.params, call.protocolVersion, ctx.heartbeatMs)
+      : undefined;
+  const work = ctx.guarded(() => dispatchLegacy(call, target, request, ctx, live), id, target);
+  if (live) return live.reply(work);
+  return jsonReply(200, resultResponse(id, await work));
 }
 
 const isNotificationMethod = (method: string) => method.startsWith('notifications/');
@@ -85,6 +92,7 @@ export function dispatchLegacy<HostRequest>(
   target: ServingTarget,
   request: EndpointRequest<HostRequest>,
   ctx: EraContext<HostRequest>,
+  observer?: RunObserver,
 ): unknown {
   const { id, params } = call;
   switch (call.method) {
@@ -103,6 +111,7 @@ export function dispatchLegacy<HostRequest>(
         // The 2025 transports: a disconnect is not a cancellation; only 2026-07-28 makes it one.
         onClosed: ignoreClose,
         request: request.request,
+        observer,
       });
     default:
       throw new McpError('methodNotFound', `Method not found: ${call.method}`, undefined, id);

@@ -35,6 +35,15 @@ export interface OutgoingResponse {
 }
 
 /**
+ * A sign of life in a stream that carries no message: an SSE comment line, which clients skip and
+ * proxies count as traffic (a heartbeat of a call without a progress token).
+ */
+export const KEEP_ALIVE: unique symbol = Symbol('keep-alive');
+
+/** What a stream sends, one event each: a JSON-RPC message, or a sign of life. */
+export type StreamItem = JsonRpcResponse | JsonRpcNotification | typeof KEEP_ALIVE;
+
+/**
  * What the core answers, for the HTTP layer to write:
  * - `accepted`: 202 with no body (notifications only);
  * - `json`: one JSON-RPC response, or an array of them for a batch, as `application/json`;
@@ -51,7 +60,7 @@ export type EndpointReply =
       /** Extra HTTP headers of the reply (`Retry-After`). */
       headers?: Record<string, string>;
     }
-  | { kind: 'stream'; status: number; messages: AsyncIterable<JsonRpcResponse | JsonRpcNotification> };
+  | { kind: 'stream'; status: number; messages: AsyncIterable<StreamItem> };
 
 export const ACCEPTED: EndpointReply = Object.freeze({ kind: 'accepted' });
 

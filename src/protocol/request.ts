@@ -26,6 +26,11 @@ export interface EndpointRequest<HostRequest = unknown> {
    * nothing, and a run pays for a plain event listener rather than a signal of its own.
    */
   onClosed: (listener: () => void) => () => void;
+  /**
+   * Whether the client takes a `text/event-stream` reply (its `Accept` allows one); only then may
+   * a `tools/call` reply stream. Absent: it may not.
+   */
+  acceptsEventStream?: boolean;
   /** Handed to `runApp` untouched. */
   request: HostRequest;
 }

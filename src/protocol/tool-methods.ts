@@ -3,6 +3,7 @@ import type { Farm } from '../farm/farm.js';
 import { isPlainJsonObject } from '../plain-object.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
+import type { RunObserver } from '../tool/observer.js';
 import { createToolRuns } from '../tool/runs.js';
 import { createToolCache, type ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
@@ -18,6 +19,8 @@ export interface ToolMethodOptions<HostRequest> {
   runApp: RunApp<HostRequest>;
   toolName?: ToolNamer;
   callTimeoutMs: number;
+  maxDataUrlBytes: number;
+  maxInlineResultBytes: number;
   report: ErrorReporter;
   /** The store's farm: cancellations then reach the instance that runs the call. */
   farm?: Farm;
@@ -34,6 +37,8 @@ export interface ToolCall<HostRequest> {
   request: HostRequest;
   /** The client's name for its end user record, when the request tells it. */
   clientName?: string;
+  /** Follows the run when the reply may stream (see `LiveCall`). */
+  observer?: RunObserver;
 }
 
 /**
@@ -41,10 +46,11 @@ export interface ToolCall<HostRequest> {
  * one tool. The tool itself (its shape, its checks, its runs) lives in `tool/`.
  */
 export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRequest>) {
-  const toolFor = createToolCache(options.toolName);
+  const toolFor = createToolCache(options.toolName, { maxDataUrlBytes: options.maxDataUrlBytes });
   const runs = createToolRuns<HostRequest>({
     runApp: options.runApp,
     callTimeoutMs: options.callTimeoutMs,
+    maxInlineResultBytes: options.maxInlineResultBytes,
     report: (error, phase, server, app) =>
       options.report(error, { phase, serverId: server.id, appId: app.id }),
   });
@@ -87,6 +93,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
         protocolVersion: call.protocolVersion,
         request: call.request,
         onClosed: call.onClosed,
+        observer: call.observer,
       });
     },
 

@@ -31,6 +31,8 @@ function computeFeatures(version: string): ToolFeatures {
     structured: version >= '2025-06-18',
     toolErrorsAsResults: version >= '2025-11-25',
     icons: version >= '2025-11-25',
+    audioContent: version >= '2025-03-26',
+    resourceLinks: version >= '2025-06-18',
   });
 }
 

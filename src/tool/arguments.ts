@@ -3,7 +3,9 @@ import { codePointLength } from '../code-points.js';
 import { isJsonObject } from '../plain-object.js';
 import type { HostApp, InputVariable } from '../types.js';
 import { exceedsDepth, MAX_ARGUMENT_DEPTH } from './depth.js';
+import { compileFileCheck, DEFAULT_FILE_INPUT_LIMITS, type FileInputLimits } from './file-input.js';
 import { defaultOf, exposedInputs, jsonSchemaOf, maxLengthOf, optionsOf, takesQuery } from './input-form.js';
+import { stripNul } from './nul.js';
 
 /** What a run receives once the arguments passed. */
 export interface RunInputs {
@@ -34,8 +36,11 @@ interface Field {
  * Leniencies beyond the input schema, on purpose: the two coercions, and `null` (or `""` for a
  * non-text type) for an optional value, which counts as "not given" and takes the default.
  */
-export function compileArgumentChecker(app: HostApp): (args: Record<string, unknown>) => ArgumentCheck {
-  const fields = exposedInputs(app).map(toField);
+export function compileArgumentChecker(
+  app: HostApp,
+  limits: FileInputLimits = DEFAULT_FILE_INPUT_LIMITS,
+): (args: Record<string, unknown>) => ArgumentCheck {
+  const fields = exposedInputs(app).map((input) => toField(input, limits));
   if (takesQuery(app)) fields.unshift(textField('query', true));
   const mode = app.mode;
 
@@ -72,7 +77,7 @@ function toRunInputs(mode: HostApp['mode'], values: Record<string, unknown>): Ru
   return { inputs, query: query as string };
 }
 
-function toField(input: InputVariable): Field {
+function toField(input: InputVariable, limits: FileInputLimits): Field {
   const name = input.variable;
   const required = input.required === true;
   const defaultValue = defaultOf(input);
@@ -83,6 +88,9 @@ function toField(input: InputVariable): Field {
       return { name, required, emptyIsMissing: true, defaultValue, check: fromZod(booleanSchema(name)) };
     case 'json_object':
       return { name, required, emptyIsMissing: true, defaultValue, check: objectCheck(name, input) };
+    case 'file':
+    case 'file-list':
+      return { name, required, emptyIsMissing: true, defaultValue, check: compileFileCheck(input, limits) };
     case 'select':
       return { ...textField(name, required, undefined, optionsOf(input)), defaultValue };
     default:
@@ -100,13 +108,8 @@ function fromZod(schema: z.ZodType): Field['check'] {
   };
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what is stripped.
-const NUL = /\u0000/g;
-
 function textField(name: string, required: boolean, maxLength?: number, options: string[] = []): Field {
-  let schema: z.ZodType<string> = z
-    .string({ error: `${name} must be a string` })
-    .transform((text) => text.replace(NUL, ''));
+  let schema: z.ZodType<string> = z.string({ error: `${name} must be a string` }).transform(stripNul);
   if (maxLength !== undefined) {
     schema = schema.refine((text) => codePointLength(text) <= maxLength, {
       error: `${name} must be at most ${maxLength} characters`,
@@ -183,7 +186,7 @@ function fromJsonSchema(jsonSchema: Record<string, unknown>): z.ZodType | null {
 
 /** NUL characters are stripped from every string, nested ones included; the depth is bounded first. */
 function stripNulDeep(value: unknown): unknown {
-  if (typeof value === 'string') return value.replace(NUL, '');
+  if (typeof value === 'string') return stripNul(value);
   if (Array.isArray(value)) return value.map(stripNulDeep);
   if (typeof value === 'object' && value !== null) {
     // fromEntries defines keys as data, so a `__proto__` key stays a key.

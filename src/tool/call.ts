@@ -1,12 +1,16 @@
 import { AppRunError } from '../errors.js';
 import type { AppRun, RunApp } from '../types.js';
+import { inlineBytes } from './app-file.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
+import { type ContentBlock, fileBlock } from './content-blocks.js';
 import type { ToolFeatures } from './features.js';
+import type { RunObserver } from './observer.js';
+import { answerParts, outputParts } from './result-files.js';
 import type { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
 
 export interface CallToolResult {
-  content: { type: 'text'; text: string }[];
+  content: ContentBlock[];
   structuredContent?: Record<string, unknown>;
   isError: boolean;
 }
@@ -32,7 +36,13 @@ export interface CallOptions<HostRequest = unknown> {
    * for outputs that break the app's declared output schema.
    */
   report: (error: unknown, phase?: 'run' | 'outputs') => void;
+  /** Most bytes of inline files one result may carry (README, "Files in and out"); more is an error result. Default: 4 MiB. */
+  maxInlineResultBytes?: number;
+  /** Told of the app's progress as it streams its events, for a reply that streams. */
+  observer?: RunObserver;
 }
+
+export const DEFAULT_MAX_INLINE_RESULT_BYTES = 4 * 1024 * 1024;
 
 /** An error result never carries `structuredContent`: there is no result to describe. */
 export const errorResult = (text: string): CallToolResult => ({
@@ -61,6 +71,8 @@ export async function runToolCall<HostRequest>(
     const produced = await untilStopped(produce, stop);
     return shape(produced, tool, features, options);
   } catch (error) {
+    // Only a cancellation makes the result pointless; a timeout still has one to tell.
+    if (stop.reason instanceof CallCancelled) options.observer?.cancelled();
     // Once stopped from outside, whatever the app throws is an echo of that stop.
     if (stop.stopped && !(error instanceof AppRunError)) {
       const reason = stop.reason;
@@ -75,7 +87,7 @@ export async function runToolCall<HostRequest>(
 
   async function produce(): Promise<Produced> {
     const result = await options.runApp(run);
-    if (isAsyncIterable(result)) return fromEvents(run.app.mode, result, stop);
+    if (isAsyncIterable(result)) return fromEvents(run.app.mode, result, stop, options.observer);
     return fromPlainResult(run.app.mode, result);
   }
 }
@@ -84,10 +96,9 @@ function shape(
   produced: Produced,
   tool: AppTool,
   features: ToolFeatures,
-  options: Pick<CallOptions, 'report'>,
+  options: Pick<CallOptions, 'report' | 'maxInlineResultBytes'>,
 ): CallToolResult {
   if (produced.kind === 'error') return errorResult(produced.message);
-  const structured = produced.kind === 'outputs' ? produced.outputs : { answer: produced.answer };
   if (produced.kind === 'outputs' && tool.checkOutputs) {
     const problems = tool.checkOutputs(produced.outputs);
     if (problems.length > 0) {
@@ -96,9 +107,28 @@ function shape(
       return errorResult(message);
     }
   }
-  const text = produced.kind === 'outputs' ? JSON.stringify(produced.outputs) : produced.answer;
-  const result: CallToolResult = { content: [{ type: 'text', text }], isError: false };
-  if (features.structured) result.structuredContent = structured;
+  const parts =
+    produced.kind === 'outputs'
+      ? outputParts(produced.outputs, tool.fileOutputs)
+      : answerParts(produced.answer, produced.files);
+  if ('problem' in parts) {
+    const message = `the app returned a file that cannot be sent: ${parts.problem}`;
+    options.report(new Error(message), 'outputs');
+    return errorResult(message);
+  }
+  const content: ContentBlock[] = [{ type: 'text', text: parts.text }];
+  if (parts.files.length > 0) {
+    const bytes = parts.files.reduce((sum, file) => sum + inlineBytes(file), 0);
+    const limit = options.maxInlineResultBytes ?? DEFAULT_MAX_INLINE_RESULT_BYTES;
+    if (bytes > limit) {
+      const message = `the app returned ${bytes} bytes of inline files, more than the ${limit} bytes one result may carry`;
+      options.report(new Error(message), 'outputs');
+      return errorResult(message);
+    }
+    for (const file of parts.files) content.push(fileBlock(file, features));
+  }
+  const result: CallToolResult = { content, isError: false };
+  if (features.structured) result.structuredContent = parts.structured;
   return result;
 }
 

@@ -1,11 +1,12 @@
 import { isJsonObject } from '../plain-object.js';
 import type { AppEvent, AppMode, AppResult } from '../types.js';
+import type { RunObserver } from './observer.js';
 import type { RunStop } from './stop.js';
 
 /** What a run produced, before it is shaped into a `tools/call` result. */
 export type Produced =
   | { kind: 'outputs'; outputs: Record<string, unknown> }
-  | { kind: 'answer'; answer: string }
+  | { kind: 'answer'; answer: string; files: unknown[] }
   | { kind: 'error'; message: string };
 
 export const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
@@ -15,23 +16,27 @@ export const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown>
 export function fromPlainResult(mode: AppMode, result: AppResult | null | undefined): Produced {
   const record = (result ?? {}) as Record<string, unknown>;
   if (mode === 'workflow') return { kind: 'outputs', outputs: asOutputs(record.outputs) };
-  return { kind: 'answer', answer: typeof record.answer === 'string' ? record.answer : '' };
+  const files = Array.isArray(record.files) ? record.files : [];
+  return { kind: 'answer', answer: typeof record.answer === 'string' ? record.answer : '', files };
 }
 
 /**
  * Folds an event stream into a result (README, "runApp, mode by mode"). The answer is the `message` answers (a
  * `message_replace` replaces what came before); without any, the `agent_message` answers; without
- * those, the `agent_thought` thoughts. An `error` event ends the run. Unknown events are ignored.
+ * those, the `agent_thought` thoughts. `message_file` events add files. An `error`
+ * event ends the run. Unknown events are ignored.
  */
 export async function fromEvents(
   mode: AppMode,
   events: AsyncIterable<AppEvent>,
   stop: Pick<RunStop, 'stopped'>,
+  observer?: RunObserver,
 ): Promise<Produced> {
   let outputs: Record<string, unknown> = {};
   let message: string | null = null;
   let agentMessage: string | null = null;
   let thoughts = '';
+  const files: unknown[] = [];
   for await (const event of events) {
     if (stop.stopped) break;
     switch (event?.event) {
@@ -50,12 +55,19 @@ export async function fromEvents(
       case 'workflow_finished':
         outputs = asOutputs(event.outputs);
         break;
+      case 'message_file':
+        // Without a `file` it is no file event, and is ignored like unknown events.
+        if (event.file !== undefined) files.push(event.file);
+        break;
+      case 'progress':
+        observer?.progress(event);
+        break;
       case 'error':
         return { kind: 'error', message: text(event.message) || 'the app reported an error' };
     }
   }
   if (mode === 'workflow') return { kind: 'outputs', outputs };
-  return { kind: 'answer', answer: message ?? agentMessage ?? thoughts };
+  return { kind: 'answer', answer: message ?? agentMessage ?? thoughts, files };
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');

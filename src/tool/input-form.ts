@@ -1,5 +1,6 @@
 import { isJsonObject } from '../plain-object.js';
 import type { HostApp, InputVariable, InputVariableType } from '../types.js';
+import { offeredOverMcp } from './file-input.js';
 
 const FORM_TYPES = new Set<string>([
   'text-input',
@@ -14,7 +15,12 @@ const FORM_TYPES = new Set<string>([
 ]);
 
 /** Inputs a client cannot supply as JSON are not part of the tool. */
-const HIDDEN_TYPES = new Set<InputVariableType>(['file', 'file-list', 'external_data_tool']);
+const HIDDEN_TYPES = new Set<InputVariableType>(['external_data_tool']);
+
+/** Files are offered only when they may come by URL (README, "Files in and out"). */
+const isHidden = (input: InputVariable): boolean =>
+  HIDDEN_TYPES.has(input.type) ||
+  ((input.type === 'file' || input.type === 'file-list') && !offeredOverMcp(input));
 
 /**
  * The app's form in the flat shape, with only the inputs a tool exposes. Accepts Dify's flat
@@ -28,7 +34,7 @@ export function exposedInputs(app: HostApp): InputVariable[] {
   const seen = new Set<string>(takesQuery(app) ? ['query'] : []);
   for (const entry of app.inputForm ?? []) {
     const variable = flatten(entry);
-    if (!variable || HIDDEN_TYPES.has(variable.type) || seen.has(variable.variable)) continue;
+    if (!variable || isHidden(variable) || seen.has(variable.variable)) continue;
     seen.add(variable.variable);
     inputs.push(variable);
   }

@@ -1,4 +1,5 @@
 import type { HostApp, InputVariable } from '../types.js';
+import { fileHint, fileKeywords } from './file-input.js';
 import {
   defaultOf,
   exposedInputs,
@@ -63,6 +64,9 @@ function typeKeywords(input: InputVariable): Record<string, unknown> {
       return { type: 'number' };
     case 'checkbox':
       return { type: 'boolean' };
+    case 'file':
+    case 'file-list':
+      return fileKeywords(input);
     default:
       return jsonObjectKeywords(jsonSchemaOf(input));
   }
@@ -80,7 +84,10 @@ function jsonObjectKeywords(source: Record<string, unknown> | undefined): Record
 /** The server's own wording first, then the app's; stale `parameters` keys never match. */
 function describe(input: InputVariable, parameters: Record<string, string>): string {
   const fromServer = Object.hasOwn(parameters, input.variable) ? parameters[input.variable] : undefined;
-  return nonEmpty(fromServer) ?? nonEmpty(input.description) ?? nonEmpty(input.label) ?? '';
+  const own = nonEmpty(fromServer) ?? nonEmpty(input.description) ?? nonEmpty(input.label) ?? '';
+  // A model must know what files to send.
+  if (input.type !== 'file' && input.type !== 'file-list') return own;
+  return own === '' ? fileHint(input) : `${own}. ${fileHint(input)}`;
 }
 
 const nonEmpty = (value: unknown): string | undefined =>

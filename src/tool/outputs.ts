@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { DeclaredOutput, HostApp } from '../types.js';
+import { FILE_OUTPUT_SCHEMA, FILE_SHAPE, toResultFile } from './app-file.js';
 import type { JsonSchemaObject } from './input-schema.js';
 
 const ANSWER_SCHEMA: JsonSchemaObject = {
@@ -14,12 +15,34 @@ export function buildOutputSchema(app: HostApp): Record<string, unknown> {
   if (!app.outputs?.length) return { type: 'object' };
   const schema: JsonSchemaObject = { type: 'object', properties: {}, required: [] };
   for (const output of declaredOutputs(app)) {
+    const keywords = outputKeywords(output.type);
     schema.properties[output.variable] = output.description
-      ? { type: output.type, description: output.description }
-      : { type: output.type };
+      ? { ...keywords, description: output.description }
+      : keywords;
     schema.required.push(output.variable);
   }
   return schema;
+}
+
+/** A declared file is the object `structuredContent` shows for it (README, "Files in and out"). */
+function outputKeywords(type: DeclaredOutput['type']): Record<string, unknown> {
+  if (type === 'file') return { ...FILE_OUTPUT_SCHEMA };
+  if (type === 'array[file]') return { type: 'array', items: FILE_OUTPUT_SCHEMA };
+  return { type };
+}
+
+/** The declared `file` and `array[file]` outputs, whose values become content blocks. */
+export function declaredFileOutputs(app: HostApp): FileOutput[] {
+  if (app.mode !== 'workflow') return [];
+  return declaredOutputs(app)
+    .filter((output) => output.type === 'file' || output.type === 'array[file]')
+    .map((output) => ({ variable: output.variable, list: output.type === 'array[file]' }));
+}
+
+export interface FileOutput {
+  variable: string;
+  /** `array[file]` */
+  list: boolean;
 }
 
 /** Each declared output once, the first declaration winning, so `required` has no duplicates. */
@@ -28,13 +51,31 @@ function declaredOutputs(app: HostApp): DeclaredOutput[] {
   return (app.outputs ?? []).filter((output) => !seen.has(output.variable) && seen.add(output.variable));
 }
 
-const OUTPUT_TYPES: Record<DeclaredOutput['type'], z.ZodType> = {
+type PlainType = Exclude<DeclaredOutput['type'], 'file' | 'array[file]'>;
+
+const OUTPUT_TYPES: Record<PlainType, z.ZodType> = {
   string: z.string(),
   number: z.number(),
   boolean: z.boolean(),
   array: z.array(z.unknown()),
   object: z.record(z.string(), z.unknown()),
 };
+
+function typeProblem(variable: string, type: DeclaredOutput['type'], value: unknown): string | undefined {
+  if (type === 'file') return fileProblem(variable, value);
+  if (type === 'array[file]') {
+    if (!Array.isArray(value)) return `${variable} must be an array of files, each ${FILE_SHAPE}`;
+    return value.map((item, index) => fileProblem(`${variable}[${index}]`, item)).find(Boolean);
+  }
+  if (OUTPUT_TYPES[type].safeParse(value).success) return undefined;
+  return `${variable} must be ${type === 'array' || type === 'object' ? 'an' : 'a'} ${type}`;
+}
+
+function fileProblem(path: string, value: unknown): string | undefined {
+  const file = toResultFile(value);
+  if (typeof file !== 'string') return undefined;
+  return file.startsWith('must ') ? `${path} ${file}` : `${path}.${file}`;
+}
 
 /**
  * Checks a workflow's outputs against what it declared; `null` when there is nothing to check.
@@ -47,8 +88,9 @@ export function compileOutputCheck(app: HostApp): ((outputs: Record<string, unkn
     const problems: string[] = [];
     for (const { variable, type } of declared) {
       if (!Object.hasOwn(outputs, variable)) problems.push(`${variable} is missing`);
-      else if (!OUTPUT_TYPES[type].safeParse(outputs[variable]).success) {
-        problems.push(`${variable} must be ${type === 'array' || type === 'object' ? 'an' : 'a'} ${type}`);
+      else {
+        const problem = typeProblem(variable, type, outputs[variable]);
+        if (problem) problems.push(problem);
       }
     }
     return problems;

@@ -2,6 +2,7 @@ import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types.js
 import { CallCancelled, type CallToolResult, runToolCall } from './call.js';
 import type { ToolFeatures } from './features.js';
 import { type CallId, InflightCalls } from './inflight.js';
+import type { RunObserver } from './observer.js';
 import { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
 
@@ -9,6 +10,8 @@ export interface ToolRunsOptions<HostRequest> {
   runApp: RunApp<HostRequest>;
   /** 0 = no limit. */
   callTimeoutMs: number;
+  /** Most bytes of inline files one result may carry; more is an error result. */
+  maxInlineResultBytes: number;
   /**
    * Receives failures whose cause must not reach the client: the app failing, or its outputs
    * breaking its declared schema.
@@ -34,6 +37,8 @@ export interface ToolRun<HostRequest> {
    * that stops watching. Where a disconnect is no cancellation, a function that never calls it.
    */
   onClosed: (listener: () => void) => () => void;
+  /** Follows the run for a reply that streams; absent when the reply can only be JSON. */
+  observer?: RunObserver;
 }
 
 /**
@@ -68,7 +73,9 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
         return await runToolCall(call.tool, run, stop, call.features, {
           runApp: options.runApp,
           callTimeoutMs: options.callTimeoutMs,
+          maxInlineResultBytes: options.maxInlineResultBytes,
           report: (error, phase = 'run') => options.report(error, phase, server, app),
+          observer: call.observer,
         });
       } finally {
         unwatch();

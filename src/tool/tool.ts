@@ -1,9 +1,10 @@
 import type { HostApp, ServerRecord } from '../types.js';
 import { type ArgumentCheck, compileArgumentChecker } from './arguments.js';
 import type { ToolFeatures } from './features.js';
+import { DEFAULT_FILE_INPUT_LIMITS, type FileInputLimits } from './file-input.js';
 import { buildInputSchema } from './input-schema.js';
 import { toToolName } from './name.js';
-import { buildOutputSchema, compileOutputCheck } from './outputs.js';
+import { buildOutputSchema, compileOutputCheck, declaredFileOutputs, type FileOutput } from './outputs.js';
 
 /** One server's tool: its descriptors and checks, computed once per app and server revision. */
 export interface AppTool {
@@ -13,11 +14,18 @@ export interface AppTool {
   checkArguments(args: Record<string, unknown>): ArgumentCheck;
   /** Problems with a workflow's outputs against its declared outputs; `null` when none are declared. */
   readonly checkOutputs: ((outputs: Record<string, unknown>) => string[]) | null;
+  /** The declared outputs that hold files. */
+  readonly fileOutputs: readonly FileOutput[];
 }
 
 export type ToolNamer = (app: HostApp) => string;
 
-function buildTool(app: HostApp, server: ServerRecord, toolName: ToolNamer | undefined): AppTool {
+function buildTool(
+  app: HostApp,
+  server: ServerRecord,
+  toolName: ToolNamer | undefined,
+  limits: FileInputLimits,
+): AppTool {
   // An override is trusted for intent, not for syntax: it is made valid the same way.
   const name = toToolName(toolName ? toolName(app) : app.name);
   const description = server.description || app.description || '';
@@ -33,8 +41,9 @@ function buildTool(app: HostApp, server: ServerRecord, toolName: ToolNamer | und
   return {
     name,
     describe: (features) => (features.icons ? withIcons : features.structured ? structured : basic),
-    checkArguments: compileArgumentChecker(app),
+    checkArguments: compileArgumentChecker(app, limits),
     checkOutputs: compileOutputCheck(app),
+    fileOutputs: declaredFileOutputs(app),
   };
 }
 
@@ -43,7 +52,10 @@ function buildTool(app: HostApp, server: ServerRecord, toolName: ToolNamer | und
  * builds nothing and allocates nothing to find them. A host that returns a new app object per
  * request still gets correct tools, only rebuilt each time.
  */
-export function createToolCache(toolName?: ToolNamer): (app: HostApp, server: ServerRecord) => AppTool {
+export function createToolCache(
+  toolName?: ToolNamer,
+  limits: FileInputLimits = DEFAULT_FILE_INPUT_LIMITS,
+): (app: HostApp, server: ServerRecord) => AppTool {
   interface Built {
     updatedAt: number | undefined;
     description: string;
@@ -62,7 +74,7 @@ export function createToolCache(toolName?: ToolNamer): (app: HostApp, server: Se
     if (built && Object.is(built.updatedAt, updatedAt) && built.description === server.description)
       return built.tool;
     if (!built && builds.size >= 8) builds.clear(); // an app object shared by many servers
-    const tool = buildTool(app, server, toolName);
+    const tool = buildTool(app, server, toolName, limits);
     builds.set(server.id, { updatedAt, description: server.description, tool });
     return tool;
   };

@@ -4,7 +4,9 @@
  *   publishes them (`startDemoHost`), for the suites that follow a mode end to end;
  * - a world of servers for the protocol suites: one published server per situation of
  *   docs/http-contract.md (active, inactive, app gone, app unavailable, a failing resolver, a
- *   failing store), a `runApp` that records every run, and an `onError` hook that records every report.
+ *   failing store), a `runApp` that records every run, and an `onError` hook that records every report;
+ * - the apps of the files suites (README, "Files in and out"): a workflow with file inputs, one that
+ *   declares file outputs and a chat app, whose results each test sets (`createFileWorld`).
  */
 import { DEMO_APPS, TENANT_ID as DEMO_TENANT, runApp as runDemoApp } from '../../example-app/apps.js';
 import type {
@@ -371,4 +373,103 @@ export async function createWorld(store: ServerStore): Promise<World> {
       ...overrides,
     }),
   };
+}
+
+// --- the apps of the files suites ------------------------------------------------------------------
+
+export const FILE_TENANT = 'tenant-files';
+
+/** A workflow that takes a receipt image and up to two attachments, and echoes nothing useful. */
+export const RECEIPT_READER: HostApp = {
+  id: 'receipt-reader',
+  name: 'Receipt Reader',
+  mode: 'workflow',
+  inputForm: [
+    {
+      type: 'file',
+      variable: 'receipt',
+      label: 'Receipt photo',
+      required: true,
+      allowed_file_types: ['image'],
+      allowed_file_upload_methods: ['local_file', 'remote_url'],
+    },
+    {
+      type: 'file-list',
+      variable: 'attachments',
+      label: 'Attachments',
+      max_length: 2,
+      allowed_file_types: ['document', 'custom'],
+      allowed_file_extensions: ['.ZIP'],
+    },
+    { type: 'file', variable: 'scan', label: 'Scan', allowed_file_upload_methods: ['local_file'] },
+    { type: 'text-input', variable: 'note', label: 'Note', max_length: 10 },
+  ],
+};
+
+/** A workflow that declares a text, an image and a list of documents as its outputs. */
+export const REPORT_MAKER: HostApp = {
+  id: 'report-maker',
+  name: 'Report Maker',
+  mode: 'workflow',
+  inputForm: [],
+  outputs: [
+    { variable: 'summary', type: 'string' },
+    { variable: 'image', type: 'file', description: 'A chart' },
+    { variable: 'documents', type: 'array[file]' },
+  ],
+};
+
+/** A chat app whose answers may come with files (`message_file` events or `files`). */
+export const FILE_CHAT: HostApp = { id: 'file-chat', name: 'File Chat', mode: 'chat', inputForm: [] };
+
+const FILE_APPS = [RECEIPT_READER, REPORT_MAKER, FILE_CHAT];
+
+export interface FileWorld {
+  codes: { receiptReader: string; reportMaker: string; fileChat: string };
+  /** Every run, in order. */
+  runs: AppRun[];
+  /** Every report the `onError` hook received, in order. */
+  reports: { error: unknown; context: ErrorContext }[];
+  /** What the apps return; each test sets it. */
+  respond: RunApp;
+  /** `mcpServer` options for this world; `overrides` replace any of them. */
+  options(overrides?: Partial<McpServerOptions>): McpServerOptions;
+}
+
+/** Publishes the file apps in `store`; what they return is up to each test (`world.respond`). */
+export async function createFileWorld(store: ServerStore): Promise<FileWorld> {
+  const publish = (app: HostApp) =>
+    store.createServer({
+      tenantId: FILE_TENANT,
+      appId: app.id,
+      name: app.name,
+      description: '',
+      parameters: {},
+    });
+  const [receiptReader, reportMaker, fileChat] = await Promise.all(FILE_APPS.map(publish));
+  const resolveServer = store.resolver((appId, tenantId) =>
+    tenantId === FILE_TENANT ? (FILE_APPS.find((app) => app.id === appId) ?? null) : null,
+  );
+  const world: FileWorld = {
+    codes: {
+      receiptReader: receiptReader!.serverCode,
+      reportMaker: reportMaker!.serverCode,
+      fileChat: fileChat!.serverCode,
+    },
+    runs: [],
+    reports: [],
+    respond: () => ({ outputs: {} }),
+    options: (overrides = {}) => ({
+      resolveServer,
+      runApp: (run) => {
+        world.runs.push(run);
+        return world.respond(run);
+      },
+      onError: (error, context) => {
+        world.reports.push({ error, context });
+      },
+      ...overrides,
+    }),
+  };
+  return world;
 }

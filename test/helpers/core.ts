@@ -51,10 +51,10 @@ export function coreClient(options: McpServerOptions): CoreClient {
 }
 
 /** The set-up most protocol suites share: a world of servers in a memory store, and its core. */
-export async function startWorldCore(
-  createWorld: (store: ServerStore) => Promise<World>,
+export async function startWorldCore<W extends Pick<World, 'options'>>(
+  createWorld: (store: ServerStore) => Promise<W>,
   overrides?: Partial<McpServerOptions>,
-): Promise<{ world: World; core: CoreClient }> {
+): Promise<{ world: W; core: CoreClient }> {
   const world = await createWorld(memoryServerStore());
   return { world, core: coreClient(world.options(overrides)) };
 }

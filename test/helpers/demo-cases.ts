@@ -3,6 +3,7 @@
  * drive the example app through real clients.
  */
 import { PACKAGE_VERSION } from '../../src/version.js';
+import { FILE_DEMO_CASES } from './example-file-cases.js';
 
 export const SERVER_INFO = { name: 'express-app-mcp', version: PACKAGE_VERSION };
 
@@ -11,7 +12,7 @@ const ANSWER_SCHEMA = { type: 'object', properties: { answer: { type: 'string' }
 
 export interface Call {
   arguments: Record<string, unknown>;
-  result: { content: { type: 'text'; text: string }[]; structuredContent?: unknown; isError: boolean };
+  result: { content: Record<string, unknown>[]; structuredContent?: unknown; isError: boolean };
 }
 
 export interface DemoCase {
@@ -34,6 +35,9 @@ export const failure = (text: string): Call['result'] => ({
 });
 
 const TEXT_STATS_OUTPUTS = { word_count: 5, char_count: 19, top_words: ['the', 'and', 'cat'] };
+
+/** The Slow Report's stages, as its progress messages and its sections name them. */
+export const SLOW_REPORT_STAGES = ['gathering sources', 'reading', 'outlining', 'drafting', 'proofreading'];
 
 export const DEMO_CASES: DemoCase[] = [
   {
@@ -239,4 +243,61 @@ export const DEMO_CASES: DemoCase[] = [
       },
     ],
   },
+  // The two file apps: a file in, a generated image out; a chat answer with a file link.
+  ...FILE_DEMO_CASES,
+  {
+    appId: 'slow-report',
+    name: 'Slow Report',
+    mode: 'workflow',
+    tool: {
+      name: 'Slow_Report',
+      title: 'Slow Report',
+      description:
+        'Writes a short report on a topic in five stages, reporting each stage as it starts; it takes about 20 seconds (or the given seconds), to show a long run.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          topic: { type: 'string', maxLength: 200, description: 'What the report is about' },
+          seconds: {
+            type: 'number',
+            description: 'How long the report takes, from 0 to 600 seconds',
+            default: 20,
+          },
+        },
+        required: ['topic'],
+      },
+      outputSchema: {
+        type: 'object',
+        properties: {
+          title: { type: 'string', description: 'The title of the report' },
+          sections: { type: 'array', description: 'One line per stage of the report' },
+        },
+        required: ['title', 'sections'],
+      },
+    },
+    valid: [{ arguments: { topic: 'tides', seconds: 0.5 }, result: slowReportResult('tides') }],
+    invalid: [
+      {
+        arguments: { seconds: 1 },
+        result: failure('Invalid arguments for tool Slow_Report: topic is required'),
+      },
+      {
+        arguments: { topic: 'tides', seconds: 601 },
+        result: failure('seconds must be a number from 0 to 600'),
+      },
+    ],
+  },
 ];
+
+/** What the Slow Report answers for a topic. */
+export function slowReportResult(topic: string): Call['result'] {
+  const outputs = {
+    title: `A report on ${topic}`,
+    sections: SLOW_REPORT_STAGES.map((stage) => `${stage}: done`),
+  };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(outputs) }],
+    structuredContent: outputs,
+    isError: false,
+  };
+}

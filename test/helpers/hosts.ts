@@ -268,9 +268,9 @@ export const notification = (method: string, params?: Record<string, unknown>) =
  * The set-up most endpoint suites share: the package as the variant's host loads it, a world of
  * servers in a memory store, and one host serving it. Call from `beforeAll`; close `host` after.
  */
-export async function startWorldHost(
+export async function startWorldHost<W extends Pick<import('./apps.js').World, 'options'>>(
   variant: HostVariant,
-  createWorld: (store: Package.ServerStore) => Promise<import('./apps.js').World>,
+  createWorld: (store: Package.ServerStore) => Promise<W>,
   overrides?: Partial<McpServerOptions>,
 ) {
   const pkg = await loadPackage(variant.major);

@@ -2,6 +2,7 @@ import { clientNameOf } from '../client-name.js';
 import type { EraContext } from '../context.js';
 import { hasEnvelopeClaim, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../era.js';
 import { McpError } from '../errors.js';
+import { type LiveCall, openLiveCall } from '../live-call.js';
 import type { RequestId } from '../messages.js';
 import { parseMessage } from '../parse.js';
 import { ACCEPTED, type EndpointReply, jsonReply, resultResponse, type SerializedResult } from '../reply.js';
@@ -83,9 +84,13 @@ export async function handleModern<HostRequest>(
   }
 
   const target = await ctx.resolveTarget(request, id);
-  const served = { id, method, params, version, envelope, target, request };
-  const result = await ctx.guarded(() => dispatch(served, ctx), id, target);
-  return jsonReply(200, resultResponse(id, result));
+  // The same streaming rules as the 2025 era, the progress token in `params._meta` too (MCP 2026-07-28).
+  const live =
+    method === 'tools/call' ? openLiveCall(request, id, params, version, ctx.heartbeatMs) : undefined;
+  const served = { id, method, params, version, envelope, target, request, live };
+  const work = ctx.guarded(() => dispatch(served, ctx), id, target);
+  if (live) return live.reply(work);
+  return jsonReply(200, resultResponse(id, await work));
 }
 
 interface ModernCall<HostRequest> {
@@ -96,6 +101,8 @@ interface ModernCall<HostRequest> {
   envelope: Envelope;
   target: ServingTarget;
   request: EndpointRequest<HostRequest>;
+  /** The call's reply when it may stream, which follows the run. */
+  live: LiveCall | undefined;
 }
 
 async function dispatch<HostRequest>(
@@ -128,6 +135,7 @@ async function dispatch<HostRequest>(
         onClosed: call.request.onClosed,
         request: call.request.request,
         clientName: clientNameOf(call.envelope[META_CLIENT_INFO]),
+        observer: call.live,
       });
       return { ...COMPLETE, ...outcome, _meta: meta };
     }

@@ -1,0 +1,208 @@
+/**
+ * The long-run rows of `npm run bench` (README, "Long runs"):
+ * - a streamed call: the Echo app streams five progress events at once before its outputs, and a
+ *   call with a progress token gets them as an event stream; against our JSON call of the same app
+ *   on the same server (no token: the same run answers JSON). Loaded in turns, like the main rows;
+ * - a soak: many concurrent streamed calls of an app that says nothing for 5 s, with
+ *   `heartbeatMs: 1000`: how many complete, the gaps between the events each client receives (the
+ *   silences a proxy would see), and how much resident memory the server needs on top.
+ */
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { CALL_REQUEST, HEADERS, PROGRESS_EVENTS, STREAMED_CALL_REQUEST } from './fixture.mjs';
+import { load, median, startServer } from './lib.mjs';
+
+const BODIES = { streamed: JSON.stringify(STREAMED_CALL_REQUEST), json: JSON.stringify(CALL_REQUEST) };
+const ECHO_RESULT = {
+  content: [{ type: 'text', text: '{"text":"hello"}' }],
+  isError: false,
+  structuredContent: { text: 'hello' },
+};
+
+/** The streamed call against the JSON call of the same app, as `{ streamed, json, ratio }`. */
+export async function measureStreamedCall({ duration, rounds, connections, warmup }, log) {
+  const server = await startServer('streaming.mjs');
+  try {
+    await checkShapes(server.url);
+    for (const body of Object.values(BODIES))
+      await load(server.url, { bodies: [body], connections, duration: warmup });
+    const runs = { streamed: [], json: [] };
+    for (let round = 0; round < rounds; round++) {
+      for (const key of round % 2 === 0 ? ['streamed', 'json'] : ['json', 'streamed']) {
+        const cpuBefore = await server.cpu();
+        const run = await load(server.url, { bodies: [BODIES[key]], connections, duration });
+        run.cpuPerRequest = ((await server.cpu()) - cpuBefore) / run.total;
+        runs[key].push(run);
+      }
+    }
+    log('streamed call measured');
+    const summary = (list) => ({
+      rps: Math.round(median(list.map((run) => run.rps))),
+      p50: median(list.map((run) => run.p50)),
+      p99: median(list.map((run) => run.p99)),
+      cpuMicrosPerRequest: Math.round(median(list.map((run) => run.cpuPerRequest))),
+      rounds: list.map((run) => Math.round(run.rps)),
+    });
+    const ratio = median(runs.streamed.map((run, round) => run.rps / runs.json[round].rps));
+    return { streamed: summary(runs.streamed), json: summary(runs.json), ratio: Number(ratio.toFixed(2)) };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The two calls must be what their rows say: five progress events and the result, and plain JSON. */
+async function checkShapes(url) {
+  const post = (body) => fetch(url, { method: 'POST', headers: HEADERS, body });
+  const streamed = await post(BODIES.streamed);
+  const events = (await streamed.text()).split('\n\n').filter(Boolean);
+  const last = JSON.parse(events.at(-1).slice('data: '.length));
+  if (
+    streamed.headers.get('content-type') !== 'text/event-stream' ||
+    events.length !== PROGRESS_EVENTS + 1 ||
+    JSON.stringify(last.result) !== JSON.stringify(ECHO_RESULT)
+  ) {
+    throw new Error(
+      `the streamed call is not ${PROGRESS_EVENTS} progress events and the result:\n${events.join('\n')}`,
+    );
+  }
+  const json = await post(BODIES.json);
+  const text = await json.text();
+  if (json.headers.get('content-type') !== 'application/json' || JSON.parse(text).result === undefined) {
+    throw new Error(`the JSON call is not a JSON reply: ${text}`);
+  }
+}
+
+/**
+ * `calls` concurrent streamed calls of an app that waits `runMs`, with heartbeats every
+ * `heartbeatMs`. Returns how many ended with the app's result; the gaps between consecutive events
+ * on each stream (the silences a proxy sees once the stream is open; the first event comes
+ * `heartbeatMs` after the server took the request, which with a thousand connections opened at
+ * once also depends on how fast the machine accepts them); and the server's resident memory above
+ * its memory before the soak: held by the open streams (both after a forced GC, half-way through),
+ * and at its peak (sampled every 100 ms from /proc, garbage included).
+ */
+export async function soak({ calls, heartbeatMs, runMs }, log) {
+  const server = await startServer('streaming.mjs', {
+    env: { BENCH_STREAM_APP: 'wait', BENCH_HEARTBEAT_MS: String(heartbeatMs), BENCH_WAIT_MS: String(runMs) },
+  });
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+  try {
+    await Promise.all(
+      Array.from({ length: 20 }, (_, index) => streamedCall(server.url, `warm-${index}`, agent)),
+    );
+    const before = await server.memory();
+    const measurable = residentMemory(server.pid) !== undefined;
+    let peakRss = before.rss;
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, residentMemory(server.pid) ?? 0);
+    }, 100);
+    const pending = Promise.all(
+      Array.from({ length: calls }, (_, index) => streamedCall(server.url, `soak-${index}`, agent)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, runMs / 2));
+    const during = await server.memory();
+    const outcomes = await pending;
+    clearInterval(sampler);
+    log('soak done');
+    const gaps = outcomes.flatMap((outcome) => outcome.gaps).sort((a, b) => a - b);
+    const quantile = (q) =>
+      Number((gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))] / 1000).toFixed(3));
+    return {
+      calls,
+      heartbeatMs,
+      runMs,
+      completed: outcomes.filter((outcome) => outcome.completed).length,
+      heartbeats: outcomes.reduce((sum, outcome) => sum + outcome.heartbeats, 0),
+      gapSeconds: { p50: quantile(0.5), p99: quantile(0.99), max: quantile(1) },
+      extraRssMiB: mib(during.rss - before.rss),
+      peakExtraRssMiB: measurable ? mib(peakRss - before.rss) : null,
+    };
+  } finally {
+    agent.destroy();
+    await server.stop();
+  }
+}
+
+/** One streamed call, read event by event. */
+function streamedCall(url, token, agent) {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'Wait', arguments: {}, _meta: { progressToken: token } },
+  });
+  return new Promise((resolve) => {
+    const gaps = [];
+    let last;
+    let buffered = '';
+    let heartbeats = 0;
+    let response;
+    const request = http.request(
+      url,
+      { method: 'POST', headers: { ...HEADERS, 'content-length': Buffer.byteLength(body) }, agent },
+      (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          buffered += chunk;
+          for (let end = buffered.indexOf('\n\n'); end !== -1; end = buffered.indexOf('\n\n')) {
+            const block = buffered.slice(0, end);
+            buffered = buffered.slice(end + 2);
+            const now = performance.now();
+            if (last !== undefined) gaps.push(now - last);
+            last = now;
+            const message = JSON.parse(block.slice('data: '.length));
+            if (message.method === 'notifications/progress') heartbeats++;
+            else response = message;
+          }
+        });
+        res.on('end', () =>
+          resolve({ gaps, heartbeats, completed: response?.result?.structuredContent?.waited !== undefined }),
+        );
+        res.on('error', () => resolve({ gaps, heartbeats, completed: false }));
+      },
+    );
+    request.on('error', () => resolve({ gaps, heartbeats, completed: false }));
+    request.end(body);
+  });
+}
+
+const mib = (bytes) => Number((bytes / 1024 / 1024).toFixed(1));
+
+/** The resident memory of a process, from Linux's /proc (bytes); `undefined` elsewhere. */
+function residentMemory(pid) {
+  try {
+    const kib = /VmRSS:\s*(\d+)\s*kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kib === undefined ? undefined : Number(kib) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The long-run rows as the bench prints them. */
+export function longRunReport(streamed, soaked) {
+  const lines = [];
+  if (streamed) {
+    const row = (label, r, ratio) =>
+      `| ${label} | tools/call | ${r.rps} | ${r.p50} | ${r.p99} | ${r.cpuMicrosPerRequest} | ${ratio} |`;
+    lines.push(
+      '| server | method | req/s (median) | p50 ms | p99 ms | server CPU µs/req | vs JSON call |',
+      '|---|---|---:|---:|---:|---:|---:|',
+      row(
+        `ours, streamed call (${PROGRESS_EVENTS} progress events, token)`,
+        streamed.streamed,
+        streamed.ratio.toFixed(2),
+      ),
+      row('ours, JSON call of the same app', streamed.json, '1.00'),
+    );
+  }
+  if (soaked) {
+    const peak = soaked.peakExtraRssMiB === null ? 'not measured here' : `${soaked.peakExtraRssMiB} MiB`;
+    lines.push(
+      `\nsoak: ${soaked.completed}/${soaked.calls} concurrent streamed calls of ${soaked.runMs / 1000} s completed ` +
+        `(heartbeatMs ${soaked.heartbeatMs}, ${soaked.heartbeats} heartbeats); gaps between events ` +
+        `p50 ${soaked.gapSeconds.p50} s, p99 ${soaked.gapSeconds.p99} s, max ${soaked.gapSeconds.max} s; ` +
+        `extra RSS ${soaked.extraRssMiB} MiB while all are open (after a forced GC), ${peak} at the peak`,
+    );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,140 @@
+import type { AppProgress, RunObserver } from '../tool/observer.js';
+import { errorBody, toMcpError } from './errors.js';
+import type { RequestId } from './messages.js';
+import { ProgressNotes, progressTokenOf } from './progress.js';
+import { PushQueue } from './push-queue.js';
+import { type EndpointReply, jsonReply, KEEP_ALIVE, resultResponse, type StreamItem } from './reply.js';
+import type { EndpointRequest } from './request.js';
+
+/**
+ * - `open`: nothing said yet; the reply is JSON if the result comes first, a stream otherwise;
+ * - `json`: the call was cancelled before anything was said: it answers JSON, as before;
+ * - `streaming`: the reply is a stream, its response still to come;
+ * - `over`: the response is out, or nobody reads the stream any more.
+ */
+type Phase = 'open' | 'json' | 'streaming' | 'over';
+
+/**
+ * The reply of one `tools/call` that may stream (docs/http-contract.md, "Long runs"). It starts
+ * as JSON and stays JSON when the run finishes before there is anything else to say, at the cost of
+ * one timer. It becomes an event stream when, before the result, the app reports progress for the
+ * request's progress token, or `heartbeatMs` passes: then the progress notifications and heartbeats
+ * go out as they come, and the JSON-RPC response last; nothing after it. A
+ * `notifications/cancelled` ends a stream without a response (MCP "Cancellation": no response to a
+ * cancelled request).
+ */
+export class LiveCall implements RunObserver {
+  #phase: Phase = 'open';
+  readonly #timer: NodeJS.Timeout | undefined;
+  #stream: PushQueue<StreamItem> | undefined;
+  #openStream: ((reply: EndpointReply) => void) | undefined;
+
+  constructor(
+    readonly id: RequestId,
+    readonly notes: ProgressNotes | undefined,
+    heartbeatMs: number,
+  ) {
+    // One timer for every heartbeat: `refresh()` moves it on whenever something is sent.
+    if (heartbeatMs > 0) this.#timer = setTimeout(LiveCall.#onSilence, heartbeatMs, this);
+  }
+
+  /**
+   * The reply: JSON when `work` settles first (a failure rejects, as for any request), else the
+   * stream, which then ends with the response or the error of `work`.
+   */
+  reply(work: Promise<unknown>): Promise<EndpointReply> {
+    return new Promise<EndpointReply>((resolve, reject) => {
+      this.#openStream = resolve;
+      work.then(
+        (result) => {
+          const response = resultResponse(this.id, result);
+          if (this.#settle()) resolve(jsonReply(200, response));
+          else this.#last(response.message);
+        },
+        (error: unknown) => {
+          if (this.#settle()) reject(error);
+          else this.#last(errorBody(toMcpError(error, this.id), this.id));
+        },
+      );
+    });
+  }
+
+  progress(report: AppProgress): void {
+    if (this.notes === undefined || !this.#saying) return;
+    const notification = this.notes.fromApp(report);
+    if (notification !== null) this.#say(notification);
+  }
+
+  cancelled(): void {
+    clearTimeout(this.#timer);
+    if (this.#phase === 'open') this.#phase = 'json';
+    else if (this.#phase === 'streaming') {
+      this.#phase = 'over';
+      this.#stream?.end();
+    }
+  }
+
+  get #saying(): boolean {
+    return this.#phase === 'open' || this.#phase === 'streaming';
+  }
+
+  static #onSilence(call: LiveCall): void {
+    if (!call.#saying) return;
+    call.#say(call.notes?.heartbeat() ?? KEEP_ALIVE);
+  }
+
+  #say(item: StreamItem): void {
+    this.#timer?.refresh();
+    if (this.#phase === 'streaming') {
+      this.#stream?.push(item);
+      return;
+    }
+    this.#phase = 'streaming';
+    const stream = new PushQueue<StreamItem>(() => this.#abandon());
+    this.#stream = stream;
+    stream.push(item);
+    this.#openStream?.({ kind: 'stream', status: 200, messages: stream });
+  }
+
+  /** The result is in; `true` when it is still to be answered as JSON. */
+  #settle(): boolean {
+    clearTimeout(this.#timer);
+    const phase = this.#phase;
+    if (phase === 'streaming') return false;
+    this.#phase = 'over';
+    return phase !== 'over';
+  }
+
+  /** The response as the stream's last event, unless nobody reads the stream any more. */
+  #last(message: StreamItem): void {
+    if (this.#phase !== 'streaming') return;
+    this.#phase = 'over';
+    this.#stream?.push(message);
+    this.#stream?.end();
+  }
+
+  /** The client went away: nothing more to send (whether that stops the run is the era's call). */
+  #abandon(): void {
+    clearTimeout(this.#timer);
+    this.#phase = 'over';
+  }
+}
+
+/**
+ * The live reply of a `tools/call`, when it may stream: the client accepts an event stream, and the
+ * run may have something to say before its result (progress for a token, or heartbeats).
+ * `undefined` otherwise: the reply is JSON, at no extra cost.
+ */
+export function openLiveCall(
+  request: EndpointRequest<unknown>,
+  id: RequestId,
+  params: Record<string, unknown>,
+  protocolVersion: string,
+  heartbeatMs: number,
+): LiveCall | undefined {
+  if (request.acceptsEventStream !== true) return undefined;
+  const token = progressTokenOf(params);
+  if (token === undefined && heartbeatMs === 0) return undefined;
+  const notes = token === undefined ? undefined : new ProgressNotes(token, protocolVersion);
+  return new LiveCall(id, notes, heartbeatMs);
+}

@@ -1,0 +1,57 @@
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
+
+/**
+ * An async iterable that a producer feeds as things happen, for one reader: items come out in the
+ * order they were pushed, whether the reader asked before or after. `end()` lets the reader finish
+ * what is queued; nothing pushed after it comes out. A reader that stops early (`return()`, as a
+ * `for await` loop does on `break`, or as the writer does when the client goes away) drops what is
+ * queued and tells the producer through `onReturn`.
+ */
+export class PushQueue<T> implements AsyncIterableIterator<T> {
+  readonly #items: T[] = [];
+  #ended = false;
+  #waiting: ((result: IteratorResult<T>) => void) | undefined;
+  readonly #onReturn: (() => void) | undefined;
+
+  constructor(onReturn?: () => void) {
+    this.#onReturn = onReturn;
+  }
+
+  push(item: T): void {
+    if (this.#ended) return;
+    const waiting = this.#waiting;
+    if (waiting === undefined) this.#items.push(item);
+    else {
+      this.#waiting = undefined;
+      waiting({ value: item, done: false });
+    }
+  }
+
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    waiting?.(DONE);
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.#items.length > 0) return Promise.resolve({ value: this.#items.shift() as T, done: false });
+    if (this.#ended) return Promise.resolve(DONE);
+    return new Promise((resolve) => {
+      this.#waiting = resolve;
+    });
+  }
+
+  return(): Promise<IteratorResult<T>> {
+    const wasEnded = this.#ended;
+    this.#items.length = 0;
+    this.end();
+    if (!wasEnded) this.#onReturn?.();
+    return Promise.resolve(DONE);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+}
