@@ -26,6 +26,7 @@ const MIGRATIONS = [
   '0002_create_end_users',
   '0006_notify_server_changes',
   '0007_create_rate_limits',
+  '0008_create_stream_events',
 ];
 
 /** Counts the queries a Knex instance sends while it is attached. */

@@ -12,7 +12,7 @@ export interface CacheInvalidation {
 
 /** The names the farm uses in the database, all made by `migrate`. */
 export interface FarmNames {
-  channels: { serverChanged: string; cancelled: string };
+  channels: { serverChanged: string; cancelled: string; streamEvent: string };
   rateLimits: string;
 }
 
@@ -20,6 +20,8 @@ export interface FarmNames {
 export interface PostgresFarm extends Farm {
   start(): void;
   close(): Promise<void>;
+  /** Tells every instance that a stream has a new event. */
+  announceStreamEvent(streamId: string): Promise<void>;
 }
 
 /**
@@ -27,13 +29,19 @@ export interface PostgresFarm extends Farm {
  * by the trigger `migrate` installs) and the cancellations of every instance; cancellations and
  * rate-limit counters go through the host's own pool.
  */
-export function postgresFarm(knex: Knex, names: FarmNames, cache: CacheInvalidation | null): PostgresFarm {
-  const { serverChanged, cancelled } = names.channels;
+export function postgresFarm(
+  knex: Knex,
+  names: FarmNames,
+  cache: CacheInvalidation | null,
+  onStreamEvent: (streamId: string) => void,
+): PostgresFarm {
+  const { serverChanged, cancelled, streamEvent } = names.channels;
   const cancelListeners = new Set<CancelListener>();
   const listener = new PostgresListener(knex, {
-    channels: [serverChanged, cancelled],
+    channels: [serverChanged, cancelled, streamEvent],
     onNotification(channel, payload) {
       if (channel === serverChanged) cache?.forget(payload);
+      else if (channel === streamEvent) onStreamEvent(payload);
       else if (channel === cancelled) {
         const cancel = parseCancel(payload);
         if (cancel) for (const listen of cancelListeners) listen(cancel.serverId, cancel.requestId);
@@ -50,6 +58,11 @@ export function postgresFarm(knex: Knex, names: FarmNames, cache: CacheInvalidat
     async publishCancel(serverId, requestId) {
       listener.start();
       await knex.raw('select pg_notify(?, ?)', [cancelled, JSON.stringify([serverId, requestId])]);
+    },
+
+    async announceStreamEvent(streamId) {
+      listener.start();
+      await knex.raw('select pg_notify(?, ?)', [streamEvent, streamId]);
     },
 
     onCancel(listen) {

@@ -12,6 +12,7 @@ import { withCodeRedacted } from './redact.js';
 import { storeResolver } from './resolver.js';
 import { StaleIfError } from './stale.js';
 import { storeOptionsSchema } from './store-options.js';
+import { knexStreamEvents } from './stream-events.js';
 import { tableNames } from './tables.js';
 import type { KnexServerStore, NewServer, ServerChanges } from './types.js';
 import { isUniqueViolation, type UniqueConstraint } from './unique-violation.js';
@@ -113,7 +114,10 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   const codes =
     cacheTtlMs > 0 ? new CodeCache({ ttlMs: cacheTtlMs, maxEntries: cacheMaxEntries, staleIfErrorMs }) : null;
   // On PostgreSQL every instance hears every server change and drops it from its cache at once.
-  const farm = isPostgres(knex) ? postgresFarm(knex, tables, codes) : undefined;
+  const farm = isPostgres(knex)
+    ? postgresFarm(knex, tables, codes, (streamId) => streams.heard(streamId))
+    : undefined;
+  const streams = knexStreamEvents(knex, tables, farm?.announceStreamEvent);
   const staleIfError = new StaleIfError();
   // A server's end user never changes once created, so it needs no TTL; one promise per server also
   // folds concurrent first calls in this process into one insert.
@@ -160,6 +164,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
 
   const store: KnexServerStore = {
     farm,
+    streams,
 
     async close() {
       await farm?.close();

@@ -130,6 +130,32 @@ const MIGRATIONS: Migration[] = [
       await knex.schema.dropTable(rateLimits);
     },
   },
+  {
+    // Resumable streams (MCP 2025-03-26 Streamable HTTP, "Resumability and redelivery"): each
+    // event of a streamed reply, so that a client that lost the stream gets the rest from any
+    // instance. A stream belongs to one server; its events are kept a while after it ends.
+    name: '0008_create_stream_events',
+    async up(knex, { streams, streamEvents }) {
+      await knex.schema.createTable(streams, (table) => {
+        table.string('id', 64).notNullable().primary();
+        table.string('server_id', 36).notNullable();
+        table.bigInteger('created_at').notNullable();
+        table.bigInteger('ended_at');
+        // Past this, the stream and its events may be deleted.
+        table.bigInteger('expires_at').notNullable().index(`${streams}_expires_index`);
+      });
+      await knex.schema.createTable(streamEvents, (table) => {
+        table.string('stream_id', 64).notNullable();
+        table.integer('seq').notNullable();
+        table.text('data').notNullable();
+        table.primary(['stream_id', 'seq']);
+      });
+    },
+    async down(knex, { streams, streamEvents }) {
+      await knex.schema.dropTable(streamEvents);
+      await knex.schema.dropTable(streams);
+    },
+  },
 ];
 
 /** A string as an SQL literal, for the one place a binding cannot go: the body of a function. */

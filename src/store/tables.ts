@@ -6,6 +6,9 @@ export interface TableNames {
   migrations: string;
   /** The shared rate-limit counters (PostgreSQL only), in the layout `rate-limiter-flexible` reads. */
   rateLimits: string;
+  /** Resumable streams: one row per stream, bound to its server, and its events. */
+  streams: string;
+  streamEvents: string;
   /** The trigger, and its function, that announce every change of a server (PostgreSQL only). */
   serverChangeTrigger: string;
   /** PostgreSQL `NOTIFY` channels between the instances of a farm. */
@@ -14,6 +17,8 @@ export interface TableNames {
     serverChanged: string;
     /** A `tools/call` is cancelled; the payload names the server and the request. */
     cancelled: string;
+    /** A stream has a new event; the payload is the stream's id. */
+    streamEvent: string;
   };
   /**
    * Constraints are named explicitly so a unique violation can be told apart on PostgreSQL
@@ -36,10 +41,13 @@ export function tableNames(prefix: string): TableNames {
     endUsers,
     migrations: `${prefix}mcp_migrations`,
     rateLimits: `${prefix}mcp_rate_limits`,
+    streams: `${prefix}mcp_streams`,
+    streamEvents: `${prefix}mcp_stream_events`,
     serverChangeTrigger: `${servers}_notify_change`,
     channels: {
       serverChanged: `${servers}_changed`,
       cancelled: `${prefix}mcp_calls_cancelled`,
+      streamEvent: `${prefix}mcp_stream_events`,
     },
     constraints: {
       serverCode: `${servers}_server_code_unique`,

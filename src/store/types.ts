@@ -1,5 +1,6 @@
 import type { Farm } from '../farm/farm.js';
 import type { EndUser, LoadApp, ResolveOptions, ResolveServer, ServerRecord } from '../types.js';
+import type { StreamEventStore } from './stream-events.js';
 
 /** What a new server needs; the store draws its id and code. */
 export interface NewServer {
@@ -51,6 +52,8 @@ export interface ServerStore {
    * only a store on PostgreSQL has it.
    */
   readonly farm?: Farm;
+  /** Where streamed replies are kept so that a client can resume them; only the Knex store has it. */
+  readonly streams?: StreamEventStore;
 }
 
 /** The Knex store, with the one connection of its own it may open. */
