@@ -2,7 +2,8 @@
  * The architecture rules of `src/` (docs/http-contract.md, "How the code is laid out"), checked by
  * `npm run lint`. Type-only imports count: a layer that must not know Express must not name its types.
  */
-const EXPRESS_LAYER = '^src/(endpoint|console|express)/';
+// The tool provider console (`src/providers/console*.ts`) is a console router too.
+const EXPRESS_LAYER = '^src/((endpoint|console|express)/|providers/console)';
 const EXPRESS = '^node_modules/(@types/)?express(/|$)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -1,8 +1,9 @@
 // Types of apps.js, for the TypeScript tests that import it.
-import type { HostApp, LoadApp, RunApp } from '../src/index.js';
+import type { HostApp, LoadApp, RunApp, ToolAnnotations } from '../src/index.js';
 
 export declare const TENANT_ID: 'demo';
 export declare const DEMO_APPS: HostApp[];
+export declare const DEMO_ANNOTATIONS: Record<string, ToolAnnotations>;
 export declare const loadApp: LoadApp;
 export declare const runApp: RunApp;
 
@@ -16,7 +17,14 @@ export declare function textStats(
 export declare const FAQ: { keyword: string; answer: string }[];
 export declare const FAQ_UNKNOWN: string;
 export declare const FRIENDLY_PREFIX: string;
-export declare function faqAnswer(question: string, tone?: string): string;
+export declare function faqTopics(question: string): string[];
+export declare function faqAnswer(question: string, tone?: string, previousTopics?: string[]): string;
+export declare const FAQ_MAX_CONVERSATIONS: number;
+export declare function faqChat(
+  question: string,
+  tone: string | undefined,
+  conversationId: string | undefined,
+): { answer: string; conversationId: string };
 
 export declare function supportDeskAnswer(query: string, tier: string): string;
 

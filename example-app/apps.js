@@ -1,12 +1,14 @@
 /**
  * The example host's own apps (README, "The example app"): small, deterministic apps, one per mode,
- * two that take and return files, and a slow one that shows a long run; they need no network and
- * no model. In a real backend these would be your workflows, chatbots and agents; what matters here
- * is their shape: a `HostApp` description that `loadApp` returns, and a `runApp` that runs one of
- * them once and returns a result or streams events (README, "runApp, mode by mode"). This file
- * needs nothing from the package at run time: the types in the JSDoc comments come from it.
+ * two that take and return files, a slow one that shows a long run, and one that calls a remote MCP
+ * tool (run by remote-stats.js); they need no network and no model. In a real backend these would
+ * be your workflows, chatbots and agents; what matters here is their shape: a `HostApp` description
+ * that `loadApp` returns, and a `runApp` that runs one of them once and returns a result or streams
+ * events (README, "runApp, mode by mode"). This file needs nothing from the package at run time: the
+ * types in the JSDoc comments come from it.
  */
 
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { imageFacts } from './image-facts.js';
 
@@ -65,6 +67,8 @@ export const DEMO_APPS = [
     name: 'FAQ Bot',
     mode: 'chat',
     description: 'Answers questions about opening hours, prices and refunds.',
+    // Follow-up questions ("and on weekends?") are answered from the previous question's topic.
+    conversations: true,
     inputForm: [
       {
         type: 'select',
@@ -177,6 +181,47 @@ export const DEMO_APPS = [
   },
 ];
 
+/**
+ * The hints each demo app's server is published with (MCP tool annotations): a client may run a
+ * read-only tool without asking, and should ask before one that changes something. None of the
+ * demo apps reaches beyond this host but Remote Text Stats, which calls a remote MCP server.
+ * @type {Record<string, import('express-app-mcp').ToolAnnotations>}
+ */
+export const DEMO_ANNOTATIONS = {
+  'text-stats': { readOnlyHint: true, openWorldHint: false },
+  'faq-bot': { readOnlyHint: true, openWorldHint: false },
+  // Files a support request: it adds one, destroys nothing, and a second call files a second one.
+  'support-desk': {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+  'calc-agent': { readOnlyHint: true, openWorldHint: false },
+  'title-case': { readOnlyHint: true, openWorldHint: false },
+  // Describes the image it is sent; a URL that is not a data: URL is described, never downloaded.
+  'image-facts': { readOnlyHint: true, openWorldHint: false },
+  // The link is made from the product's name here; nothing is looked up elsewhere.
+  'manual-finder': { readOnlyHint: true, openWorldHint: false },
+  // Writes its report and returns it; it keeps nothing.
+  'slow-report': { readOnlyHint: true, openWorldHint: false },
+  // Sends the text to a remote MCP server's tool and reads its answer.
+  'remote-stats': { readOnlyHint: true, openWorldHint: true },
+};
+
+// The sixth app calls the Text Stats tool of a remote MCP server, a tool provider the host stored (in
+// this example, the example's own Text Stats server): same text input, same outputs. remote-stats.js
+// runs it.
+DEMO_APPS.push({
+  id: 'remote-stats',
+  name: 'Remote Text Stats',
+  mode: 'workflow',
+  description:
+    'Counts the words and characters of a text by calling the Text Stats tool of a remote MCP server.',
+  inputForm: DEMO_APPS[0].inputForm.filter((input) => input.variable === 'text'),
+  outputs: DEMO_APPS[0].outputs,
+});
+
 const appsById = new Map(DEMO_APPS.map((app) => [app.id, app]));
 
 /**
@@ -198,7 +243,7 @@ export function runApp(run) {
     case 'text-stats':
       return textStatsEvents(run.inputs, run.signal);
     case 'faq-bot':
-      return { answer: faqAnswer(run.query ?? '', run.inputs.tone) };
+      return faqChat(run.query ?? '', run.inputs.tone, run.conversationId);
     case 'support-desk':
       return supportDeskEvents(run.query ?? '', run.inputs.customer_tier);
     case 'calc-agent':
@@ -212,7 +257,7 @@ export function runApp(run) {
     case 'slow-report':
       return slowReportEvents(run.inputs, run.signal);
     default:
-      // loadApp only ever returns the apps above.
+      // loadApp only ever returns the apps above; Remote Text Stats is run by host.js (remote-stats.js).
       throw new Error(`the example host has no app "${run.app.id}"`);
   }
 }
@@ -282,14 +327,60 @@ export const FAQ_UNKNOWN = "I don't know that yet.";
 export const FRIENDLY_PREFIX = 'Happy to help! ';
 
 /**
- * Answers from the FAQ: every entry whose keyword begins one of the question's words
- * ("price", "prices", "Refunds?"), in FAQ order; otherwise "I don't know that yet.".
+ * The topics of a question: the keyword of every FAQ entry that begins one of its words ("price",
+ * "prices", "Refunds?"), in FAQ order.
  */
-export function faqAnswer(question, tone = 'plain') {
+export function faqTopics(question) {
   const asked = words(question);
-  const matches = FAQ.filter(({ keyword }) => asked.some((word) => word.startsWith(keyword)));
+  return FAQ.filter(({ keyword }) => asked.some((word) => word.startsWith(keyword))).map(
+    ({ keyword }) => keyword,
+  );
+}
+
+/** The question's own topics, or for a question without any (a follow-up), the previous ones. */
+function topicsOrPrevious(question, previousTopics) {
+  const asked = faqTopics(question);
+  return asked.length > 0 ? asked : previousTopics;
+}
+
+/** The answers of the FAQ entries of `topics`, in FAQ order, or "I don't know that yet.". */
+function answerOn(topics, tone) {
+  const matches = FAQ.filter(({ keyword }) => topics.includes(keyword));
   const answer = matches.length > 0 ? matches.map((entry) => entry.answer).join(' ') : FAQ_UNKNOWN;
   return tone === 'friendly' ? `${FRIENDLY_PREFIX}${answer}` : answer;
+}
+
+/**
+ * Answers from the FAQ: the entries of the question's topics, in FAQ order; a question without a
+ * topic is answered on `previousTopics` (a follow-up such as "and on weekends?"), and otherwise
+ * "I don't know that yet.".
+ */
+export function faqAnswer(question, tone = 'plain', previousTopics = []) {
+  return answerOn(topicsOrPrevious(question, previousTopics), tone);
+}
+
+/** How many conversations the FAQ Bot remembers; the least recently used are forgotten first. */
+export const FAQ_MAX_CONVERSATIONS = 1000;
+
+/** The topics each conversation talked about last, by conversation id; in memory, as a demo may. */
+const faqConversations = new Map();
+
+/**
+ * One turn of a conversation with the FAQ Bot. An id the bot does not know (never issued, or
+ * forgotten since, or from before a restart) starts a new conversation with a new id, so ids are
+ * always the bot's own.
+ */
+export function faqChat(question, tone, conversationId) {
+  const known = conversationId !== undefined && faqConversations.has(conversationId);
+  const id = known ? conversationId : randomUUID();
+  const topics = topicsOrPrevious(question, faqConversations.get(id) ?? []);
+  // Delete, then set: the Map's order is then the order of use, oldest first.
+  faqConversations.delete(id);
+  faqConversations.set(id, topics);
+  if (faqConversations.size > FAQ_MAX_CONVERSATIONS) {
+    faqConversations.delete(faqConversations.keys().next().value);
+  }
+  return { answer: answerOn(topics, tone), conversationId: id };
 }
 
 // --- Support Desk (advanced-chat) ---------------------------------------------------------------

@@ -1,20 +1,35 @@
 /**
  * The example host's Express application: what a team adds to its own backend to publish its apps
- * as MCP servers, plus two routes of its own (`GET /apps`, and the console behind a bearer token).
+ * as MCP servers and to call remote MCP servers from them, plus routes of its own (`GET /apps`, and
+ * the consoles behind a bearer token).
  */
 import { timingSafeEqual } from 'node:crypto';
 import express from 'express';
-import { knexServerStore, mcpConsole, mcpServer, migrate, ServerExistsError } from 'express-app-mcp';
-import { DEMO_APPS, loadApp, runApp, TENANT_ID } from './apps.js';
+import {
+  knexServerStore,
+  knexToolProviderStore,
+  mcpConsole,
+  mcpServer,
+  mcpToolProviderConsole,
+  migrate,
+  ServerExistsError,
+} from 'express-app-mcp';
+import { DEMO_ANNOTATIONS, DEMO_APPS, loadApp, runApp as runLocalApp, TENANT_ID } from './apps.js';
+import { REMOTE_STATS_APP_ID, remoteStatsRunner } from './remote-stats.js';
 
 /**
  * Creates the tables if needed and the Express app. Nothing listens yet.
- * @param {{ knex: import('knex').Knex, consoleToken: string }} options
+ * @param {{ knex: import('knex').Knex, consoleToken: string, encryptionKey: string }} options
  */
-export async function createHost({ knex, consoleToken }) {
+export async function createHost({ knex, consoleToken, encryptionKey }) {
   // The package's own tables, with its own migrations table: the host's migrations are untouched.
   await migrate(knex);
   const store = knexServerStore(knex);
+  // Remote MCP servers the apps may call; their URLs and headers are encrypted with the key.
+  const providers = knexToolProviderStore(knex, { encryptionKey });
+  const runRemoteStats = remoteStatsRunner(providers);
+  /** @type {import('express-app-mcp').RunApp} */
+  const runApp = (run) => (run.app.id === REMOTE_STATS_APP_ID ? runRemoteStats(run) : runLocalApp(run));
 
   const app = express();
   app.disable('x-powered-by');
@@ -32,13 +47,13 @@ export async function createHost({ knex, consoleToken }) {
     res.json(DEMO_APPS.map(({ id, name, mode }) => ({ id, name, mode })));
   });
 
+  const authorize = (req) => authorizeBearer(req, consoleToken);
+  // The admin console for the remote MCP servers the apps may call: add, edit, refresh, try.
+  app.use('/console/api/tool-providers', mcpToolProviderConsole({ store: providers, authorize }));
   // The admin console: publish, edit, deactivate, rotate and unpublish servers (SPEC §7).
-  app.use(
-    '/console/api',
-    mcpConsole({ store, loadApp, authorize: (req) => authorizeBearer(req, consoleToken) }),
-  );
+  app.use('/console/api', mcpConsole({ store, loadApp, authorize }));
 
-  return { app, store };
+  return { app, store, providers };
 }
 
 /**
@@ -75,6 +90,7 @@ export async function seedServers(store) {
           name: app.name,
           description: app.description ?? '',
           parameters: {},
+          annotations: DEMO_ANNOTATIONS[app.id],
         });
       } catch (error) {
         if (!(error instanceof ServerExistsError)) throw error;

@@ -6,16 +6,22 @@
  *   HOST           default 127.0.0.1
  *   DATABASE_URL   default an SQLite file under example-app/data/; postgres://… uses PostgreSQL
  *   CONSOLE_TOKEN  default dev-console-token: the bearer token of the console at /console/api
+ *   ENCRYPTION_KEY default a fixed development key: 64 hex characters that encrypt the stored tool
+ *                  providers' URLs and headers (`openssl rand -hex 32`)
  *
- * On start it migrates, publishes every demo app that has no server yet, and prints each app's MCP
- * URL. SIGINT (Ctrl-C) and SIGTERM close the HTTP server and the database, then exit 0.
+ * On start it migrates, publishes every demo app that has no server yet, stores its own Text Stats
+ * server as the tool provider that Remote Text Stats calls, and prints each app's MCP URL.
+ * SIGINT (Ctrl-C) and SIGTERM close the HTTP server and the database, then exit 0.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { describeDatabase, openDatabase } from './database.js';
 import { createHost, seedServers } from './host.js';
+import { seedTextStatsProvider } from './remote-stats.js';
 
 const DEFAULT_CONSOLE_TOKEN = 'dev-console-token';
+/** For trying the example only: a real host keeps its key out of the code and the database. */
+const DEFAULT_ENCRYPTION_KEY = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
 /** How long in-flight requests may finish after a stop signal before their connections are cut. */
 const GRACE_MS = 5000;
 
@@ -26,13 +32,25 @@ let httpServer;
 let closeStore = async () => {};
 
 try {
-  const { app, store } = await createHost({ knex, consoleToken: config.consoleToken });
+  const { app, store, providers } = await createHost({
+    knex,
+    consoleToken: config.consoleToken,
+    encryptionKey: config.encryptionKey,
+  });
   closeStore = () => store.close();
   const published = await seedServers(store);
   httpServer = createServer(app);
   httpServer.listen(config.port, config.host);
   await once(httpServer, 'listening');
-  console.log(startupMessage(published, httpServer.address().port));
+  const { port } = httpServer.address();
+  const textStats = published.find(({ app }) => app.id === 'text-stats').server;
+  await seedTextStatsProvider(providers, `${selfUrl(port)}/mcp/server/${textStats.serverCode}/mcp`).catch(
+    (error) => {
+      // Not fatal: the other apps work, and the provider can be fixed in its console.
+      console.warn(`Remote Text Stats cannot call Text Stats: ${error.reason ?? error.message}`);
+    },
+  );
+  console.log(startupMessage(published, port));
 } catch (error) {
   console.error(`The example app could not start: ${error instanceof Error ? error.message : error}`);
   await knex.destroy().catch(() => {});
@@ -80,7 +98,16 @@ function readEnvironment(env) {
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL,
     consoleToken: env.CONSOLE_TOKEN || DEFAULT_CONSOLE_TOKEN,
+    encryptionKey: env.ENCRYPTION_KEY || DEFAULT_ENCRYPTION_KEY,
   };
+}
+
+/** How this process reaches itself: over loopback when it listens on every address. */
+function selfUrl(port) {
+  const { address } = httpServer.address();
+  if (['0.0.0.0', '127.0.0.1'].includes(address)) return `http://127.0.0.1:${port}`;
+  if (['::', '::1'].includes(address)) return `http://[::1]:${port}`;
+  return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
 }
 
 /** The host name clients should use: `localhost` unless the server listens on one specific other address. */
@@ -115,6 +142,8 @@ function startupMessage(published, port) {
     '',
     `Console API (Authorization: Bearer ${token}), e.g.:`,
     `  curl -H "Authorization: Bearer ${token}" ${base}/console/api/apps/${first.app.id}/server`,
+    `Remote MCP servers the apps call (Remote Text Stats calls Text Stats through one):`,
+    `  curl -H "Authorization: Bearer ${token}" ${base}/console/api/tool-providers`,
     `Apps: curl ${base}/apps`,
     '',
     'Press Ctrl-C to stop.',

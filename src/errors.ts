@@ -9,9 +9,15 @@ export class AppRunError extends Error {
 /**
  * What a `ConfigurationError` is about, stable across releases so code can branch on it:
  * - `invalid_options`: an option is unknown or has the wrong type (the message names it);
- * - `invalid_knex`: what was passed as the Knex instance is not one.
+ * - `invalid_knex`: what was passed as the Knex instance is not one;
+ * - `invalid_url`: `connectMcpServer` was given something that is not an http(s) URL;
+ * - `missing_peer_dependency`: `connectMcpServer` needs `@modelcontextprotocol/sdk`, which is not installed.
  */
-export type ConfigurationErrorCode = 'invalid_options' | 'invalid_knex';
+export type ConfigurationErrorCode =
+  | 'invalid_options'
+  | 'invalid_knex'
+  | 'invalid_url'
+  | 'missing_peer_dependency';
 
 /** Thrown at factory time when options are wrong; the message names the option. */
 export class ConfigurationError extends Error {

@@ -25,3 +25,13 @@ export function parseFactoryOptions<S extends z.ZodType>(
 /** An option that must be a function; `message` is what a wrong value is told. */
 export const functionOption = <T>(message = 'must be a function') =>
   z.custom<T>((value) => typeof value === 'function', { error: message });
+
+/** An option that must be an object with these methods (a store); `message` is what a wrong value is told. */
+export const methodsOption = <T>(methods: readonly string[], message: string) =>
+  z.custom<T>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function'),
+    { error: message },
+  );

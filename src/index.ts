@@ -1,3 +1,12 @@
+export { type ConnectMcpServerOptions, connectMcpServer } from './client/connect.js';
+export { RemoteMcpError, type RemoteMcpErrorKind } from './client/errors.js';
+export type {
+  CallToolOptions,
+  McpServerConnection,
+  RemoteProgress,
+  RemoteTool,
+  RemoteToolResult,
+} from './client/types.js';
 export {
   type AuthorizeConsole,
   type ConsoleAccess,
@@ -18,6 +27,22 @@ export type { AppRun, ResolveServer, RunApp } from './express/types.js';
 export { MCP_ROUTE } from './mcp-route.js';
 export type { ErrorContext } from './protocol/report.js';
 export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './protocol/versions.js';
+export { connectToolProvider } from './providers/connect.js';
+export {
+  type ConsoleToolProvider,
+  type McpToolProviderConsoleOptions,
+  mcpToolProviderConsole,
+  type ToolProviderConsoleErrorContext,
+} from './providers/console.js';
+export { EncryptionKeyError } from './providers/encryption.js';
+export { type KnexToolProviderStoreOptions, knexToolProviderStore } from './providers/knex-store.js';
+export {
+  type NewToolProvider,
+  type ToolProvider,
+  type ToolProviderChanges,
+  ToolProviderExistsError,
+  type ToolProviderStore,
+} from './providers/types.js';
 export {
   type KnexServerStoreOptions,
   knexServerStore,
@@ -45,4 +70,5 @@ export type {
   ResolvedServer,
   ResolveOptions,
   ServerRecord,
+  ToolAnnotations,
 } from './types.js';

@@ -82,6 +82,27 @@ export interface HostApp {
   available?: boolean;
   /** An https or data URL, shown as the tool's `icons` from protocol 2025-11-25. */
   icon?: string;
+  /**
+   * Chat modes only: the tool takes an optional `conversation_id`, runs get `run.conversationId`,
+   * and results carry the conversation to continue (README, "Conversations").
+   */
+  conversations?: boolean;
+}
+
+/**
+ * Hints a client reads before calling the tool (MCP 2025-03-26, `ToolAnnotations`), e.g. to ask
+ * the user before a tool that is not read-only. Hints, not guarantees: clients must not rely on
+ * them for security.
+ */
+export interface ToolAnnotations {
+  /** The tool does not modify its environment. */
+  readOnlyHint?: boolean;
+  /** Meaningful when not read-only: the tool may delete or overwrite, rather than only add. */
+  destructiveHint?: boolean;
+  /** Meaningful when not read-only: calling it again with the same arguments has no further effect. */
+  idempotentHint?: boolean;
+  /** The tool reaches an open world (the web, other people's systems), not a closed domain. */
+  openWorldHint?: boolean;
 }
 
 /** The published MCP face of one app: one row, one code. */
@@ -95,6 +116,8 @@ export interface ServerRecord {
   status: 'active' | 'inactive';
   /** Per-variable descriptions shown to clients, keyed by variable name. */
   parameters: Record<string, string>;
+  /** The tool's hints (from protocol 2025-03-26); absent or empty: the tool carries none. */
+  annotations?: ToolAnnotations;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -147,6 +170,11 @@ export interface AppRun<HostRequest = unknown> {
   inputs: Record<string, unknown>;
   /** Chat modes: the user's question; completion: `""`; workflow: absent. */
   query?: string;
+  /**
+   * Apps with `conversations: true`: the `conversation_id` the client passed back to continue a
+   * conversation; absent for a new one.
+   */
+  conversationId?: string;
   /** Aborted on cancellation, on timeout, and when the client closes the response. */
   signal: AbortSignal;
   protocolVersion: string;
@@ -154,10 +182,13 @@ export interface AppRun<HostRequest = unknown> {
   request: HostRequest;
 }
 
-export type AppResult = { outputs: Record<string, unknown> | null } | { answer: string; files?: AppFile[] };
+/** `conversationId`: the conversation this answer belongs to, for apps with `conversations: true`. */
+export type AppResult =
+  | { outputs: Record<string, unknown> | null }
+  | { answer: string; files?: AppFile[]; conversationId?: string };
 
 export type AppEvent =
-  | { event: 'message' | 'agent_message' | 'message_replace'; answer: string }
+  | { event: 'message' | 'agent_message' | 'message_replace'; answer: string; conversationId?: string }
   | { event: 'agent_thought'; thought: string }
   | { event: 'workflow_finished'; outputs: Record<string, unknown> | null }
   | { event: 'message_file'; file: AppFile }
@@ -168,3 +199,17 @@ export type AppEvent =
 export type RunApp<HostRequest = unknown> = (
   run: AppRun<HostRequest>,
 ) => Promise<AppResult | AsyncIterable<AppEvent>> | AppResult | AsyncIterable<AppEvent>;
+
+/**
+ * A file, by URL or inline data: what a remote tool's `image`, `audio`, `resource` and
+ * `resource_link` content blocks become for the host (`connectMcpServer`).
+ */
+export interface AppFile {
+  url?: string;
+  /** Base64. */
+  data?: string;
+  mimeType?: string;
+  name?: string;
+  /** In bytes. */
+  size?: number;
+}

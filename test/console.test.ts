@@ -86,6 +86,7 @@ describe.each(databases)('the console API: reading and publishing on $name', (ki
       const server = reply.body;
       expect(Object.keys(server).sort()).toEqual(
         [
+          'annotations',
           'created_at',
           'description',
           'id',
@@ -104,6 +105,7 @@ describe.each(databases)('the console API: reading and publishing on $name', (ki
         description: 'Answers customers',
         status: 'active',
         parameters: { text: 'The customer question' },
+        annotations: {},
         created_at: expect.any(Number),
         updated_at: server.created_at,
         url: `/mcp/server/${server.server_code}/mcp`,

@@ -9,7 +9,9 @@ import {
   calculate,
   DEMO_APPS,
   FAQ,
+  FAQ_MAX_CONVERSATIONS,
   faqAnswer,
+  faqChat,
   loadApp,
   runApp,
   supportDeskAnswer,
@@ -20,6 +22,7 @@ import {
 } from '../example-app/apps.js';
 import type { AppEvent, AppResult, AppRun, HostApp } from '../src/index.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const HOURS = FAQ[0]!.answer;
 const PRICE = FAQ[1]!.answer;
 const REFUND = FAQ[2]!.answer;
@@ -35,11 +38,13 @@ async function run(
   id: string,
   inputs: Record<string, unknown>,
   query?: string,
+  conversationId?: string,
 ): Promise<{ result?: AppResult; events?: AppEvent[] }> {
   const appRun = {
     app: app(id),
     inputs,
     query,
+    ...(conversationId !== undefined && { conversationId }),
     signal: new AbortController().signal,
     endUser: { id: 'end-user', name: 'test' },
     protocolVersion: '2025-11-25',
@@ -54,7 +59,7 @@ async function run(
 }
 
 describe('the demo apps', () => {
-  it('are the five apps of the README, one per mode, the two file apps and the Slow Report, in the demo tenant', () => {
+  it('are the five apps of the README, one per mode, the two file apps, the Slow Report and the one that calls a remote tool, in the demo tenant', () => {
     expect(DEMO_APPS.map(({ id, name, mode }) => ({ id, name, mode }))).toEqual([
       { id: 'text-stats', name: 'Text Stats', mode: 'workflow' },
       { id: 'faq-bot', name: 'FAQ Bot', mode: 'chat' },
@@ -64,6 +69,7 @@ describe('the demo apps', () => {
       { id: 'image-facts', name: 'Image Facts', mode: 'workflow' },
       { id: 'manual-finder', name: 'Manual Finder', mode: 'chat' },
       { id: 'slow-report', name: 'Slow Report', mode: 'workflow' },
+      { id: 'remote-stats', name: 'Remote Text Stats', mode: 'workflow' },
     ]);
     expect(TENANT_ID).toBe('demo');
   });
@@ -245,11 +251,79 @@ describe('FAQ Bot', () => {
     expect(faqAnswer('Where is your office?', 'friendly')).toBe("Happy to help! I don't know that yet.");
   });
 
-  it('runs as a chat app: the question is the query, the tone an input', async () => {
-    expect(await run('faq-bot', { tone: 'friendly' }, 'What are your hours?')).toEqual({
-      result: { answer: `Happy to help! ${HOURS}` },
+  it('runs as a chat app: the question is the query, the tone an input, each run a new conversation', async () => {
+    const friendly = await run('faq-bot', { tone: 'friendly' }, 'What are your hours?');
+    expect(friendly).toEqual({
+      result: { answer: `Happy to help! ${HOURS}`, conversationId: expect.stringMatching(UUID) },
     });
-    expect(await run('faq-bot', {}, 'price?')).toEqual({ result: { answer: PRICE } });
+    const plain = await run('faq-bot', {}, 'price?');
+    expect(plain).toEqual({ result: { answer: PRICE, conversationId: expect.stringMatching(UUID) } });
+    expect(conversationOf(plain)).not.toBe(conversationOf(friendly));
+  });
+});
+
+/** The conversation a run's plain result names. */
+const conversationOf = (ran: { result?: AppResult }) =>
+  (ran.result as { conversationId?: string } | undefined)?.conversationId;
+
+describe('FAQ Bot conversations', () => {
+  it('keeps conversations: the tool takes and returns a conversation_id', () => {
+    expect(app('faq-bot').conversations).toBe(true);
+  });
+
+  it('answers a follow-up without a topic from the previous question of the same conversation', async () => {
+    const first = await run('faq-bot', {}, 'What are your opening hours?');
+    expect(first.result).toEqual({ answer: HOURS, conversationId: expect.stringMatching(UUID) });
+    const followUp = await run('faq-bot', {}, 'and on weekends?', conversationOf(first));
+    expect(followUp).toEqual({ result: { answer: HOURS, conversationId: conversationOf(first) } });
+    // A question with a topic of its own changes the conversation's topic.
+    const price = await run('faq-bot', { tone: 'friendly' }, 'and your prices?', conversationOf(first));
+    expect(price.result).toEqual({
+      answer: `Happy to help! ${PRICE}`,
+      conversationId: conversationOf(first),
+    });
+    const again = await run('faq-bot', {}, 'for a year?', conversationOf(first));
+    expect(again.result).toEqual({ answer: PRICE, conversationId: conversationOf(first) });
+  });
+
+  it('a follow-up in a new conversation has nothing to go on', async () => {
+    expect((await run('faq-bot', {}, 'and on weekends?')).result).toEqual({
+      answer: "I don't know that yet.",
+      conversationId: expect.stringMatching(UUID),
+    });
+  });
+
+  it('conversations do not mix', async () => {
+    const hours = await run('faq-bot', {}, 'hours?');
+    const refund = await run('faq-bot', {}, 'refund?');
+    expect((await run('faq-bot', {}, 'and then?', conversationOf(hours))).result).toMatchObject({
+      answer: HOURS,
+    });
+    expect((await run('faq-bot', {}, 'and then?', conversationOf(refund))).result).toMatchObject({
+      answer: REFUND,
+    });
+  });
+
+  it('an id it never issued starts a new conversation with a new id', async () => {
+    const ran = await run('faq-bot', {}, 'and on weekends?', 'made-up-id');
+    expect(ran.result).toEqual({
+      answer: "I don't know that yet.",
+      conversationId: expect.stringMatching(UUID),
+    });
+    expect(conversationOf(ran)).not.toBe('made-up-id');
+  });
+
+  it(`remembers at most ${FAQ_MAX_CONVERSATIONS} conversations, forgetting the least recently used`, () => {
+    const oldest = faqChat('hours?', undefined, undefined).conversationId;
+    const used = faqChat('price?', undefined, undefined).conversationId;
+    for (let i = 0; i < FAQ_MAX_CONVERSATIONS - 2; i++) faqChat('refund?', undefined, undefined);
+    // Using a conversation makes it the most recent; one more new conversation pushes out the oldest.
+    expect(faqChat('and?', undefined, used)).toEqual({ answer: PRICE, conversationId: used });
+    faqChat('hello', undefined, undefined);
+    const forgotten = faqChat('and?', undefined, oldest);
+    expect(forgotten.conversationId).not.toBe(oldest);
+    expect(forgotten.answer).toBe("I don't know that yet.");
+    expect(faqChat('and?', undefined, used)).toEqual({ answer: PRICE, conversationId: used });
   });
 });
 

@@ -10,13 +10,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answeredInConversation } from './helpers/conversations.js';
 import {
   answer,
+  conversationAnswer,
   DEMO_CASES,
   failure,
+  READ_ONLY,
   SERVER_INFO,
   SLOW_REPORT_STAGES,
   slowReportResult,
+  TEXT_STATS_OUTPUTS,
 } from './helpers/demo-cases.js';
 import {
   CONSOLE_TOKEN,
@@ -119,7 +123,7 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
     it('initializes with the server info and the description as instructions', () => {
       expect(client.getServerVersion()).toEqual(SERVER_INFO);
       expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
-      expect(client.getInstructions()).toBe(demo.tool.description);
+      expect(client.getInstructions()).toBe(demo.instructions ?? demo.tool.description);
     });
 
     it('lists exactly one tool: the app', async () => {
@@ -162,6 +166,31 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
           total: 5,
           message: `stage ${index + 1} of 5: ${stage}`,
         })),
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the FAQ Bot answers a follow-up from the previous question of the same conversation', async () => {
+    const client = await sdkClient(urlOf('FAQ Bot'));
+    try {
+      const first = await client.callTool({
+        name: 'FAQ_Bot',
+        arguments: { query: 'What are your opening hours?' },
+      });
+      const hours = 'We are open Monday to Friday, 9:00 to 17:00.';
+      expect(first).toEqual(conversationAnswer(hours));
+      const { conversation_id: conversationId } = first.structuredContent as { conversation_id: string };
+
+      const followUp = await client.callTool({
+        name: 'FAQ_Bot',
+        arguments: { query: 'and on weekends?', conversation_id: conversationId },
+      });
+      expect(followUp).toEqual(answeredInConversation(hours, conversationId));
+      // The same words in a new conversation have no topic to go on.
+      expect(await client.callTool({ name: 'FAQ_Bot', arguments: { query: 'and on weekends?' } })).toEqual(
+        conversationAnswer("I don't know that yet."),
       );
     } finally {
       await client.close();
@@ -266,11 +295,52 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
       description: 'Rewrites a text in Title Case.',
       status: 'active',
       parameters: {},
+      annotations: READ_ONLY,
       created_at: expect.any(Number),
       updated_at: expect.any(Number),
       url: `/mcp/server/${server.server_code}/mcp`,
     });
     expect(`${base()}${server.url}`).toBe(urlOf('Title Case'));
+  });
+
+  it('the tool provider console shows the provider Remote Text Stats calls, masked, and tries its tool', async () => {
+    const auth = { Authorization: `Bearer ${CONSOLE_TOKEN}` };
+    const refused = await fetch(`${base()}/console/api/tool-providers`);
+    expect(refused.status).toBe(401);
+
+    const response = await fetch(`${base()}/console/api/tool-providers`, { headers: auth });
+    expect(response.status).toBe(200);
+    const providers = (await response.json()) as { id: string }[];
+    expect(providers).toEqual([
+      {
+        id: expect.any(String),
+        name: 'Text Stats (this server)',
+        server_url: `http://127.0.0.1:${port}/******`,
+        headers: {},
+        timeout_ms: 30_000,
+        call_timeout_ms: 300_000,
+        tools: [DEMO_CASES[0]!.tool],
+        tools_updated_at: expect.any(Number),
+        created_at: expect.any(Number),
+        updated_at: expect.any(Number),
+      },
+    ]);
+
+    const tried = await fetch(
+      `${base()}/console/api/tool-providers/${providers[0]!.id}/tools/Text_Stats/call`,
+      {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ arguments: { text: 'the cat and the hat' } }),
+      },
+    );
+    expect(tried.status).toBe(200);
+    expect(await tried.json()).toMatchObject({
+      isError: false,
+      variables: TEXT_STATS_OUTPUTS,
+      json: [],
+      files: [],
+    });
   });
 
   it('a code rotated in the console stops working at once; the new one works', async () => {

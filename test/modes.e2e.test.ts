@@ -22,6 +22,7 @@ import {
   textStats,
   titleCase,
 } from './helpers/apps.js';
+import { answeredInConversation } from './helpers/conversations.js';
 
 /** A transport that asks for a given protocol version in `initialize`, as a client of that era does. */
 class VersionedTransport extends StreamableHTTPClientTransport {
@@ -179,11 +180,13 @@ describe.each([
       arguments: { query: 'Can I get a refund?', tone: 'friendly' },
     });
     const answer = 'Happy to help! You can ask for a full refund within 30 days of your purchase.';
-    expect(result).toEqual(expected(answer, { answer }));
+    // The FAQ Bot keeps conversations: a call without a conversation_id starts one and names it.
+    expect(result).toEqual(answeredInConversation(answer, undefined, { structured }));
     const run = lastRunOf(faqBot);
-    expect({ query: run?.query, inputs: run?.inputs }).toEqual({
+    expect({ query: run?.query, inputs: run?.inputs, conversationId: run?.conversationId }).toEqual({
       query: 'Can I get a refund?',
       inputs: { tone: 'friendly' },
+      conversationId: undefined,
     });
   });
 

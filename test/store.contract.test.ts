@@ -1,73 +1,17 @@
 /**
  * The `ServerStore` contract, run against every store the package ships: the memory store
  * (`memory`) and the Knex store on each test database (`sqlite`, `postgres`). What only the Knex store does (migrations,
- * its cache, its rows) is in `store.knex.test.ts`.
+ * its cache, its rows) is in `store.knex.test.ts`; the tool annotations a server carries, in
+ * `annotations.store.test.ts`.
  */
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServerExistsError } from '../src/errors.js';
-import { knexServerStore, memoryServerStore, migrate, type ServerStore } from '../src/store/index.js';
+import type { ServerStore } from '../src/store/index.js';
 import type { HostApp } from '../src/types.js';
-import { databases } from './helpers/databases.js';
+import { type OpenStore, storeKinds } from './helpers/stores.js';
 
 const CODE = /^[A-Za-z0-9]{16}$/;
-
-interface OpenStore {
-  store: ServerStore;
-  /** Another instance over the same data, as a second process would have; the memory store has one only. */
-  another(): ServerStore;
-  /** The rows the database holds, where there is a database to ask. */
-  rows?: {
-    servers(tenantId: string, appId?: string): Promise<number>;
-    endUsers(serverId: string): Promise<number>;
-  };
-  close(): Promise<void>;
-}
-
-interface StoreKind {
-  name: string;
-  open(): Promise<OpenStore>;
-}
-
-const count = async (knex: Knex, table: string, where: Record<string, string>) => {
-  const [row] = await knex(table).where(where).count({ n: '*' });
-  return Number(row?.n);
-};
-
-const storeKinds: StoreKind[] = [
-  {
-    name: 'memory',
-    async open() {
-      const store = memoryServerStore();
-      return { store, another: () => store, close: async () => {} };
-    },
-  },
-  ...databases.map(
-    (kind): StoreKind => ({
-      name: kind.name,
-      async open() {
-        const db = await kind.create();
-        const knex = db.connect();
-        await migrate(knex);
-        return {
-          store: knexServerStore(knex),
-          another: () => knexServerStore(db.connect()),
-          rows: {
-            servers: (tenantId, appId) =>
-              count(
-                knex,
-                'mcp_servers',
-                appId ? { tenant_id: tenantId, app_id: appId } : { tenant_id: tenantId },
-              ),
-            endUsers: (serverId) => count(knex, 'mcp_end_users', { server_id: serverId }),
-          },
-          close: () => db.destroy(),
-        };
-      },
-    }),
-  ),
-];
 
 describe.each(storeKinds)('the store contract on $name', (kind) => {
   let opened: OpenStore;
@@ -248,6 +192,32 @@ describe.each(storeKinds)('the store contract on $name', (kind) => {
       const changed = await store.updateServer(server.id, { description: 'changed' });
       changed!.updatedAt.setTime(0);
       expect((await store.getServerById(server.id))!.updatedAt.getTime()).toBeGreaterThan(created);
+    });
+
+    it('changing the hints given, or those of a returned record, in place changes nothing stored', async () => {
+      const given = { readOnlyHint: true };
+      const server = await publish({ annotations: given });
+      given.readOnlyHint = false;
+      const handedOut = [
+        server,
+        await store.getServerById(server.id),
+        await store.getServerByApp(server.tenantId, server.appId),
+        await store.getServerByCode(server.serverCode),
+        await store.getServerByCode(server.serverCode),
+      ];
+      for (const record of handedOut) record!.annotations!.readOnlyHint = false;
+      const stored = [
+        await store.getServerById(server.id),
+        await store.getServerByApp(server.tenantId, server.appId),
+        await store.getServerByCode(server.serverCode),
+      ];
+      for (const record of stored) expect(record!.annotations).toEqual({ readOnlyHint: true });
+
+      const changes = { openWorldHint: false };
+      const updated = await store.updateServer(server.id, { annotations: changes });
+      changes.openWorldHint = true;
+      updated!.annotations!.openWorldHint = true;
+      expect((await store.getServerByCode(server.serverCode))!.annotations).toEqual({ openWorldHint: false });
     });
   });
 

@@ -24,6 +24,8 @@ const CODE = /^[A-Za-z0-9]{16}$/;
 const MIGRATIONS = [
   '0001_create_servers',
   '0002_create_end_users',
+  '0003_server_annotations',
+  '0004_create_tool_providers',
   '0006_notify_server_changes',
   '0007_create_rate_limits',
   '0008_create_stream_events',

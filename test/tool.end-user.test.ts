@@ -10,6 +10,7 @@ import { storeResolver } from '../src/store/resolver.js';
 import type { ServerStore } from '../src/store/types.js';
 import type { EndUser, HostApp } from '../src/types.js';
 import { type DemoHost, faqBot, startDemoHost, textStats } from './helpers/apps.js';
+import { answeredInConversation } from './helpers/conversations.js';
 
 /** A memory store that records every end-user lookup, as a database would see them. */
 function watchedStore() {
@@ -69,13 +70,10 @@ const callFaq = (id: number) => ({
 });
 
 const HOURS = 'We are open Monday to Friday, 9:00 to 17:00.';
+/** The FAQ Bot keeps conversations: each call without a conversation_id starts a new one. */
 const answered = (id: number, answer = HOURS) => ({
   status: 200,
-  body: {
-    jsonrpc: '2.0',
-    id,
-    result: { content: [{ type: 'text', text: answer }], structuredContent: { answer }, isError: false },
-  },
+  body: { jsonrpc: '2.0', id, result: answeredInConversation(answer) },
 });
 
 /** The end user the store holds for the app's server now (asking creates none once one exists). */

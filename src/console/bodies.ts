@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { codePointLength } from '../code-points.js';
 import { issuesOf } from '../zod-issues.js';
+import { AnnotationsField } from './annotations.js';
 import { ConsoleError, type FieldErrors } from './errors.js';
 
 /** Dify's limit on a server's description; counted in characters (code points), not UTF-16 units. */
@@ -28,14 +29,18 @@ const parameters = z.record(z.string(), z.string({ error: 'must be a string' }),
 const body = <T extends z.ZodRawShape>(shape: T) =>
   z.object(shape, { error: 'the request body must be a JSON object' });
 
-/** `POST /apps/:appId/server`: publish. An absent, null or empty description means the app's. */
-export const PublishBodySchema = body({ description, parameters });
+/** `POST /apps/:appId/server`: publish. An absent, null or empty description means the app's; absent or null annotations, none. */
+export const PublishBodySchema = body({ description, parameters, annotations: AnnotationsField });
 
-/** `PUT /apps/:appId/server`: edit. `description` null/absent keeps it, `""` resets it; `status` absent/null keeps it. */
+/**
+ * `PUT /apps/:appId/server`: edit. `description` null/absent keeps it, `""` resets it; `status` and
+ * `annotations` absent/null keep them; an `annotations` object replaces every hint (`{}` clears them).
+ */
 export const UpdateBodySchema = body({
   id: z.string({ error: requiredOr('must be a string') }).min(1, 'must not be empty'),
   description,
   parameters,
+  annotations: AnnotationsField,
   status: z.enum(['active', 'inactive'], { error: 'must be active or inactive' }).nullish(),
 });
 

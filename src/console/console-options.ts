@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { z } from 'zod';
-import { functionOption, parseFactoryOptions } from '../factory-options.js';
+import { functionOption, methodsOption, parseFactoryOptions } from '../factory-options.js';
 import { mcpPath } from '../mcp-route.js';
 import type { ServerStore } from '../store/types.js';
 import { ThrottledLog } from '../throttled-log.js';
@@ -59,27 +59,27 @@ const STORE_METHODS = [
   'deleteServer',
 ] as const;
 
-const isStore = (value: unknown): value is ServerStore =>
-  typeof value === 'object' &&
-  value !== null &&
-  STORE_METHODS.every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
-
-/** `console.error`, with a repeated failure logged once per interval (each console has its own). */
-function defaultOnError(): (error: unknown, context: ConsoleErrorContext) => void {
+/**
+ * The error hook a console uses when the host gives none: `console.error`, with a repeated failure
+ * logged once per interval (each console has its own log).
+ */
+export function logConsoleFailure(
+  consoleName: string,
+): (error: unknown, context: { operation: string }) => void {
   const log = new ThrottledLog();
   return (error, context) =>
-    log.log(`express-app-mcp console: internal failure during ${context.operation}`, error);
+    log.log(`express-app-mcp ${consoleName}: internal failure during ${context.operation}`, error);
 }
 
 const ConsoleOptionsSchema = z.strictObject({
-  store: z.custom<ServerStore>(isStore, {
-    error: 'must be a server store such as knexServerStore(knex)',
-  }),
+  store: methodsOption<ServerStore>(STORE_METHODS, 'must be a server store such as knexServerStore(knex)'),
   loadApp: fn<LoadApp>(),
   authorize: fn<AuthorizeConsole>(),
   mcpPath: fn<(serverCode: string) => string>().default(() => mcpPath),
   allowGetRefresh: z.boolean().default(false),
-  onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(defaultOnError),
+  onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(() =>
+    logConsoleFailure('console'),
+  ),
 });
 
 export type ParsedConsoleOptions = z.output<typeof ConsoleOptionsSchema>;

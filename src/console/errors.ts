@@ -5,14 +5,19 @@
 export const CONSOLE_ERRORS = {
   invalid_json: 400,
   invalid_request: 400,
+  /** A remote MCP server that could not be reached or refused a request (tool providers). */
+  mcp_server_error: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   server_exists: 409,
+  provider_exists: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   internal: 500,
+  /** The host's `encryptionKey` cannot decrypt the stored tool providers. */
+  encryption_key_mismatch: 500,
 } as const satisfies Record<string, number>;
 
 export type ConsoleErrorCode = keyof typeof CONSOLE_ERRORS;

@@ -1,4 +1,5 @@
-import type { ServerRecord } from '../types.js';
+import { pickAnnotations } from '../annotations.js';
+import type { ServerRecord, ToolAnnotations } from '../types.js';
 
 /** A server as the console shows it (README, "Console API"), in Dify's field names. */
 export interface ConsoleServer {
@@ -8,6 +9,8 @@ export interface ConsoleServer {
   description: string;
   status: 'active' | 'inactive';
   parameters: Record<string, string>;
+  /** The tool's hints; `{}` when it carries none. */
+  annotations: ToolAnnotations;
   /** Unix seconds, like Dify's `TimestampField`. */
   created_at: number;
   updated_at: number;
@@ -28,6 +31,7 @@ export function toConsoleServer(
     description: server.description,
     status: server.status,
     parameters: server.parameters,
+    annotations: pickAnnotations(server.annotations) ?? {},
     created_at: unixSeconds(server.createdAt),
     updated_at: unixSeconds(server.updatedAt),
     url: mcpPath(server.serverCode),

@@ -28,6 +28,7 @@ export function negotiateLegacyVersion(requested: unknown): string {
 /** What a protocol version enables for the tool. Versions are `YYYY-MM-DD`, so string order is date order. */
 function computeFeatures(version: string): ToolFeatures {
   return Object.freeze({
+    annotations: version >= '2025-03-26',
     structured: version >= '2025-06-18',
     toolErrorsAsResults: version >= '2025-11-25',
     icons: version >= '2025-11-25',

@@ -5,6 +5,7 @@ export function copyServer(server: ServerRecord): ServerRecord {
   return {
     ...server,
     parameters: { ...server.parameters },
+    ...(server.annotations && { annotations: { ...server.annotations } }),
     createdAt: new Date(server.createdAt),
     updatedAt: new Date(server.updatedAt),
   };

@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
-import { ConfigurationError, ServerExistsError } from '../errors.js';
+import { ServerExistsError } from '../errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
-import { postgresFarm } from '../farm/postgres-farm.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
+import { annotationsToColumn, withAnnotations } from './annotations.js';
 import { CodeCache } from './cache.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
-import { isPostgres } from './dialect.js';
+import { knexFarm } from './knex-farm.js';
+import { assertKnexInstance } from './knex-instance.js';
 import { withCodeRedacted } from './redact.js';
 import { storeResolver } from './resolver.js';
 import { StaleIfError } from './stale.js';
 import { storeOptionsSchema } from './store-options.js';
-import { knexStreamEvents } from './stream-events.js';
 import { tableNames } from './tables.js';
 import type { KnexServerStore, NewServer, ServerChanges } from './types.js';
 import { isUniqueViolation, type UniqueConstraint } from './unique-violation.js';
@@ -28,10 +28,7 @@ export interface KnexServerStoreOptions {
   cacheTtlMs?: number;
   /** How many codes (and, separately, end users) are cached at most. Default `10000`. */
   cacheMaxEntries?: number;
-  /**
-   * How long past `cacheTtlMs` a cached code keeps being served while the database fails or does
-   * not answer in time; then it fails closed. `0`: never. Default `300000` (5 minutes).
-   */
+  /** How long past `cacheTtlMs` a cached code is still served while the database fails; `0`: never. Default `300000`. */
   staleIfErrorMs?: number;
 }
 
@@ -50,6 +47,8 @@ interface ServerRow {
   server_code: string;
   status: 'active' | 'inactive';
   parameters: string;
+  /** JSON text of the tool's hints; NULL when there are none. */
+  annotations: string | null;
   /** `pg` returns bigint columns as strings, SQLite as numbers. */
   created_at: number | string;
   updated_at: number | string;
@@ -61,7 +60,7 @@ interface EndUserRow {
 }
 
 function toServer(row: ServerRow): ServerRecord {
-  return {
+  const server: ServerRecord = {
     id: row.id,
     tenantId: row.tenant_id,
     appId: row.app_id,
@@ -73,6 +72,7 @@ function toServer(row: ServerRow): ServerRecord {
     createdAt: new Date(Number(row.created_at)),
     updatedAt: new Date(Number(row.updated_at)),
   };
+  return withAnnotations(server, row.annotations);
 }
 
 /**
@@ -89,12 +89,7 @@ function toServer(row: ServerRow): ServerRecord {
  * ```
  */
 export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): KnexServerStore {
-  if (typeof knex !== 'function' || typeof (knex as Partial<Knex>).schema !== 'object') {
-    throw new ConfigurationError(
-      'invalid_knex',
-      'knexServerStore: the first argument must be a Knex instance',
-    );
-  }
+  assertKnexInstance(knex, 'knexServerStore');
   const { tablePrefix, cacheTtlMs, cacheMaxEntries, staleIfErrorMs } = parseFactoryOptions(
     storeOptionsSchema,
     options ?? {},
@@ -114,10 +109,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   const codes =
     cacheTtlMs > 0 ? new CodeCache({ ttlMs: cacheTtlMs, maxEntries: cacheMaxEntries, staleIfErrorMs }) : null;
   // On PostgreSQL every instance hears every server change and drops it from its cache at once.
-  const farm = isPostgres(knex)
-    ? postgresFarm(knex, tables, codes, (streamId) => streams.heard(streamId))
-    : undefined;
-  const streams = knexStreamEvents(knex, tables, farm?.announceStreamEvent);
+  const { farm, streams } = knexFarm(knex, tables, codes);
   const staleIfError = new StaleIfError();
   // A server's end user never changes once created, so it needs no TTL; one promise per server also
   // folds concurrent first calls in this process into one insert.
@@ -166,9 +158,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
     farm,
     streams,
 
-    async close() {
-      await farm?.close();
-    },
+    close: () => farm?.close() ?? Promise.resolve(),
 
     async createServer(input: NewServer) {
       const now = Date.now();
@@ -180,6 +170,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
         description: input.description,
         status: 'active' as const,
         parameters: JSON.stringify(input.parameters),
+        annotations: annotationsToColumn(input.annotations),
         created_at: now,
         updated_at: now,
       };
@@ -230,6 +221,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       if (changes.name !== undefined) values.name = changes.name;
       if (changes.description !== undefined) values.description = changes.description;
       if (changes.parameters !== undefined) values.parameters = JSON.stringify(changes.parameters);
+      if (changes.annotations !== undefined) values.annotations = annotationsToColumn(changes.annotations);
       if (changes.status !== undefined) values.status = changes.status;
       return change(id, values);
     },

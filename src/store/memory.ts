@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ServerExistsError } from '../errors.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
+import { withAnnotations } from './annotations.js';
 import { generateServerCode } from './codes.js';
 import { copyServer } from './copy-server.js';
 import { storeResolver } from './resolver.js';
@@ -52,7 +53,7 @@ export function memoryServerStore(): ServerStore {
         createdAt: now,
         updatedAt: now,
       };
-      servers.set(server.id, server);
+      servers.set(server.id, withAnnotations(server, input.annotations));
       return copy(server) as ServerRecord;
     },
     async getServerByApp(tenantId, appId) {
@@ -69,6 +70,7 @@ export function memoryServerStore(): ServerStore {
         if (changes.name !== undefined) server.name = changes.name;
         if (changes.description !== undefined) server.description = changes.description;
         if (changes.parameters !== undefined) server.parameters = { ...changes.parameters };
+        if (changes.annotations !== undefined) withAnnotations(server, changes.annotations);
         if (changes.status !== undefined) server.status = changes.status;
       });
     },

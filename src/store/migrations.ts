@@ -89,6 +89,43 @@ const MIGRATIONS: Migration[] = [
     },
   },
   {
+    name: '0003_server_annotations',
+    async up(knex, { servers }) {
+      // The tool's hints as JSON text, NULL when there are none; existing servers keep none.
+      await knex.schema.alterTable(servers, (table) => {
+        table.text('annotations').nullable();
+      });
+    },
+    async down(knex, { servers }) {
+      await knex.schema.alterTable(servers, (table) => {
+        table.dropColumn('annotations');
+      });
+    },
+  },
+  {
+    name: '0004_create_tool_providers',
+    async up(knex, { toolProviders, constraints }) {
+      await knex.schema.createTable(toolProviders, (table) => {
+        table.string('id', 36).notNullable().primary();
+        table.string('tenant_id', 255).notNullable();
+        table.string('name', 255).notNullable();
+        // AES-256-GCM ciphertexts, never plain text: URLs and headers often carry credentials.
+        table.text('encrypted_server_url').notNullable();
+        table.text('encrypted_headers').notNullable();
+        table.integer('timeout_ms').notNullable();
+        table.integer('call_timeout_ms').notNullable();
+        // The cached tools/list, as JSON text: it describes the tools and holds nothing secret.
+        table.text('tools').notNullable().defaultTo('[]');
+        table.bigInteger('tools_updated_at').nullable();
+        timestamps(table);
+        table.unique(['tenant_id', 'name'], { indexName: constraints.toolProviderName });
+      });
+    },
+    async down(knex, { toolProviders }) {
+      await knex.schema.dropTable(toolProviders);
+    },
+  },
+  {
     // Every change of a server is announced to the instances of a farm in the transaction that
     // makes it (a NOTIFY is delivered on commit), whoever writes it, so that their caches drop
     // it at once. PostgreSQL only: SQLite has no NOTIFY, and its cache relies on the TTL.

@@ -2,6 +2,8 @@
 export interface TableNames {
   servers: string;
   endUsers: string;
+  /** Remote MCP servers the host's apps call (`knexToolProviderStore`). */
+  toolProviders: string;
   /** Our own migrations table, so we never share the host's. */
   migrations: string;
   /** The shared rate-limit counters (PostgreSQL only), in the layout `rate-limiter-flexible` reads. */
@@ -30,15 +32,18 @@ export interface TableNames {
     status: string;
     endUserServer: string;
     endUserServerForeign: string;
+    toolProviderName: string;
   };
 }
 
 export function tableNames(prefix: string): TableNames {
   const servers = `${prefix}mcp_servers`;
   const endUsers = `${prefix}mcp_end_users`;
+  const toolProviders = `${prefix}mcp_tool_providers`;
   return {
     servers,
     endUsers,
+    toolProviders,
     migrations: `${prefix}mcp_migrations`,
     rateLimits: `${prefix}mcp_rate_limits`,
     streams: `${prefix}mcp_streams`,
@@ -55,6 +60,7 @@ export function tableNames(prefix: string): TableNames {
       status: `${servers}_status_check`,
       endUserServer: `${endUsers}_server_unique`,
       endUserServerForeign: `${endUsers}_server_foreign`,
+      toolProviderName: `${toolProviders}_tenant_name_unique`,
     },
   };
 }

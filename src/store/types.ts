@@ -1,5 +1,12 @@
 import type { Farm } from '../farm/farm.js';
-import type { EndUser, LoadApp, ResolveOptions, ResolveServer, ServerRecord } from '../types.js';
+import type {
+  EndUser,
+  LoadApp,
+  ResolveOptions,
+  ResolveServer,
+  ServerRecord,
+  ToolAnnotations,
+} from '../types.js';
 import type { StreamEventStore } from './stream-events.js';
 
 /** What a new server needs; the store draws its id and code. */
@@ -9,6 +16,8 @@ export interface NewServer {
   name: string;
   description: string;
   parameters: Record<string, string>;
+  /** The tool's hints; absent or empty: none. */
+  annotations?: ToolAnnotations;
 }
 
 /** The editable fields of a server; absent fields are kept. */
@@ -16,6 +25,8 @@ export interface ServerChanges {
   name?: string;
   description?: string;
   parameters?: Record<string, string>;
+  /** Replaces every hint: `{}` removes them all. */
+  annotations?: ToolAnnotations;
   status?: 'active' | 'inactive';
 }
 

@@ -2,15 +2,27 @@ import { z } from 'zod';
 import { codePointLength } from '../code-points.js';
 import { isJsonObject } from '../plain-object.js';
 import type { HostApp, InputVariable } from '../types.js';
+import { takeConversationId } from './conversation.js';
 import { exceedsDepth, MAX_ARGUMENT_DEPTH } from './depth.js';
 import { compileFileCheck, DEFAULT_FILE_INPUT_LIMITS, type FileInputLimits } from './file-input.js';
-import { defaultOf, exposedInputs, jsonSchemaOf, maxLengthOf, optionsOf, takesQuery } from './input-form.js';
+import {
+  CONVERSATION_ID,
+  defaultOf,
+  exposedInputs,
+  jsonSchemaOf,
+  keepsConversations,
+  maxLengthOf,
+  optionsOf,
+  takesQuery,
+} from './input-form.js';
 import { stripNul } from './nul.js';
 
 /** What a run receives once the arguments passed. */
 export interface RunInputs {
   inputs: Record<string, unknown>;
   query?: string;
+  /** Apps that keep conversations: the `conversation_id` argument, when one was given. */
+  conversationId?: string;
 }
 
 export type ArgumentCheck = { ok: true; value: RunInputs } | { ok: false; problems: string[] };
@@ -41,6 +53,8 @@ export function compileArgumentChecker(
   limits: FileInputLimits = DEFAULT_FILE_INPUT_LIMITS,
 ): (args: Record<string, unknown>) => ArgumentCheck {
   const fields = exposedInputs(app).map((input) => toField(input, limits));
+  const conversations = keepsConversations(app);
+  if (conversations) fields.unshift(textField(CONVERSATION_ID, false));
   if (takesQuery(app)) fields.unshift(textField('query', true));
   const mode = app.mode;
 
@@ -61,7 +75,8 @@ export function compileArgumentChecker(
       else problems.push(...checked.problems);
     }
     if (problems.length > 0) return { ok: false, problems };
-    return { ok: true, value: toRunInputs(mode, values) };
+    const value = toRunInputs(mode, values);
+    return { ok: true, value: conversations ? takeConversationId(value) : value };
   };
 }
 

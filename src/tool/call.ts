@@ -3,6 +3,7 @@ import type { AppRun, RunApp } from '../types.js';
 import { inlineBytes } from './app-file.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
 import { type ContentBlock, fileBlock } from './content-blocks.js';
+import { attachConversation } from './conversation.js';
 import type { ToolFeatures } from './features.js';
 import type { RunObserver } from './observer.js';
 import { answerParts, outputParts } from './result-files.js';
@@ -69,7 +70,11 @@ export async function runToolCall<HostRequest>(
     timeoutMs > 0 ? setTimeout(() => stop.stop(new CallTimeout(timeoutMs)), timeoutMs) : undefined;
   try {
     const produced = await untilStopped(produce, stop);
-    return shape(produced, tool, features, options);
+    const result = shape(produced, tool, features, options);
+    // An app that names no conversation continues the one the client asked for.
+    if (tool.conversations && produced.kind === 'answer' && !result.isError)
+      attachConversation(result, produced.conversationId ?? run.conversationId);
+    return result;
   } catch (error) {
     // Only a cancellation makes the result pointless; a timeout still has one to tell.
     if (stop.reason instanceof CallCancelled) options.observer?.cancelled();

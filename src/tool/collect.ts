@@ -1,12 +1,13 @@
 import { isJsonObject } from '../plain-object.js';
 import type { AppEvent, AppMode, AppResult } from '../types.js';
+import { conversationIdOf } from './conversation.js';
 import type { RunObserver } from './observer.js';
 import type { RunStop } from './stop.js';
 
 /** What a run produced, before it is shaped into a `tools/call` result. */
 export type Produced =
   | { kind: 'outputs'; outputs: Record<string, unknown> }
-  | { kind: 'answer'; answer: string; files: unknown[] }
+  | { kind: 'answer'; answer: string; files: unknown[]; conversationId?: string }
   | { kind: 'error'; message: string };
 
 export const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
@@ -17,7 +18,8 @@ export function fromPlainResult(mode: AppMode, result: AppResult | null | undefi
   const record = (result ?? {}) as Record<string, unknown>;
   if (mode === 'workflow') return { kind: 'outputs', outputs: asOutputs(record.outputs) };
   const files = Array.isArray(record.files) ? record.files : [];
-  return { kind: 'answer', answer: typeof record.answer === 'string' ? record.answer : '', files };
+  const answer = typeof record.answer === 'string' ? record.answer : '';
+  return { kind: 'answer', answer, files, conversationId: conversationIdOf(record) };
 }
 
 /**
@@ -37,8 +39,11 @@ export async function fromEvents(
   let agentMessage: string | null = null;
   let thoughts = '';
   const files: unknown[] = [];
+  let conversationId: string | undefined;
   for await (const event of events) {
     if (stop.stopped) break;
+    // Dify names the conversation on most chat events; the last one named wins.
+    conversationId = conversationIdOf(event) ?? conversationId;
     switch (event?.event) {
       case 'message':
         message = (message ?? '') + text(event.answer);
@@ -67,7 +72,7 @@ export async function fromEvents(
     }
   }
   if (mode === 'workflow') return { kind: 'outputs', outputs };
-  return { kind: 'answer', answer: message ?? agentMessage ?? thoughts, files };
+  return { kind: 'answer', answer: message ?? agentMessage ?? thoughts, files, conversationId };
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');

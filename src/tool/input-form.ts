@@ -26,12 +26,14 @@ const isHidden = (input: InputVariable): boolean =>
  * The app's form in the flat shape, with only the inputs a tool exposes. Accepts Dify's flat
  * entries (`{type, variable, ...}`) and the older nested ones (`{'text-input': {variable, ...}}`);
  * entries of an unknown type are left out, as a client could not know how to fill them. A variable
- * named twice keeps its first entry, and in chat modes the implicit `query` wins over a
- * form variable of that name, so the schema and the checker always describe the same fields.
+ * named twice keeps its first entry, and in chat modes the implicit `query`, and `conversation_id`
+ * for apps that keep conversations, win over a form variable of that name, so the schema and the
+ * checker always describe the same fields.
  */
 export function exposedInputs(app: HostApp): InputVariable[] {
   const inputs: InputVariable[] = [];
   const seen = new Set<string>(takesQuery(app) ? ['query'] : []);
+  if (keepsConversations(app)) seen.add(CONVERSATION_ID);
   for (const entry of app.inputForm ?? []) {
     const variable = flatten(entry);
     if (!variable || isHidden(variable) || seen.has(variable.variable)) continue;
@@ -61,6 +63,12 @@ export const takesQuery = (app: HostApp): boolean =>
   app.mode === 'chat' || app.mode === 'advanced-chat' || app.mode === 'agent-chat';
 
 export const QUERY_DESCRIPTION = 'User Input/Question content';
+
+/** A chat app that keeps conversations takes and returns this argument (README, "Conversations"). */
+export const CONVERSATION_ID = 'conversation_id';
+
+/** `HostApp.conversations` applies to the chat modes only: a workflow or a completion has no conversation. */
+export const keepsConversations = (app: HostApp): boolean => app.conversations === true && takesQuery(app);
 
 /** A text's `max_length`, when it is a usable limit (JSON Schema's `maxLength` is a non-negative integer). */
 export function maxLengthOf(input: InputVariable): number | undefined {

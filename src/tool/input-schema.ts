@@ -1,9 +1,12 @@
 import type { HostApp, InputVariable } from '../types.js';
+import { CONVERSATION_ID_PROPERTY } from './conversation.js';
 import { fileHint, fileKeywords } from './file-input.js';
 import {
+  CONVERSATION_ID,
   defaultOf,
   exposedInputs,
   jsonSchemaOf,
+  keepsConversations,
   maxLengthOf,
   optionsOf,
   QUERY_DESCRIPTION,
@@ -27,6 +30,7 @@ export function buildInputSchema(app: HostApp, parameters: Record<string, string
     schema.properties.query = { type: 'string', description: QUERY_DESCRIPTION };
     schema.required.push('query');
   }
+  if (keepsConversations(app)) schema.properties[CONVERSATION_ID] = { ...CONVERSATION_ID_PROPERTY };
   for (const input of exposedInputs(app)) {
     // defineProperty: a variable may be named like an Object.prototype member (`__proto__`).
     Object.defineProperty(schema.properties, input.variable, {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { DeclaredOutput, HostApp } from '../types.js';
 import { FILE_OUTPUT_SCHEMA, FILE_SHAPE, toResultFile } from './app-file.js';
+import { CONVERSATION_ANSWER_SCHEMA } from './conversation.js';
+import { keepsConversations } from './input-form.js';
 import type { JsonSchemaObject } from './input-schema.js';
 
 const ANSWER_SCHEMA: JsonSchemaObject = {
@@ -11,7 +13,7 @@ const ANSWER_SCHEMA: JsonSchemaObject = {
 
 /** The tool's `outputSchema`: precise when a workflow declares its outputs. */
 export function buildOutputSchema(app: HostApp): Record<string, unknown> {
-  if (app.mode !== 'workflow') return ANSWER_SCHEMA;
+  if (app.mode !== 'workflow') return keepsConversations(app) ? CONVERSATION_ANSWER_SCHEMA : ANSWER_SCHEMA;
   if (!app.outputs?.length) return { type: 'object' };
   const schema: JsonSchemaObject = { type: 'object', properties: {}, required: [] };
   for (const output of declaredOutputs(app)) {

@@ -29,6 +29,8 @@ export interface ToolRun<HostRequest> {
   endUser: EndUser;
   inputs: Record<string, unknown>;
   query?: string;
+  /** Apps that keep conversations: the conversation the client asked to continue. */
+  conversationId?: string;
   features: ToolFeatures;
   protocolVersion: string;
   request: HostRequest;
@@ -61,6 +63,7 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
         endUser: call.endUser,
         inputs: call.inputs,
         ...(call.query === undefined ? {} : { query: call.query }),
+        ...(call.conversationId === undefined ? {} : { conversationId: call.conversationId }),
         // A getter: the AbortSignal is made only if the app reads it (RunStop), so `run` is never
         // spread from here on.
         get signal() {

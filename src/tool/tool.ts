@@ -1,7 +1,10 @@
+import { pickAnnotations } from '../annotations.js';
 import type { HostApp, ServerRecord } from '../types.js';
 import { type ArgumentCheck, compileArgumentChecker } from './arguments.js';
+import { describeConversations } from './conversation.js';
 import type { ToolFeatures } from './features.js';
 import { DEFAULT_FILE_INPUT_LIMITS, type FileInputLimits } from './file-input.js';
+import { keepsConversations } from './input-form.js';
 import { buildInputSchema } from './input-schema.js';
 import { toToolName } from './name.js';
 import { buildOutputSchema, compileOutputCheck, declaredFileOutputs, type FileOutput } from './outputs.js';
@@ -11,6 +14,8 @@ export interface AppTool {
   readonly name: string;
   /** The `tools/list` entry for a protocol version (docs/http-contract.md, "Version-gated shapes"). */
   describe(features: ToolFeatures): Readonly<Record<string, unknown>>;
+  /** Whether runs take and results carry a conversation (`HostApp.conversations`, chat modes). */
+  readonly conversations: boolean;
   checkArguments(args: Record<string, unknown>): ArgumentCheck;
   /** Problems with a workflow's outputs against its declared outputs; `null` when none are declared. */
   readonly checkOutputs: ((outputs: Record<string, unknown>) => string[]) | null;
@@ -28,19 +33,37 @@ function buildTool(
 ): AppTool {
   // An override is trusted for intent, not for syntax: it is made valid the same way.
   const name = toToolName(toolName ? toolName(app) : app.name);
-  const description = server.description || app.description || '';
+  const conversations = keepsConversations(app);
+  const ownDescription = server.description || app.description || '';
+  const description = conversations ? describeConversations(ownDescription) : ownDescription;
   const inputSchema = buildInputSchema(app, server.parameters ?? {});
   const outputSchema = buildOutputSchema(app);
   const icons = app.icon && /^(https:|data:)/i.test(app.icon) ? [{ src: app.icon }] : undefined;
 
+  const annotations = pickAnnotations(server.annotations);
+
   // Exactly the keys each revision knows: older clients validate tool shapes strictly.
   const basic = Object.freeze({ name, description, inputSchema });
-  const structured = Object.freeze({ name, title: app.name, description, inputSchema, outputSchema });
+  // MCP 2025-03-26 added `annotations`; a tool without hints carries no field at all.
+  const annotated = annotations ? Object.freeze({ ...basic, annotations }) : basic;
+  const structured = Object.freeze({
+    name,
+    title: app.name,
+    description,
+    inputSchema,
+    outputSchema,
+    ...(annotations && { annotations }),
+  });
   const withIcons = icons ? Object.freeze({ ...structured, icons }) : structured;
 
   return {
     name,
-    describe: (features) => (features.icons ? withIcons : features.structured ? structured : basic),
+    describe(features) {
+      if (features.icons) return withIcons;
+      if (features.structured) return structured;
+      return features.annotations ? annotated : basic;
+    },
+    conversations,
     checkArguments: compileArgumentChecker(app, limits),
     checkOutputs: compileOutputCheck(app),
     fileOutputs: declaredFileOutputs(app),

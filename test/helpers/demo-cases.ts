@@ -3,12 +3,20 @@
  * drive the example app through real clients.
  */
 import { PACKAGE_VERSION } from '../../src/version.js';
+import {
+  answeredInConversation,
+  CONVERSATION_ID_INPUT,
+  CONVERSATION_OUTPUT_SCHEMA,
+  HOW_TO_CONTINUE,
+} from './conversations.js';
 import { FILE_DEMO_CASES } from './example-file-cases.js';
 
 export const SERVER_INFO = { name: 'express-app-mcp', version: PACKAGE_VERSION };
 
 const QUERY = { type: 'string', description: 'User Input/Question content' };
 const ANSWER_SCHEMA = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+/** The hints the example publishes a read-only demo app with. */
+export const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
 
 export interface Call {
   arguments: Record<string, unknown>;
@@ -20,6 +28,8 @@ export interface DemoCase {
   name: string;
   mode: string;
   tool: Record<string, unknown> & { name: string; description: string };
+  /** The server's description, which `initialize` shows; the tool's own when absent. */
+  instructions?: string;
   valid: Call[];
   invalid: Call[];
 }
@@ -29,12 +39,14 @@ export const answer = (text: string): Call['result'] => ({
   structuredContent: { answer: text },
   isError: false,
 });
+/** A FAQ Bot answer: each call without a conversation_id starts a new conversation. */
+export const conversationAnswer = (text: string): Call['result'] => answeredInConversation(text);
 export const failure = (text: string): Call['result'] => ({
   content: [{ type: 'text', text }],
   isError: true,
 });
 
-const TEXT_STATS_OUTPUTS = { word_count: 5, char_count: 19, top_words: ['the', 'and', 'cat'] };
+export const TEXT_STATS_OUTPUTS = { word_count: 5, char_count: 19, top_words: ['the', 'and', 'cat'] };
 
 /** The Slow Report's stages, as its progress messages and its sections name them. */
 export const SLOW_REPORT_STAGES = ['gathering sources', 'reading', 'outlining', 'drafting', 'proofreading'];
@@ -77,6 +89,7 @@ export const DEMO_CASES: DemoCase[] = [
         },
         required: ['word_count', 'char_count', 'top_words'],
       },
+      annotations: READ_ONLY,
     },
     valid: [
       {
@@ -121,11 +134,12 @@ export const DEMO_CASES: DemoCase[] = [
     tool: {
       name: 'FAQ_Bot',
       title: 'FAQ Bot',
-      description: 'Answers questions about opening hours, prices and refunds.',
+      description: `Answers questions about opening hours, prices and refunds.\n\n${HOW_TO_CONTINUE}`,
       inputSchema: {
         type: 'object',
         properties: {
           query: QUERY,
+          conversation_id: CONVERSATION_ID_INPUT,
           tone: {
             type: 'string',
             enum: ['plain', 'friendly'],
@@ -134,18 +148,20 @@ export const DEMO_CASES: DemoCase[] = [
         },
         required: ['query'],
       },
-      outputSchema: ANSWER_SCHEMA,
+      outputSchema: CONVERSATION_OUTPUT_SCHEMA,
+      annotations: READ_ONLY,
     },
+    instructions: 'Answers questions about opening hours, prices and refunds.',
     valid: [
       {
         arguments: { query: 'What are your opening hours?', tone: 'friendly' },
-        result: answer('Happy to help! We are open Monday to Friday, 9:00 to 17:00.'),
+        result: conversationAnswer('Happy to help! We are open Monday to Friday, 9:00 to 17:00.'),
       },
       {
         arguments: { query: 'Can I get a refund?' },
-        result: answer('You can ask for a full refund within 30 days of your purchase.'),
+        result: conversationAnswer('You can ask for a full refund within 30 days of your purchase.'),
       },
-      { arguments: { query: 'Where is your office?' }, result: answer("I don't know that yet.") },
+      { arguments: { query: 'Where is your office?' }, result: conversationAnswer("I don't know that yet.") },
     ],
     invalid: [
       {
@@ -177,6 +193,12 @@ export const DEMO_CASES: DemoCase[] = [
         required: ['query', 'customer_tier'],
       },
       outputSchema: ANSWER_SCHEMA,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
     },
     valid: [
       {
@@ -208,6 +230,7 @@ export const DEMO_CASES: DemoCase[] = [
         'Evaluates an arithmetic expression with + - * /, parentheses and decimals, e.g. "(2 + 3) * 4.5".',
       inputSchema: { type: 'object', properties: { query: QUERY }, required: ['query'] },
       outputSchema: ANSWER_SCHEMA,
+      annotations: READ_ONLY,
     },
     valid: [
       { arguments: { query: '(2 + 3) * 4.5' }, result: answer('22.5') },
@@ -234,6 +257,7 @@ export const DEMO_CASES: DemoCase[] = [
         required: ['text'],
       },
       outputSchema: ANSWER_SCHEMA,
+      annotations: READ_ONLY,
     },
     valid: [{ arguments: { text: 'the QUICK brown fox' }, result: answer('The Quick Brown Fox') }],
     invalid: [
@@ -252,6 +276,7 @@ export const DEMO_CASES: DemoCase[] = [
     tool: {
       name: 'Slow_Report',
       title: 'Slow Report',
+      annotations: READ_ONLY,
       description:
         'Writes a short report on a topic in five stages, reporting each stage as it starts; it takes about 20 seconds (or the given seconds), to show a long run.',
       inputSchema: {
@@ -301,3 +326,30 @@ export function slowReportResult(topic: string): Call['result'] {
     isError: false,
   };
 }
+
+// Remote Text Stats calls the Text Stats tool of the example's own server, through a stored tool
+// provider: Text Stats' text input and outputs, and its results.
+const TEXT_STATS_CASE = DEMO_CASES[0]!;
+const TEXT_STATS_SCHEMA = TEXT_STATS_CASE.tool.inputSchema as { properties: { text: unknown } };
+DEMO_CASES.push({
+  appId: 'remote-stats',
+  name: 'Remote Text Stats',
+  mode: 'workflow',
+  tool: {
+    name: 'Remote_Text_Stats',
+    title: 'Remote Text Stats',
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    description:
+      'Counts the words and characters of a text by calling the Text Stats tool of a remote MCP server.',
+    inputSchema: {
+      type: 'object',
+      properties: { text: TEXT_STATS_SCHEMA.properties.text },
+      required: ['text'],
+    },
+    outputSchema: TEXT_STATS_CASE.tool.outputSchema,
+  },
+  valid: [TEXT_STATS_CASE.valid[0]!],
+  invalid: [
+    { arguments: {}, result: failure('Invalid arguments for tool Remote_Text_Stats: text is required') },
+  ],
+});

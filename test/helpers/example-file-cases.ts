@@ -10,6 +10,9 @@ import { PNG_BASE64 } from './sample-files.js';
 const PNG_URL = `data:image/png;base64,${PNG_BASE64}`;
 const IMAGE_TYPES = 'image (jpg, jpeg, png, webp, gif, svg)';
 
+/** The hints the example publishes both file apps with: they read, and reach nothing beyond the host. */
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
+
 const failure = (text: string) => ({ content: [{ type: 'text', text }], isError: true });
 
 /** Image Facts on a 1×1 PNG: the facts, then the identicon as an image block. */
@@ -59,6 +62,7 @@ export const FILE_DEMO_CASES = [
         },
         required: ['summary', 'details', 'identicon'],
       },
+      annotations: READ_ONLY,
     },
     valid: [{ arguments: { image: { url: PNG_URL } }, result: imageFactsResult() }],
     invalid: [
@@ -85,6 +89,7 @@ export const FILE_DEMO_CASES = [
         required: ['query'],
       },
       outputSchema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
+      annotations: READ_ONLY,
     },
     valid: [
       {

@@ -1,0 +1,83 @@
+import { RemoteMcpError } from './errors.js';
+
+/** The SDK's own codes for its timeouts and a closed connection (`ErrorCode` in its `types.ts`). */
+const SDK_CONNECTION_CLOSED = -32000;
+const SDK_REQUEST_TIMEOUT = -32001;
+
+interface Exchange {
+  /** The URL naming the server (see `describeServer`). */
+  server: string;
+  /** The MCP method under way: `initialize`, `tools/list`, `tools/call`. */
+  method: string;
+  /** The time it was allowed, for the timeout message. */
+  timeoutMs: number;
+  /** What the transport's fetch saw go wrong, which the SDK may have reported in its own words. */
+  lastFailure?: RemoteMcpError | undefined;
+}
+
+/**
+ * Turns whatever the SDK threw into a `RemoteMcpError` that names the server and says, in a few
+ * words, what happened. An HTML error page or a garbage body is described, never quoted.
+ */
+export function toRemoteMcpError(error: unknown, exchange: Exchange): RemoteMcpError {
+  if (error instanceof RemoteMcpError) return error;
+  const { server, method, timeoutMs, lastFailure } = exchange;
+  const fail = (
+    kind: RemoteMcpError['kind'],
+    reason: string,
+    details?: ConstructorParameters<typeof RemoteMcpError>[3],
+  ) => new RemoteMcpError(server, kind, reason, details);
+  const { name, code, message, data } = (error ?? {}) as {
+    name?: unknown;
+    code?: unknown;
+    message?: unknown;
+    data?: unknown;
+  };
+  const text = typeof message === 'string' ? message : String(error);
+
+  if (name === 'McpError' && typeof code === 'number') {
+    if (code === SDK_REQUEST_TIMEOUT && isSdkTimeout(data)) {
+      return fail('timeout', `no answer to ${method} within ${timeoutMs} ms`);
+    }
+    if (code === SDK_CONNECTION_CLOSED && !isServerError(error)) {
+      return lastFailure ?? fail('closed', `closed the connection during ${method}`);
+    }
+    const serverMessage = text.replace(/^MCP error -?\d+: /, '');
+    return fail('rpc', `refused ${method}: ${serverMessage} (JSON-RPC error ${code})`, {
+      rpcCode: code,
+      data,
+    });
+  }
+  if (name === 'SseError') {
+    if (lastFailure) return lastFailure;
+    if (typeof code === 'number') return fail('http', `answered HTTP ${code}`, { status: code });
+    return fail('closed', `closed the event stream during ${method}`);
+  }
+  if (lastFailure) return lastFailure;
+  if (error instanceof SyntaxError)
+    return fail('invalid-reply', `answered ${method} with a body that is not JSON`);
+  if (name === 'ZodError' || Array.isArray((error as { issues?: unknown }).issues))
+    return fail('invalid-reply', `answered ${method} with a message that does not follow the MCP schema`);
+  const contentType = /^Streamable HTTP error: Unexpected content type: (.*)$/.exec(text)?.[1];
+  if (contentType !== undefined) {
+    return fail(
+      'invalid-reply',
+      `answered ${method} with content type ${contentType || '(none)'}, neither JSON nor an event stream`,
+    );
+  }
+  const version = /^Server's protocol version is not supported: (.*)$/.exec(text)?.[1];
+  if (version !== undefined)
+    return fail('invalid-reply', `speaks protocol version ${version}, which the client does not support`);
+  return fail('invalid-reply', `failed during ${method}: ${text}`);
+}
+
+/** The SDK's timeouts carry the limit in `data`; a server's own -32001 error does not. */
+function isSdkTimeout(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && ('timeout' in data || 'maxTotalTimeout' in data);
+}
+
+/** The SDK raises -32000 itself for a closed connection and a cancelled request. */
+function isServerError(error: unknown): boolean {
+  const message = (error as { message?: unknown }).message;
+  return !(typeof message === 'string' && /Connection closed|Request was cancelled/.test(message));
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** Options of `connectMcpServer`. */
+export interface ConnectMcpServerOptions {
+  /** Sent with every request, e.g. `{ Authorization: 'Bearer …' }`. Default: none. */
+  headers?: Record<string, string>;
+  /** Longest wait, in ms, to connect (`initialize`) and for each `tools/list`. Default `30000`. */
+  timeoutMs?: number;
+  /** Longest a tool call may take, in ms. Default `300000` (5 minutes). */
+  callTimeoutMs?: number;
+  /**
+   * `'auto'` (default): by the URL's path, `…/mcp` → Streamable HTTP, `…/sse` → the 2024-11-05
+   * HTTP+SSE transport, anything else → Streamable HTTP, then HTTP+SSE if that answers 400, 404
+   * or 405. `'streamable-http'` or `'sse'`: that transport only.
+   */
+  transport?: 'auto' | 'streamable-http' | 'sse';
+}
+
+/** RFC 9110 §5.1: a header name is a token. */
+export const headerName = z
+  .string()
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be a valid HTTP header name');
+/** RFC 9110 §5.5: no line breaks or NUL in a field value. */
+export const headerValue = z.string().regex(/^[^\r\n\0]*$/, 'must not contain line breaks');
+export const headersSchema = z.record(headerName, headerValue);
+
+// setTimeout cannot wait longer than 2^31-1 ms: a larger value would fire at once.
+export const timeoutSchema = z.int().positive().max(2_147_483_647);
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 300_000;
+
+export const connectOptionsSchema = z.strictObject({
+  headers: headersSchema.default({}),
+  timeoutMs: timeoutSchema.default(DEFAULT_TIMEOUT_MS),
+  callTimeoutMs: timeoutSchema.default(DEFAULT_CALL_TIMEOUT_MS),
+  transport: z.enum(['auto', 'streamable-http', 'sse']).default('auto'),
+});
+
+export type ParsedConnectOptions = z.output<typeof connectOptionsSchema>;

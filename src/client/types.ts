@@ -1,0 +1,65 @@
+import type { AppFile } from '../types.js';
+
+/** A tool of a remote MCP server, as its `tools/list` describes it. */
+export interface RemoteTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+}
+
+/** A progress notification of a running tool call (MCP `notifications/progress`). */
+export interface RemoteProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * A tool call's result, read the way Dify's tool node reads it, with the result as it came in
+ * `raw` for anything else.
+ */
+export interface RemoteToolResult {
+  /** The tool's own verdict (`isError` of the result); `false` when absent. */
+  isError: boolean;
+  /** The text blocks, joined with newlines; `''` when there are none. */
+  text: string;
+  /**
+   * JSON values, in order: the `structuredContent` of a tool without an `outputSchema`, then every
+   * text block that is a JSON object or array (parsed), except one that repeats `structuredContent`.
+   */
+  json: unknown[];
+  /** One entry per top-level key of `structuredContent`, when the tool has an `outputSchema`; else `{}`. */
+  variables: Record<string, unknown>;
+  /** The `image`, `audio`, `resource` and `resource_link` blocks, in order. */
+  files: AppFile[];
+  /** The `tools/call` result as the server sent it. */
+  raw: Record<string, unknown>;
+}
+
+/** Options of one `callTool`. */
+export interface CallToolOptions {
+  /** Aborting it cancels the call (the server gets `notifications/cancelled`) and rejects with its reason. */
+  signal?: AbortSignal;
+  /** Receives the server's progress notifications for this call. */
+  onProgress?: (progress: RemoteProgress) => void;
+}
+
+/** An open connection to a remote MCP server. */
+export interface McpServerConnection {
+  /** The transport that connected: Streamable HTTP, or the HTTP+SSE transport of 2024-11-05. */
+  readonly transport: 'streamable-http' | 'sse';
+  /** The server's `serverInfo` from `initialize`. */
+  readonly serverInfo: { name: string; version: string } | undefined;
+  /** Every tool of the server (all pages of `tools/list`). */
+  listTools(): Promise<RemoteTool[]>;
+  /** Calls a tool. Lists the tools first when this connection has not yet, to know its `outputSchema`. */
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: CallToolOptions,
+  ): Promise<RemoteToolResult>;
+  /** Ends the session (HTTP DELETE when the server gave one) and closes the connection; idempotent. */
+  close(): Promise<void>;
+}

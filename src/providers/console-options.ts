@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { type AuthorizeConsole, logConsoleFailure } from '../console/console-options.js';
+import { functionOption, methodsOption, parseFactoryOptions } from '../factory-options.js';
+import type { ToolProviderStore } from './types.js';
+
+/** What the provider console was doing when an internal failure happened. */
+export interface ToolProviderConsoleErrorContext {
+  operation: 'authorize' | 'list' | 'get' | 'create' | 'update' | 'delete' | 'refresh' | 'call';
+  tenantId?: string;
+  providerId?: string;
+}
+
+/** Options of `mcpToolProviderConsole()`. Only `store` and `authorize` are required. */
+export interface McpToolProviderConsoleOptions {
+  /** Where providers live, e.g. `knexToolProviderStore(knex, { encryptionKey })`. */
+  store: ToolProviderStore;
+  /** Identifies the caller, as for `mcpConsole`: `null` answers 401; reads need any access, the rest `canEdit` (else 403). */
+  authorize: AuthorizeConsole;
+  /** Receives internal failures (store, `authorize`, a key that does not fit) with their cause. Default: `console.error`, a repeated failure once per 10 s with a count. */
+  onError?: (error: unknown, context: ToolProviderConsoleErrorContext) => void;
+}
+
+const STORE_METHODS = [
+  'createProvider',
+  'listProviders',
+  'getProvider',
+  'getProviderByName',
+  'updateProvider',
+  'deleteProvider',
+] as const;
+
+const fn = <T>() => functionOption<T>();
+
+const OptionsSchema = z.strictObject({
+  store: methodsOption<ToolProviderStore>(
+    STORE_METHODS,
+    'must be a tool provider store such as knexToolProviderStore(knex, { encryptionKey })',
+  ),
+  authorize: fn<AuthorizeConsole>(),
+  onError: fn<(error: unknown, context: ToolProviderConsoleErrorContext) => void>().default(() =>
+    logConsoleFailure('tool provider console'),
+  ),
+});
+
+/** Validates the options once, at factory time (a `ConfigurationError` names a wrong one). */
+export function parseToolProviderConsoleOptions(options: McpToolProviderConsoleOptions) {
+  return parseFactoryOptions(OptionsSchema, options, 'mcpToolProviderConsole');
+}

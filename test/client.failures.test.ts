@@ -1,0 +1,357 @@
+/**
+ * Servers that cannot be used: nobody listening, an HTML error page, garbage, silence. Each gives a
+ * `RemoteMcpError` that names the server by its URL without credentials or query, within the time
+ * allowed; never a hang, never an unhandled rejection (the test runner fails on one).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigurationError, connectMcpServer, RemoteMcpError } from '../src/index.js';
+import { answerRequest, closedPort, type RemoteServer, startRawServer } from './helpers/remote-servers.js';
+
+async function failure(promise: Promise<unknown>): Promise<RemoteMcpError> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(RemoteMcpError);
+  return error as RemoteMcpError;
+}
+
+const HTML_ERROR_PAGE =
+  '<!DOCTYPE html><html><body><h1>500 Internal Server Error</h1><p>nginx</p></body></html>';
+
+describe('remote servers that fail', () => {
+  let server: RemoteServer | undefined;
+
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('nobody listening: unreachable, with the reason', async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+
+    const error = await failure(connectMcpServer(url, { timeoutMs: 2000 }));
+
+    expect({ kind: error.kind, server: error.server, message: error.message }).toEqual({
+      kind: 'unreachable',
+      server: url,
+      message: `MCP server ${url}: could not be reached (ECONNREFUSED)`,
+    });
+  });
+
+  it('nobody listening at a neutral path: both transports tried, one clear error', async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}/`;
+
+    const error = await failure(connectMcpServer(url, { timeoutMs: 2000 }));
+
+    expect(error.message).toBe(`MCP server ${url}: could not be reached (ECONNREFUSED)`);
+  });
+
+  it('the error names the server without credentials, query or fragment', async () => {
+    const port = await closedPort();
+
+    const error = await failure(
+      connectMcpServer(`http://admin:hunter2@127.0.0.1:${port}/mcp?api_key=s3cr3t#frag`, { timeoutMs: 2000 }),
+    );
+
+    expect(error.server).toBe(`http://127.0.0.1:${port}/mcp`);
+    expect(error.message).not.toMatch(/admin|hunter2|api_key|s3cr3t|frag/);
+  });
+
+  it('an HTML error page: the status, described, never quoted', async () => {
+    server = await startRawServer((_message, res) => {
+      res.writeHead(500, { 'content-type': 'text/html' });
+      res.end(HTML_ERROR_PAGE);
+    });
+
+    const error = await failure(connectMcpServer(server.url, { timeoutMs: 2000 }));
+
+    expect({ kind: error.kind, status: error.status, message: error.message }).toEqual({
+      kind: 'http',
+      status: 500,
+      message: `MCP server ${server.url}: answered HTTP 500 with an HTML page`,
+    });
+  });
+
+  it('an HTML error page on the event stream of an /sse server', async () => {
+    server = await startRawServer((_message, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end(HTML_ERROR_PAGE);
+    }, '/sse');
+
+    const error = await failure(connectMcpServer(server.url, { timeoutMs: 2000 }));
+
+    expect({ kind: error.kind, status: error.status, message: error.message }).toEqual({
+      kind: 'http',
+      status: 502,
+      message: `MCP server ${server.url}: answered HTTP 502 with an HTML page`,
+    });
+  });
+
+  it.each([
+    [
+      'JSON that does not parse',
+      'application/json',
+      '{"jsonrpc":"2.0",',
+      'answered initialize with a body that is not JSON',
+    ],
+    [
+      'JSON that is not JSON-RPC',
+      'application/json',
+      '{"status":"ok"}',
+      'answered initialize with a message that does not follow the MCP schema',
+    ],
+    [
+      'plain text',
+      'text/plain',
+      'Welcome to my server!',
+      'answered initialize with content type text/plain, neither JSON nor an event stream',
+    ],
+  ])('garbage (%s): an invalid reply', async (_name, contentType, body, reason) => {
+    server = await startRawServer((_message, res) => {
+      res.writeHead(200, { 'content-type': contentType });
+      res.end(body);
+    });
+
+    const error = await failure(connectMcpServer(server.url, { timeoutMs: 2000 }));
+
+    expect({ kind: error.kind, message: error.message }).toEqual({
+      kind: 'invalid-reply',
+      message: `MCP server ${server.url}: ${reason}`,
+    });
+  });
+
+  it('a protocol version the client does not speak: an invalid reply that says so', async () => {
+    server = await startRawServer((message, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: message?.id,
+          result: {
+            protocolVersion: '1999-01-01',
+            capabilities: {},
+            serverInfo: { name: 'old', version: '0' },
+          },
+        }),
+      );
+    });
+
+    const error = await failure(connectMcpServer(server.url, { timeoutMs: 2000 }));
+
+    expect(error.message).toBe(
+      `MCP server ${server.url}: speaks protocol version 1999-01-01, which the client does not support`,
+    );
+  });
+
+  it('never answers initialize: a timeout after timeoutMs', async () => {
+    server = await startRawServer(() => {
+      // Keeps the request open, never writes.
+    });
+
+    const error = await failure(connectMcpServer(server.url, { timeoutMs: 300 }));
+
+    expect({ kind: error.kind, message: error.message }).toEqual({
+      kind: 'timeout',
+      message: `MCP server ${server.url}: no answer to initialize within 300 ms`,
+    });
+  });
+
+  it('an /sse server that never opens its event stream: a timeout too', async () => {
+    server = await startRawServer(() => {}, '/sse');
+
+    const error = await failure(connectMcpServer(server.url, { timeoutMs: 300 }));
+
+    expect({ kind: error.kind, message: error.message }).toEqual({
+      kind: 'timeout',
+      message: `MCP server ${server.url}: no answer to initialize within 300 ms`,
+    });
+  });
+
+  it('an /sse server whose stream never names its endpoint: a timeout', async () => {
+    server = await startRawServer((_message, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': connected\n\n');
+    }, '/sse');
+
+    const error = await failure(connectMcpServer(server.url, { timeoutMs: 300 }));
+
+    expect(error.kind).toBe('timeout');
+  });
+
+  it('connects, then never answers tools/list: a timeout for tools/list', async () => {
+    server = await startRawServer((message, res) => {
+      if (message?.method === 'tools/list') return;
+      if (!answerRequest(message, res)) {
+        res.writeHead(202);
+        res.end();
+      }
+    });
+    const connection = await connectMcpServer(server.url, { timeoutMs: 300 });
+
+    const error = await failure(connection.listTools());
+    await connection.close();
+
+    expect(error.message).toBe(`MCP server ${server.url}: no answer to tools/list within 300 ms`);
+  });
+
+  it('a tool list that does not follow the MCP schema: an invalid reply for tools/list', async () => {
+    server = await startRawServer((message, res) => {
+      if (message?.method === 'tools/list') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { tools: 'all of them' } }));
+        return;
+      }
+      if (!answerRequest(message, res)) {
+        res.writeHead(202);
+        res.end();
+      }
+    });
+    const connection = await connectMcpServer(server.url, { timeoutMs: 2000 });
+
+    const error = await failure(connection.listTools());
+    await connection.close();
+
+    expect({ kind: error.kind, message: error.message }).toEqual({
+      kind: 'invalid-reply',
+      message: `MCP server ${server.url}: answered tools/list with a message that does not follow the MCP schema`,
+    });
+  });
+
+  it('a JSON-RPC error from the server: the code and the server’s message', async () => {
+    server = await startRawServer((message, res) => {
+      if (message?.method === 'tools/call') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: message.id,
+            error: { code: -32602, message: 'Unknown tool: nope' },
+          }),
+        );
+        return;
+      }
+      if (!answerRequest(message, res)) {
+        res.writeHead(202);
+        res.end();
+      }
+    });
+    const connection = await connectMcpServer(server.url, { timeoutMs: 2000 });
+
+    const error = await failure(connection.callTool('nope'));
+    await connection.close();
+
+    expect({ kind: error.kind, rpcCode: error.rpcCode, message: error.message }).toEqual({
+      kind: 'rpc',
+      rpcCode: -32602,
+      message: `MCP server ${server.url}: refused tools/call: Unknown tool: nope (JSON-RPC error -32602)`,
+    });
+  });
+
+  it('output schemas are not enforced, as in Dify: an odd schema or a result that strays from it is still read', async () => {
+    server = await startRawServer((message, res) => {
+      const results: Record<string, unknown> = {
+        'tools/list': {
+          tools: [
+            {
+              name: 'forecast',
+              inputSchema: { type: 'object' },
+              outputSchema: { type: 'object', properties: { t: { type: 'number' } }, required: ['t'] },
+            },
+            // A schema no validator compiles must not cost the other tools.
+            {
+              name: 'odd',
+              inputSchema: { type: 'object' },
+              outputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } },
+            },
+          ],
+        },
+        // Neither structured content for the schema, nor the right type in the second call.
+        'tools/call': (message?.params as { arguments?: { wrong?: boolean } })?.arguments?.wrong
+          ? { content: [], structuredContent: { t: 'warm' } }
+          : { content: [{ type: 'text', text: 'sunny' }] },
+      };
+      const result = results[message?.method ?? ''];
+      if (result === undefined) {
+        if (!answerRequest(message, res)) {
+          res.writeHead(202);
+          res.end();
+        }
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: message?.id, result }));
+    });
+    const connection = await connectMcpServer(server.url, { timeoutMs: 2000 });
+
+    const tools = await connection.listTools();
+    const textOnly = await connection.callTool('forecast', {});
+    const mistyped = await connection.callTool('forecast', { wrong: true });
+    await connection.close();
+
+    expect(tools.map((tool) => tool.name)).toEqual(['forecast', 'odd']);
+    expect(textOnly).toMatchObject({ isError: false, text: 'sunny', variables: {} });
+    expect(mistyped).toMatchObject({ isError: false, text: '', variables: { t: 'warm' } });
+  });
+
+  it('the server goes away between connecting and calling: unreachable', async () => {
+    server = await startRawServer((message, res) => {
+      if (!answerRequest(message, res)) {
+        res.writeHead(202);
+        res.end();
+      }
+    });
+    const connection = await connectMcpServer(server.url, { timeoutMs: 2000 });
+    await connection.listTools();
+    await server.close();
+    const url = server.url;
+    server = undefined;
+
+    const error = await failure(connection.callTool('echo'));
+    await connection.close();
+
+    // A refused new connection, or the kept-alive one found closed: either way, nobody answers.
+    expect(error.message).toMatch(/: could not be reached \((ECONNREFUSED|UND_ERR_SOCKET)\)$/);
+    expect(error.message.startsWith(`MCP server ${url}: `)).toBe(true);
+  });
+
+  it('credentials in the URL are sent as HTTP Basic authentication, and named nowhere', async () => {
+    server = await startRawServer((message, res) => {
+      if (!answerRequest(message, res)) {
+        res.writeHead(202);
+        res.end();
+      }
+    });
+    const url = server.url.replace('http://', 'http://ada:p%40ss@');
+
+    const connection = await connectMcpServer(url, { timeoutMs: 2000 });
+    await connection.close();
+
+    const basic = `Basic ${Buffer.from('ada:p@ss').toString('base64')}`;
+    expect(server.requests.map((request) => request.headers.authorization)).toEqual([basic, basic]);
+  });
+
+  it('a URL that is not http(s) is a configuration error, before anything is sent', async () => {
+    await expect(connectMcpServer('ftp://127.0.0.1/mcp')).rejects.toThrow(
+      new ConfigurationError('invalid_url', 'connectMcpServer: the server URL must be an http or https URL'),
+    );
+    await expect(connectMcpServer('not a url')).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(connectMcpServer('not a url')).rejects.toMatchObject({
+      code: 'invalid_url',
+      message: 'connectMcpServer: the server URL is not a valid URL',
+    });
+  });
+
+  it('bad options are a configuration error naming the option', async () => {
+    await expect(
+      connectMcpServer('http://127.0.0.1:1/mcp', { timeoutMs: -1, headers: { 'Bad Header': 'x' } }),
+    ).rejects.toThrow(ConfigurationError);
+    await expect(
+      connectMcpServer('http://127.0.0.1:1/mcp', { headers: { 'X-Key': 'a\r\nInjected: yes' } }),
+    ).rejects.toThrow(/headers\.X-Key/);
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * Which transport `connectMcpServer` uses: the path decides for `…/mcp` (Streamable HTTP) and
+ * `…/sse` (the 2024-11-05 HTTP+SSE transport); any other path tries Streamable HTTP first and falls
+ * back to HTTP+SSE on 400, 404 or 405 (MCP 2025-03-26 transports, "Backwards Compatibility").
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectMcpServer, RemoteMcpError } from '../src/index.js';
+import {
+  answerRequest,
+  type RemoteServer,
+  startRawServer,
+  startSdkServer,
+  startSseServer,
+} from './helpers/remote-servers.js';
+
+describe.each([
+  ['at an /sse path', '/sse'],
+  ['at a neutral path', '/events'],
+])('a legacy HTTP+SSE server (the SDK’s SSEServerTransport) %s', (_name, path) => {
+  let remote: RemoteServer;
+
+  beforeAll(async () => {
+    remote = await startSseServer(path);
+  });
+  afterAll(async () => {
+    await remote?.close();
+  });
+
+  it('connects, lists the tools and calls one, with the configured headers on every request', async () => {
+    const connection = await connectMcpServer(remote.url, {
+      headers: { Authorization: 'Bearer sse-secret' },
+    });
+    try {
+      expect(connection.transport).toBe('sse');
+      expect(connection.serverInfo).toEqual({ name: 'remote-test-server', version: '3.1.4' });
+      expect((await connection.listTools()).map((tool) => tool.name)).toContain('weather');
+      const result = await connection.callTool('weather', { city: 'Oslo' });
+      expect(result.variables).toEqual({ temperature: -3, conditions: 'clear' });
+    } finally {
+      await connection.close();
+    }
+    for (const request of remote.requests) expect(request.headers.authorization).toBe('Bearer sse-secret');
+  });
+
+  it(
+    path === '/sse'
+      ? 'goes straight to the event stream: no POST to the /sse path'
+      : 'tries Streamable HTTP first, then opens the event stream when the POST answers 404',
+    async () => {
+      const before = remote.requests.length;
+      const connection = await connectMcpServer(remote.url);
+      await connection.close();
+
+      const sent = remote.requests.slice(before).map(({ method, path: at }) => `${method} ${at}`);
+      const handshake = [
+        `GET ${path}`,
+        `POST ${path}/messages`, // initialize
+        `POST ${path}/messages`, // notifications/initialized
+      ];
+      expect(sent).toEqual(path === '/sse' ? handshake : [`POST ${path}`, ...handshake]);
+    },
+  );
+
+  it('progress notifications arrive over the event stream', async () => {
+    const connection = await connectMcpServer(remote.url);
+    const seen: number[] = [];
+    try {
+      await connection.callTool(
+        'countdown',
+        { from: 2 },
+        { onProgress: ({ progress }) => seen.push(progress) },
+      );
+    } finally {
+      await connection.close();
+    }
+    expect(seen).toEqual([1, 2]);
+  });
+});
+
+describe('the transport option and the path rules', () => {
+  let sdkAtRoot: RemoteServer;
+  let sdkAtMcp: RemoteServer;
+  let notFound: RemoteServer;
+
+  beforeAll(async () => {
+    sdkAtRoot = await startSdkServer('/');
+    sdkAtMcp = await startSdkServer('/mcp');
+    notFound = await startRawServer((_message, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<!DOCTYPE html><title>Not Found</title><h1>Not Found</h1>');
+    }, '/');
+  });
+  afterAll(async () => {
+    await Promise.all([sdkAtRoot?.close(), sdkAtMcp?.close(), notFound?.close()]);
+  });
+
+  it('a Streamable HTTP server at a neutral path is used as such, with no SSE attempt', async () => {
+    const connection = await connectMcpServer(sdkAtRoot.url);
+    await connection.close();
+
+    expect(connection.transport).toBe('streamable-http');
+    expect(sdkAtRoot.requests.map((request) => request.method)).toEqual(['POST', 'POST', 'DELETE']);
+  });
+
+  it('a trailing slash after /mcp still means Streamable HTTP', async () => {
+    const server = await startRawServer((message, res) => {
+      if (!answerRequest(message, res)) {
+        res.writeHead(202);
+        res.end();
+      }
+    }, '/mcp/');
+    try {
+      const connection = await connectMcpServer(server.url);
+      await connection.close();
+      expect(connection.transport).toBe('streamable-http');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('transport "sse" against a Streamable HTTP server: a clear error, no fallback', async () => {
+    const error = await connectMcpServer(sdkAtMcp.url, { transport: 'sse', timeoutMs: 2000 }).catch(
+      (caught: unknown) => caught,
+    );
+
+    expect(error).toBeInstanceOf(RemoteMcpError);
+    expect(error).toMatchObject({ kind: 'http', status: 400, server: sdkAtMcp.url });
+    expect(sdkAtMcp.requests.every((request) => request.method === 'GET')).toBe(true);
+  });
+
+  it('a path that serves neither transport: the error names what each transport got', async () => {
+    const error = await connectMcpServer(`${notFound.url}tools`, { timeoutMs: 2000 }).catch(
+      (caught: unknown) => caught,
+    );
+
+    expect(error).toBeInstanceOf(RemoteMcpError);
+    expect((error as RemoteMcpError).message).toBe(
+      `MCP server ${notFound.url}tools: answered HTTP 404 with an HTML page over Streamable HTTP, and answered HTTP 404 with an HTML page over HTTP+SSE`,
+    );
+    expect(error).toMatchObject({ kind: 'http', status: 404 });
+    expect(notFound.requests.map((request) => request.method)).toEqual(['POST', 'GET']);
+  });
+});

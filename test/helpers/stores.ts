@@ -1,0 +1,64 @@
+/**
+ * Every store the package ships, opened fresh for one suite: the memory store (`memory`) and the
+ * Knex store on each test database (`sqlite`, `postgres`), so the suites that state the
+ * `ServerStore` contract run the same tests on each (`describe.each(storeKinds)`).
+ */
+import type { Knex } from 'knex';
+import { knexServerStore, memoryServerStore, migrate, type ServerStore } from '../../src/store/index.js';
+import { databases } from './databases.js';
+
+export interface OpenStore {
+  store: ServerStore;
+  /** Another instance over the same data, as a second process would have; the memory store has one only. */
+  another(): ServerStore;
+  /** The rows the database holds, where there is a database to ask. */
+  rows?: {
+    servers(tenantId: string, appId?: string): Promise<number>;
+    endUsers(serverId: string): Promise<number>;
+  };
+  close(): Promise<void>;
+}
+
+export interface StoreKind {
+  name: string;
+  open(): Promise<OpenStore>;
+}
+
+const count = async (knex: Knex, table: string, where: Record<string, string>) => {
+  const [row] = await knex(table).where(where).count({ n: '*' });
+  return Number(row?.n);
+};
+
+export const storeKinds: StoreKind[] = [
+  {
+    name: 'memory',
+    async open() {
+      const store = memoryServerStore();
+      return { store, another: () => store, close: async () => {} };
+    },
+  },
+  ...databases.map(
+    (kind): StoreKind => ({
+      name: kind.name,
+      async open() {
+        const db = await kind.create();
+        const knex = db.connect();
+        await migrate(knex);
+        return {
+          store: knexServerStore(knex),
+          another: () => knexServerStore(db.connect()),
+          rows: {
+            servers: (tenantId, appId) =>
+              count(
+                knex,
+                'mcp_servers',
+                appId ? { tenant_id: tenantId, app_id: appId } : { tenant_id: tenantId },
+              ),
+            endUsers: (serverId) => count(knex, 'mcp_end_users', { server_id: serverId }),
+          },
+          close: () => db.destroy(),
+        };
+      },
+    }),
+  ),
+];
