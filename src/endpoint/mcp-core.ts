@@ -25,6 +25,11 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
       config.rateLimit &&
       createRateCheck(config.rateLimit, config.store?.farm, (error) => report(error, { phase: 'dispatch' })),
     farm: config.store?.farm,
+    resumability: config.store?.streams && {
+      store: config.store.streams,
+      retentionMs: config.streamRetentionMs,
+      windowMs: config.streamWindowMs,
+    },
   });
   return { core, report };
 }

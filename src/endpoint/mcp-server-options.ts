@@ -65,6 +65,16 @@ export interface McpServerOptions {
    * `Retry-After`; `0` disables the limit. Default: 5000.
    */
   resolveTimeoutMs?: number;
+  /**
+   * How long a streamed reply's events are kept after its response, for a client that resumes it
+   * with `GET` and `Last-Event-ID` (needs a Knex `store`). Default: 300000 (5 minutes).
+   */
+  streamRetentionMs?: number;
+  /**
+   * When set, a streamed reply is ended after this long with a `retry` hint and the client resumes
+   * it with `GET` (MCP 2025-11-25 SSE polling), for proxies that cut long requests. Default: 0 (never).
+   */
+  streamWindowMs?: number;
 }
 
 const fn = <T>(name: string) => functionOption<T>(`${name} must be a function`);
@@ -100,6 +110,8 @@ const OptionsSchema = z.strictObject({
     .strictObject({ requests: z.int().positive(), windowMs: z.int().positive().max(2_147_483_647) })
     .optional(),
   resolveTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(5000),
+  streamRetentionMs: z.int().positive().default(300_000),
+  streamWindowMs: z.int().nonnegative().max(2_147_483_647).default(0),
 });
 
 export type ParsedMcpServerOptions = z.infer<typeof OptionsSchema> & { maxDataUrlBytes: number };

@@ -3,7 +3,7 @@ import { isMcpRoutePath, MCP_ROUTE } from '../mcp-route.js';
 import { McpError } from '../protocol/errors.js';
 import { BEARER_CHALLENGE, BEARER_ROUTE, bearerCodeOf, missingBearer } from './bearer-code.js';
 import { BodyTooLarge, readJsonBody } from './body.js';
-import { mcpHeaders, watchClose } from './core-request.js';
+import { header, mcpHeaders, watchClose } from './core-request.js';
 import { corsForOrigins } from './cors.js';
 import { acceptsEventStream, checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
 import { listensOnLoopback } from './loopback.js';
@@ -44,6 +44,8 @@ export function mcpServer(options: McpServerOptions): Router {
   const allowedOrigins = new Set(config.allowedOrigins.map((origin) => origin.toLowerCase()));
   const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
   const { core, report } = createMcpCore(config);
+  // Without a store that keeps streams, `GET` stays 405 whatever it carries.
+  const resumable = config.store?.streams !== undefined;
 
   // `req.protocol` is worked out only for browsers, the only clients that send an Origin.
   const originError = (req: Request, origin: string) =>
@@ -60,6 +62,8 @@ export function mcpServer(options: McpServerOptions): Router {
     serverCodeOf: (req: Request) => string | null,
   ): Promise<void> {
     const { origin } = req.headers;
+    const lastEventId = req.method === 'GET' ? header(req, 'last-event-id') : undefined;
+    if (lastEventId !== undefined && resumable) return resumeStream(req, res, serverCodeOf, lastEventId);
     if (req.method !== 'POST') {
       // A preflight that the CORS layer did not answer comes from an origin row 2 refuses.
       const refused = req.method === 'OPTIONS' && origin !== undefined ? originError(req, origin) : null;
@@ -99,6 +103,36 @@ export function mcpServer(options: McpServerOptions): Router {
       request: req,
     });
     // Only a stream is written over time; its failure can no longer change the reply, only be told.
+    const streaming = writeReply(res, reply);
+    if (streaming) await streaming.catch((error: unknown) => report(error, { phase: 'dispatch' }));
+  }
+
+  /** `GET` with `Last-Event-ID`: the rest of a stream (docs/http-contract.md, "Resumable streams"). */
+  async function resumeStream(
+    req: Request,
+    res: Response,
+    serverCodeOf: (req: Request) => string | null,
+    lastEventId: string,
+  ): Promise<void> {
+    const { origin } = req.headers;
+    const transportError =
+      (origin === undefined ? null : originError(req, origin)) ??
+      checkHost(req.headers.host, listensOnLoopback(req), allowedHosts);
+    if (transportError) return writeError(res, transportError);
+    const serverCode = serverCodeOf(req);
+    if (serverCode === null) {
+      res.setHeader('WWW-Authenticate', BEARER_CHALLENGE);
+      return writeError(res, missingBearer());
+    }
+    const reply = await core({
+      payload: undefined,
+      headers: mcpHeaders(req),
+      resolve: (resolveOptions) => config.resolveServer(serverCode, req, resolveOptions),
+      onClosed: (listener) => watchClose(res, listener),
+      acceptsEventStream: true,
+      request: req,
+      lastEventId,
+    });
     const streaming = writeReply(res, reply);
     if (streaming) await streaming.catch((error: unknown) => report(error, { phase: 'dispatch' }));
   }

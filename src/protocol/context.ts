@@ -7,6 +7,7 @@ import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
 import { ResolveDeadline } from './resolve-deadline.js';
+import type { Resumability } from './resumable.js';
 import { RetryLater } from './retry-later.js';
 import { checkServing, type ServingTarget } from './target.js';
 import { createToolMethods, type ToolMethods } from './tool-methods.js';
@@ -36,6 +37,8 @@ export interface CoreOptions<HostRequest> {
   rateCheck?: RateCheck;
   /** The farm the store belongs to: cancellations then reach every instance. */
   farm?: Farm;
+  /** Where streamed replies are kept for `GET` with `Last-Event-ID`; none: streams are not resumable. */
+  resumability?: Resumability;
 }
 
 /** How long a client is asked to wait before trying again while the server cannot be looked up. */
@@ -48,6 +51,8 @@ export interface EraContext<HostRequest> {
   report: ErrorReporter;
   /** See `CoreOptions.heartbeatMs`; 0: no heartbeats. */
   heartbeatMs: number;
+  /** See `CoreOptions.resumability`. */
+  resumability?: Resumability;
   /**
    * Looks the URL's server code up and checks that it may serve (404 / 503 otherwise), then counts
    * the request against the server's rate limit (429 over it) unless it carries notifications only. A failing lookup is reported and
@@ -70,6 +75,7 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     methods: createToolMethods(options),
     report,
     heartbeatMs: options.heartbeatMs ?? 0,
+    resumability: options.resumability,
 
     async resolveTarget(request, id, countsToRateLimit = true) {
       let resolved: Awaited<ReturnType<EndpointRequest['resolve']>>;

@@ -43,6 +43,7 @@ export const ERROR_KINDS = {
   // A server farm's limits and troubles (see the README, "Running several instances").
   tooManyRequests: { code: RPC_CODES.SERVER_ERROR, status: 429 },
   temporarilyUnavailable: { code: RPC_CODES.INTERNAL_ERROR, status: 503 },
+  streamNotFound: { code: RPC_CODES.INVALID_REQUEST, status: 404 },
   // The 2026-07-28 era (MCP 2026-07-28 transports).
   modernHeaderMismatch: { code: RPC_CODES.HEADER_MISMATCH, status: 400 },
   modernInvalidParams: { code: RPC_CODES.INVALID_PARAMS, status: 400 },

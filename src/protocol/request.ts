@@ -33,4 +33,6 @@ export interface EndpointRequest<HostRequest = unknown> {
   acceptsEventStream?: boolean;
   /** Handed to `runApp` untouched. */
   request: HostRequest;
+  /** `Last-Event-ID` of a `GET` that resumes a stream (MCP Streamable HTTP); absent on a POST. */
+  lastEventId?: string;
 }
