@@ -7,7 +7,7 @@ import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
 import { ResolveDeadline } from './resolve-deadline.js';
-import type { Resumability } from './resumable.js';
+import type { Resumability } from './resumability.js';
 import { RetryLater } from './retry-later.js';
 import { checkServing, type ServingTarget } from './target.js';
 import { createToolMethods, type ToolMethods } from './tool-methods.js';

@@ -1,4 +1,4 @@
-import type { StreamEventStore, StreamRead } from '../store/stream-events.js';
+import type { StreamRead } from '../store/stream-events.js';
 import type { EraContext } from './context.js';
 import { McpError } from './errors.js';
 import type { JsonRpcNotification, JsonRpcResponse } from './messages.js';
@@ -6,15 +6,7 @@ import { PushQueue } from './push-queue.js';
 import { type EndpointReply, KEEP_ALIVE, type StreamItem } from './reply.js';
 import type { ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
-
-/** How streams are kept for resumption (README, "Running several instances"). */
-export interface Resumability {
-  store: StreamEventStore;
-  /** How long a stream's events are kept after its response. */
-  retentionMs: number;
-  /** When > 0, a stream is ended after this long with a `retry` hint, and the client resumes with GET. */
-  windowMs: number;
-}
+import type { Resumability } from './resumability.js';
 
 /** The `retry` hint of a stream ended by `streamWindowMs`: resume at once, or nearly. */
 const RETRY_MS = 500;
