@@ -31,6 +31,7 @@ import {
   send,
 } from './helpers/hosts.js';
 import { type RoundRobinProxy, startRoundRobinProxy } from './helpers/round-robin-proxy.js';
+import { openSse, type SseEvent } from './helpers/sse.js';
 import { startTcpProxy, type TcpProxy, throughProxy } from './helpers/tcp-proxy.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -187,6 +188,30 @@ describe.each(databases.filter((kind) => kind.name === 'postgres'))(
       expect(await runsOf(a)).toContainEqual({ tag: 'cancel-me', event: 'aborted' });
     });
 
+    it('a stream dropped on instance A is resumed on instance B, with no gap and no duplicate', async () => {
+      const [a, b] = instances as [Instance, Instance];
+      const server = await publish('ticker');
+      const path = `/mcp/server/${server.serverCode}/mcp`;
+      const body = request('stream', 'tools/call', {
+        name: 'ticker',
+        arguments: { tag: 'resume-me' },
+        _meta: { progressToken: 'ticks' },
+      });
+      const stream = await openSse(a.url, { path, headers: { 'mcp-protocol-version': '2025-06-18' }, body });
+      const first = [(await stream.next())!, (await stream.next())!];
+      expect(said(first)).toEqual([1, 2]);
+      stream.drop();
+      const resumed = await openSse(b.url, {
+        method: 'GET',
+        path,
+        headers: { 'last-event-id': first[1]!.id!, accept: 'text/event-stream' },
+      });
+      expect(resumed.status).toBe(200);
+      const rest = await resumed.rest();
+      expect(said(rest)).toEqual([3, 4, 5, 6, 'result']);
+      expect(JSON.parse(rest.at(-1)!.data!).result.structuredContent).toEqual({ tag: 'resume-me', ticks: 6 });
+    });
+
     it('the rate limit is shared: the allowance is spent across the three, not per instance', async () => {
       const server = await publish('limited');
       const statuses: number[] = [];
@@ -318,3 +343,12 @@ function guard<T>(work: Promise<T>, ms = HANG_MS): Promise<T> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a stream's events say, in order: each progress value, then `result` for the response. */
+const said = (events: SseEvent[]) =>
+  events
+    .filter((event) => event.data)
+    .map((event) => {
+      const message = JSON.parse(event.data as string);
+      return message.method === 'notifications/progress' ? message.params.progress : 'result';
+    });

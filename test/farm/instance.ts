@@ -1,6 +1,6 @@
 /**
  * One instance of the farm the three-instance suite starts, each in a process of its own: a host
- * with `mcpServer()` on `knexServerStore` over PostgreSQL, set up as the README's "Running several
+ * with `mcpServer()` on `knexServerStore` over PostgreSQL (its `store` passed on, so streams resume anywhere), set up as the README's "Running several
  * instances" says, and a `GET /runs` route that tells the suite what its runs went through.
  *
  * Environment: `DATABASE_URL`, `DATABASE_SCHEMA`, `RATE_LIMIT_REQUESTS`, `RESOLVE_TIMEOUT_MS`.
@@ -8,7 +8,7 @@
  */
 import express from 'express';
 import knexFactory from 'knex';
-import { type AppRun, type HostApp, knexServerStore, mcpServer } from '../../src/index.js';
+import { type AppEvent, type AppRun, type HostApp, knexServerStore, mcpServer } from '../../src/index.js';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -35,10 +35,20 @@ const loadApp = (appId: string): HostApp => ({
 
 const runs: { tag: string; event: 'started' | 'aborted' | 'finished' }[] = [];
 
-/** `wait` runs until cancelled; every other app answers at once. */
+/** Six progress events 100 ms apart, then the outputs: a streamed reply to drop and resume. */
+async function* tick(tag: string): AsyncIterable<AppEvent> {
+  for (let i = 1; i <= 6; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    yield { event: 'progress', progress: i, total: 6 };
+  }
+  yield { event: 'workflow_finished', outputs: { tag, ticks: 6 } };
+}
+
+/** `wait` runs until cancelled, `ticker` streams; every other app answers at once. */
 async function runApp(run: AppRun) {
   const tag = String(run.inputs.tag);
   runs.push({ tag, event: 'started' });
+  if (run.app.id === 'ticker') return tick(tag);
   if (run.app.id === 'wait') {
     await new Promise<void>((resolve) =>
       run.signal.addEventListener('abort', () => resolve(), { once: true }),
