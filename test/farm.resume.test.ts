@@ -136,6 +136,20 @@ describe.each(databases)('resumable streams on $name', (kind) => {
     expect(again).toEqual(whole.slice(1));
   });
 
+  it('past streamRetentionMs after its response, a stream is gone: 404', async () => {
+    const host = await start({ streamRetentionMs: 300 });
+    const whole = await (await post(host, 'kept')).rest();
+    const kept = await (await resume(host, ticker.serverCode, whole[2]!.id!)).rest();
+    expect(kept).toEqual(whole.slice(3));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const reply = await host.send({
+      method: 'GET',
+      path: host.path(ticker.serverCode),
+      headers: { 'last-event-id': whole[2]!.id! },
+    });
+    expectRpcReply(reply, 404, rpcError(null, -32600, 'Stream not found: no such stream of this server'));
+  });
+
   it('a Last-Event-ID sent to another server’s URL, or unknown, is 404; a GET without one stays 405', async () => {
     const host = await start();
     const whole = await (await post(host, 'bound')).rest();
