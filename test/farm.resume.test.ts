@@ -5,6 +5,8 @@
  * duplicate; a stream is bound to its server; 2025-11-25 primes the stream; `streamWindowMs` ends a
  * stream early with a `retry` hint.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEvent, HostApp, McpServerOptions, ServerRecord } from '../src/index.js';
@@ -191,5 +193,36 @@ describe.each(databases)('resumable streams on $name', (kind) => {
       events.push(...next.filter((event) => event.id));
     }
     expect(said(events)).toEqual([1, 2, 3, 4, 5, 6, 'result']);
+  });
+
+  it('the official client, cut off by streamWindowMs, resumes by itself and gets every progress event and the result', async () => {
+    const host = await start({ streamWindowMs: 150 });
+    const client = new Client({ name: 'resumer', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(
+      new URL(`${host.url}${host.path(ticker.serverCode)}`),
+      {
+        reconnectionOptions: {
+          initialReconnectionDelay: 10,
+          maxReconnectionDelay: 100,
+          reconnectionDelayGrowFactor: 1,
+          maxRetries: 20,
+        },
+      },
+    );
+    await client.connect(transport);
+    try {
+      const progress: number[] = [];
+      const result = await client.callTool({ name: 'Ticker', arguments: {} }, undefined, {
+        onprogress: (note) => progress.push(note.progress),
+      });
+      expect(progress).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(result).toEqual({
+        content: [{ type: 'text', text: '{"ticks":6}' }],
+        structuredContent: { ticks: 6 },
+        isError: false,
+      });
+    } finally {
+      await client.close();
+    }
   });
 });
