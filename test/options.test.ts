@@ -146,6 +146,8 @@ describe('mcpServer options', () => {
       maxBodyBytes: 4 * 1024 * 1024,
       callTimeoutMs: 300_000,
       resolveTimeoutMs: 5000,
+      streamRetentionMs: 300_000,
+      streamWindowMs: 0,
       maxDataUrlBytes: 3 * 1024 * 1024,
       maxInlineResultBytes: 4 * 1024 * 1024,
       heartbeatMs: 10_000,
