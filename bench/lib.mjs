@@ -1,8 +1,11 @@
 /** Helpers shared by `run.mjs` and `profile.mjs`: server processes and autocannon runs. */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import { importTool } from '../scripts/tools.mjs';
 import { CALL_REQUEST, HEADERS, LIST_REQUEST } from './fixture.mjs';
+
+// The load generator is installed on first use (scripts/tools.mjs), not by npm ci.
+const autocannon = await importTool('autocannon');
 
 export const METHODS = {
   'tools/list': JSON.stringify(LIST_REQUEST),

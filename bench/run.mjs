@@ -45,6 +45,18 @@ const TARGETS = [
     file: 'ours.mjs',
     env: { BENCH_CACHE: 'off' },
   },
+  {
+    key: 'ours_appquery',
+    label: 'ours (loadApp an SQLite query, app cache on)',
+    file: 'ours.mjs',
+    env: { BENCH_LOAD_APP: 'query' },
+  },
+  {
+    key: 'ours_appquery_nocache',
+    label: 'ours (loadApp an SQLite query, app cache off)',
+    file: 'ours.mjs',
+    env: { BENCH_LOAD_APP: 'query', BENCH_APP_CACHE: 'off' },
+  },
   ...(postgresUrl
     ? [
         {

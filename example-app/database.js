@@ -1,5 +1,5 @@
 /**
- * The example host's database (SPEC §8): an SQLite file by default, PostgreSQL when `DATABASE_URL`
+ * The example host's database (README, "The example app"): an SQLite file by default, PostgreSQL when `DATABASE_URL`
  * is a `postgres://` or `postgresql://` URL. The package never opens a database itself: the host
  * owns its Knex instance and hands it to `migrate` and `knexServerStore`.
  */

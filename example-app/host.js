@@ -37,7 +37,8 @@ export async function createHost({ knex, consoleToken, encryptionKey }) {
   // Mounted before any global body parser: the MCP router reads its bodies itself, with its own
   // size limit, and answers bad JSON with a JSON-RPC error instead of the host's error page.
   // `store`: on PostgreSQL, cancellations reach the call on any instance (README, "Running several instances").
-  app.use(mcpServer({ resolveServer: store.resolver(loadApp), store, runApp }));
+  const mcp = mcpServer({ resolveServer: store.resolver(loadApp), store, runApp });
+  app.use(mcp);
 
   // The rest of the host: a global JSON parser, as most Express backends have.
   app.use(express.json());
@@ -50,10 +51,11 @@ export async function createHost({ knex, consoleToken, encryptionKey }) {
   const authorize = (req) => authorizeBearer(req, consoleToken);
   // The admin console for the remote MCP servers the apps may call: add, edit, refresh, try.
   app.use('/console/api/tool-providers', mcpToolProviderConsole({ store: providers, authorize }));
-  // The admin console: publish, edit, deactivate, rotate and unpublish servers (SPEC §7).
+  // The admin console: publish, edit, deactivate, rotate and unpublish servers (README, "Console API").
   app.use('/console/api', mcpConsole({ store, loadApp, authorize }));
 
-  return { app, store, providers };
+  // `mcp.drain()` on shutdown: new calls answer 503, those in progress may finish (server.js).
+  return { app, store, providers, mcp };
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The example host backend (SPEC §8). Start it from the repository root with `npm start`.
+ * The example host backend (README, "The example app"). Start it from the repository root with `npm start`.
  *
  * Environment:
  *   PORT           default 3000 (0 picks a free port)
@@ -10,8 +10,9 @@
  *                  providers' URLs and headers (`openssl rand -hex 32`)
  *
  * On start it migrates, publishes every demo app that has no server yet, stores its own Text Stats
- * server as the tool provider that Remote Text Stats calls, and prints each app's MCP URL.
- * SIGINT (Ctrl-C) and SIGTERM close the HTTP server and the database, then exit 0.
+ * server as the tool provider that Remote Text Stats calls, and prints each app's MCP URL. SIGINT
+ * (Ctrl-C) and SIGTERM drain the MCP calls in progress (new ones answer 503), close the HTTP server
+ * and the database, then exit 0.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -28,15 +29,17 @@ const GRACE_MS = 5000;
 const config = readEnvironment(process.env);
 const knex = openDatabase(config.databaseUrl);
 let httpServer;
+let mcpRouter;
 /** Ends the store's own PostgreSQL connection (its LISTEN), before the database closes. */
 let closeStore = async () => {};
 
 try {
-  const { app, store, providers } = await createHost({
+  const { app, store, providers, mcp } = await createHost({
     knex,
     consoleToken: config.consoleToken,
     encryptionKey: config.encryptionKey,
   });
+  mcpRouter = mcp;
   closeStore = () => store.close();
   const published = await seedServers(store);
   httpServer = createServer(app);
@@ -77,9 +80,13 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 async function shutDown(signal) {
   console.log(`${signal} received: closing the HTTP server and the database…`);
+  // New MCP calls answer 503 from now on; the calls in progress get up to GRACE_MS to finish.
+  const drained = await mcpRouter.drain({ timeoutMs: GRACE_MS });
+  if (!drained.completed) console.log(`${drained.inFlight} MCP call(s) still running after ${GRACE_MS} ms.`);
   const closed = new Promise((resolve) => httpServer.close(resolve));
   httpServer.closeIdleConnections();
-  const cut = setTimeout(() => httpServer.closeAllConnections(), GRACE_MS);
+  // Calls still running after the grace period are cut now rather than after a second one.
+  const cut = setTimeout(() => httpServer.closeAllConnections(), drained.completed ? GRACE_MS : 0);
   await closed;
   clearTimeout(cut);
   await closeStore();

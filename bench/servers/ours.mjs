@@ -3,6 +3,10 @@
  * itself), resolving codes through the Knex store, on an SQLite file by default or on PostgreSQL
  * when BENCH_POSTGRES_URL is set (in a schema of its own, dropped on stop). BENCH_CACHE=off turns
  * the store's code cache off. The app is a trivial workflow with one string input.
+ *
+ * BENCH_LOAD_APP=query makes `loadApp` what it is in a real host: a query on the host's own `apps`
+ * table in the same database (the app's form and outputs as JSON text), instead of a Map lookup;
+ * BENCH_APP_CACHE=off then turns the resolver's app cache off (`appCacheTtlMs: 0`).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -64,12 +68,29 @@ const server = await store.createServer({
 });
 
 const apps = new Map([[ECHO_APP.id, ECHO_APP]]);
+const loadApp =
+  process.env.BENCH_LOAD_APP === 'query' ? await appsTable(knex) : async (appId) => apps.get(appId) ?? null;
+const appCache = process.env.BENCH_APP_CACHE === 'off' ? { appCacheTtlMs: 0 } : {};
 const app = express();
 app.use(
   mcpServer({
-    resolveServer: store.resolver(async (appId) => apps.get(appId) ?? null),
+    resolveServer: store.resolver(loadApp, appCache),
     runApp: async ({ inputs }) => ({ outputs: { text: inputs.text } }),
   }),
 );
 
 serve(app, `/mcp/server/${server.serverCode}/mcp`, { onStop: cleanup });
+
+/** The host's own `apps` table, holding the echo app, and a `loadApp` that reads one row of it. */
+async function appsTable(db) {
+  await db.schema.createTable('apps', (table) => {
+    table.string('id').primary();
+    table.string('tenant_id').notNullable();
+    table.text('app').notNullable();
+  });
+  await db('apps').insert({ id: ECHO_APP.id, tenant_id: 'bench', app: JSON.stringify(ECHO_APP) });
+  return async (appId, tenantId) => {
+    const row = await db('apps').where({ id: appId, tenant_id: tenantId }).first();
+    return row ? JSON.parse(row.app) : null;
+  };
+}

@@ -156,11 +156,13 @@ function toRemoteTool(tool: {
   description?: string | undefined;
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown> | undefined;
+  annotations?: Record<string, unknown> | undefined;
 }): RemoteTool {
   const remote: RemoteTool = { name: tool.name, inputSchema: tool.inputSchema };
   if (tool.title !== undefined) remote.title = tool.title;
   if (tool.description !== undefined) remote.description = tool.description;
   if (tool.outputSchema !== undefined) remote.outputSchema = tool.outputSchema;
+  if (tool.annotations !== undefined) remote.annotations = tool.annotations;
   return remote;
 }
 

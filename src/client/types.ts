@@ -7,6 +7,8 @@ export interface RemoteTool {
   description?: string;
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
+  /** The tool's hints (`readOnlyHint`, …), as the server gave them: a host may ask before running a tool that is not read-only. */
+  annotations?: Record<string, unknown>;
 }
 
 /** A progress notification of a running tool call (MCP `notifications/progress`). */

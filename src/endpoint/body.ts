@@ -14,9 +14,7 @@ type MaybeParsed = IncomingMessage & { body?: unknown; _body?: boolean };
 export async function readJsonBody(req: MaybeParsed, maxBodyBytes: number): Promise<unknown> {
   const declared = Number(req.headers['content-length']);
   if (declared > maxBodyBytes) throw tooLarge(maxBodyBytes);
-  // A host parser ran before the router: body-parser 1 (Express 4) marks the request with `_body`,
-  // body-parser 2 (Express 5) does not, but leaves the stream read to its end.
-  if (req._body === true || req.readableEnded) {
+  if (parsedByHost(req)) {
     // body-parser turns an empty body into `{}`; a body declared empty is still empty (row 7).
     if (declared === 0) return parseJson('');
     const body = req.body;
@@ -24,6 +22,14 @@ export async function readJsonBody(req: MaybeParsed, maxBodyBytes: number): Prom
     return typeof body === 'string' || Buffer.isBuffer(body) ? parseJson(body.toString()) : body;
   }
   return parseJson(await readText(req, decodedBody(req), maxBodyBytes));
+}
+
+/**
+ * Whether a host parser ran before the router: body-parser 1 (Express 4) marks the request with
+ * `_body`, body-parser 2 (Express 5) does not, but leaves the stream read to its end.
+ */
+export function parsedByHost(req: MaybeParsed): boolean {
+  return req._body === true || req.readableEnded;
 }
 
 /** Reads `body` (the request, or its inflated form) as text; `maxBodyBytes` counts what is read. */

@@ -30,6 +30,7 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
       retentionMs: config.streamRetentionMs,
       windowMs: config.streamWindowMs,
     },
+    onCall: config.onCall,
   });
   return { core, report };
 }

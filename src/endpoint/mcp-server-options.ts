@@ -3,6 +3,7 @@ import { ConfigurationError } from '../errors.js';
 import type { ResolveServer, RunApp } from '../express/types.js';
 import { functionOption, parseFactoryOptions } from '../factory-options.js';
 import type { RateLimit } from '../farm/rate-limit.js';
+import type { OnCall } from '../observe/on-call.js';
 import type { ErrorContext } from '../protocol/report.js';
 import type { ServerStore } from '../store/types.js';
 import { ThrottledLog } from '../throttled-log.js';
@@ -10,6 +11,7 @@ import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
 import { DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
 import type { HostApp } from '../types.js';
 import { PACKAGE_VERSION } from '../version.js';
+import { AllowedHostsSchema } from './allowed-hosts.js';
 
 /** Options of `mcpServer()`. Only `resolveServer` and `runApp` are required. */
 export interface McpServerOptions {
@@ -23,7 +25,13 @@ export interface McpServerOptions {
   toolName?: (app: HostApp) => string;
   /** Browser origins allowed besides the request's own origin. Default: none. */
   allowedOrigins?: string[];
-  /** `Host` values allowed when the server listens on loopback, e.g. behind a reverse proxy. Default: none besides localhost, 127.0.0.1 and [::1]. */
+  /**
+   * Host names allowed in `Host` when the server listens on loopback, e.g. behind a reverse proxy,
+   * on any port (`mcp.example.com`, as `@modelcontextprotocol/express` takes them); an origin
+   * (`https://mcp.example.com`) counts as its host, and an entry that names a port allows that port
+   * only. Default: none besides
+   * localhost, 127.0.0.1 and [::1].
+   */
   allowedHosts?: string[];
   /** Largest body read, in bytes. Default: 4 MiB. */
   maxBodyBytes?: number;
@@ -48,6 +56,11 @@ export interface McpServerOptions {
   heartbeatMs?: number;
   /** Receives internal failures with their cause; nothing of them reaches the client. Default: `console.error`, a repeated failure once per 10 s with a count. */
   onError?: (error: unknown, context: ErrorContext) => void;
+  /**
+   * Called once per finished `tools/call` with its server, app, tool, end user, protocol version,
+   * duration and outcome (never the server code), for audit logs and metrics. Default: none.
+   */
+  onCall?: OnCall;
   /**
    * The store behind `resolveServer`, when several instances share it: on PostgreSQL a
    * `notifications/cancelled` then reaches the call on any instance, and `rateLimit` is counted
@@ -87,7 +100,7 @@ const OptionsSchema = z.strictObject({
     .default({ name: 'express-app-mcp', version: PACKAGE_VERSION }),
   toolName: fn<(app: HostApp) => string>('toolName').optional(),
   allowedOrigins: z.array(z.string()).default([]),
-  allowedHosts: z.array(z.string()).default([]),
+  allowedHosts: AllowedHostsSchema.default([]),
   maxBodyBytes: z
     .int()
     .positive()
@@ -112,6 +125,7 @@ const OptionsSchema = z.strictObject({
   resolveTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(5000),
   streamRetentionMs: z.int().positive().default(300_000),
   streamWindowMs: z.int().nonnegative().max(2_147_483_647).default(0),
+  onCall: fn<OnCall>('onCall').optional(),
 });
 
 export type ParsedMcpServerOptions = z.infer<typeof OptionsSchema> & { maxDataUrlBytes: number };

@@ -1,17 +1,29 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
+import { Drainer, type DrainOptions, type DrainResult } from '../drain.js';
 import { isMcpRoutePath, MCP_ROUTE } from '../mcp-route.js';
 import { McpError } from '../protocol/errors.js';
 import { BEARER_CHALLENGE, BEARER_ROUTE, bearerCodeOf, missingBearer } from './bearer-code.js';
-import { BodyTooLarge, readJsonBody } from './body.js';
+import { BodyTooLarge, parsedByHost, readJsonBody } from './body.js';
 import { header, mcpHeaders, watchClose } from './core-request.js';
 import { corsForOrigins } from './cors.js';
 import { acceptsEventStream, checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
 import { listensOnLoopback } from './loopback.js';
 import { createMcpCore } from './mcp-core.js';
 import { type McpServerOptions, parseMcpServerOptions } from './mcp-server-options.js';
+import { warnBodyAlreadyParsed } from './parsed-body-warning.js';
 import { writeError, writeReply } from './write-reply.js';
 
 export type { McpServerOptions } from './mcp-server-options.js';
+
+/** The router `mcpServer()` returns: an Express Router, and `drain()` for a graceful shutdown. */
+export interface McpServerRouter extends Router {
+  /**
+   * Stops taking requests (new ones answer 503) and resolves once those in progress have finished,
+   * or at the deadline (`timeoutMs`, default 10 s) with how many are left. Call it on SIGTERM,
+   * before closing the HTTP server.
+   */
+  drain(options?: DrainOptions): Promise<DrainResult>;
+}
 
 /**
  * An Express Router (Express 4 and 5) that serves `POST /mcp/server/:serverCode/mcp`, and
@@ -39,7 +51,7 @@ export type { McpServerOptions } from './mcp-server-options.js';
  * app.listen(3000, '127.0.0.1');
  * ```
  */
-export function mcpServer(options: McpServerOptions): Router {
+export function mcpServer(options: McpServerOptions): McpServerRouter {
   const config = parseMcpServerOptions(options);
   const allowedOrigins = new Set(config.allowedOrigins.map((origin) => origin.toLowerCase()));
   const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
@@ -83,6 +95,7 @@ export function mcpServer(options: McpServerOptions): Router {
       return writeError(res, missingBearer());
     }
 
+    if (parsedByHost(req)) warnBodyAlreadyParsed(config.maxBodyBytes);
     let payload: unknown;
     try {
       payload = await readJsonBody(req, config.maxBodyBytes);
@@ -137,9 +150,11 @@ export function mcpServer(options: McpServerOptions): Router {
     if (streaming) await streaming.catch((error: unknown) => report(error, { phase: 'dispatch' }));
   }
 
+  const drainer = new Drainer();
   const serve =
     (serverCodeOf: (req: Request) => string | null) => (req: Request, res: Response, next: NextFunction) => {
-      handleMcpRequest(req, res, serverCodeOf).catch((error) => {
+      if (drainer.draining) return refuseWhileDraining(res);
+      drainer.track(handleMcpRequest(req, res, serverCodeOf)).catch((error) => {
         // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.
         report(error, { phase: 'dispatch' });
         if (!res.headersSent) writeError(res, new McpError('internal', 'Internal error'));
@@ -161,5 +176,15 @@ export function mcpServer(options: McpServerOptions): Router {
     if (!(error instanceof URIError) || res.headersSent || !isMcpRoutePath(req.path)) return next(error);
     writeError(res, new McpError('serverNotFound', 'MCP server not found'));
   });
-  return router;
+  return Object.assign(router, { drain: (options?: DrainOptions) => drainer.drain(options) });
+}
+
+/**
+ * After `drain()`: 503, and the connection closed, so that a client or a load balancer that keeps
+ * connections alive goes to another instance.
+ */
+function refuseWhileDraining(res: Response): void {
+  res.setHeader('Connection', 'close');
+  res.setHeader('Retry-After', '1');
+  writeError(res, new McpError('shuttingDown', 'Service unavailable: the server is shutting down; retry'));
 }

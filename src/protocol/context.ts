@@ -1,5 +1,6 @@
 import type { Farm } from '../farm/farm.js';
 import type { RateCheck } from '../farm/rate-limit.js';
+import type { OnCall } from '../observe/on-call.js';
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
 import { McpError } from './errors.js';
@@ -39,6 +40,8 @@ export interface CoreOptions<HostRequest> {
   farm?: Farm;
   /** Where streamed replies are kept for `GET` with `Last-Event-ID`; none: streams are not resumable. */
   resumability?: Resumability;
+  /** The host's `onCall` hook: one event per finished `tools/call`. */
+  onCall?: OnCall;
 }
 
 /** How long a client is asked to wait before trying again while the server cannot be looked up. */

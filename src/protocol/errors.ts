@@ -36,6 +36,7 @@ export const ERROR_KINDS = {
   serverInactive: { code: RPC_CODES.INVALID_REQUEST, status: 404 },
   appNotFound: { code: RPC_CODES.INVALID_REQUEST, status: 404 },
   appUnavailable: { code: RPC_CODES.INTERNAL_ERROR, status: 503 },
+  shuttingDown: { code: RPC_CODES.INTERNAL_ERROR, status: 503 },
   methodNotFound: { code: RPC_CODES.METHOD_NOT_FOUND, status: 200 },
   unknownTool: { code: RPC_CODES.INVALID_PARAMS, status: 200 },
   invalidParams: { code: RPC_CODES.INVALID_PARAMS, status: 200 },

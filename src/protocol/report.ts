@@ -7,9 +7,10 @@ export interface ErrorContext {
    * - `resolve`: looking the server code up (`resolveServer` failed);
    * - `dispatch`: reading the request or serving a method (a bug, or the store failing);
    * - `run`: the app failed to run;
-   * - `outputs`: the app's outputs do not match the outputs it declares.
+   * - `outputs`: the app's outputs do not match the outputs it declares;
+   * - `onCall`: the host's `onCall` hook threw or rejected.
    */
-  phase: 'resolve' | 'dispatch' | 'run' | 'outputs';
+  phase: 'resolve' | 'dispatch' | 'run' | 'outputs' | 'onCall';
   serverId?: string;
   appId?: string;
 }

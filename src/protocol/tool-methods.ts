@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Farm } from '../farm/farm.js';
+import { createCallObserver, type OnCall } from '../observe/on-call.js';
 import { isPlainJsonObject } from '../plain-object.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
@@ -24,6 +25,7 @@ export interface ToolMethodOptions<HostRequest> {
   report: ErrorReporter;
   /** The store's farm: cancellations then reach the instance that runs the call. */
   farm?: Farm;
+  onCall?: OnCall;
 }
 
 /** What `tools/call` needs to know about the request it serves; the version is explicit, never global. */
@@ -58,6 +60,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
   const listResults = new WeakMap<object, SerializedResult>();
   // A cancellation sent to any instance of the farm stops the run wherever it runs.
   options.farm?.onCancel((serverId, requestId) => runs.cancel(serverId, requestId));
+  const observer = createCallObserver(options.onCall, (error) => options.report(error, { phase: 'onCall' }));
 
   return {
     listTools(target: ServingTarget, protocolVersion: string): SerializedResult {
@@ -78,23 +81,43 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
         throw new McpError('unknownTool', `Unknown tool: ${params.name}`, undefined, call.id);
       }
       const features = featuresOf(call.protocolVersion);
-      const checked = tool.checkArguments(params.arguments ?? {});
-      if (!checked.ok) return invalidArguments(tool.name, checked.problems, features, call.id);
-
-      const endUser = await call.target.endUser(call.clientName ?? DEFAULT_CLIENT_NAME);
-      return runs.start({
-        id: call.id,
-        tool,
-        app,
-        server,
-        endUser,
-        ...checked.value,
-        features,
+      const observing = observer.start({
+        serverId: server.id,
+        tenantId: server.tenantId,
+        appId: app.id,
+        tool: tool.name,
         protocolVersion: call.protocolVersion,
-        request: call.request,
-        onClosed: call.onClosed,
-        observer: call.observer,
+        requestId: call.id,
       });
+      const observed = observing instanceof Promise ? await observing : observing;
+      try {
+        const checked = tool.checkArguments(params.arguments ?? {});
+        if (!checked.ok) {
+          observed.finish('invalid_arguments');
+          return invalidArguments(tool.name, checked.problems, features, call.id);
+        }
+        const endUser = await call.target.endUser(call.clientName ?? DEFAULT_CLIENT_NAME);
+        observed.attribute(endUser);
+        return await runs.start({
+          id: call.id,
+          tool,
+          app,
+          server,
+          endUser,
+          ...checked.value,
+          features,
+          protocolVersion: call.protocolVersion,
+          request: call.request,
+          onClosed: call.onClosed,
+          observer: call.observer,
+          observed,
+        });
+      } catch (error) {
+        // An invalid-params error here is the pre-2025-11-25 form of invalid arguments.
+        const invalid = error instanceof McpError && error.kind === 'invalidParams';
+        observed.finish(invalid ? 'invalid_arguments' : 'failed');
+        throw error;
+      }
     },
 
     /**

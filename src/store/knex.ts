@@ -9,12 +9,13 @@ import { CodeCache } from './cache.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
 import { knexFarm } from './knex-farm.js';
 import { assertKnexInstance } from './knex-instance.js';
+import { requireMigrations } from './migration-required.js';
 import { withCodeRedacted } from './redact.js';
 import { storeResolver } from './resolver.js';
 import { StaleIfError } from './stale.js';
 import { storeOptionsSchema } from './store-options.js';
 import { tableNames } from './tables.js';
-import type { KnexServerStore, NewServer, ServerChanges } from './types.js';
+import type { KnexServerStore, NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
 import { isUniqueViolation, type UniqueConstraint } from './unique-violation.js';
 
 /** Options of `knexServerStore`. */
@@ -154,12 +155,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
     return row ? toServer(row) : null;
   }
 
-  const store: KnexServerStore = {
-    farm,
-    streams,
-
-    close: () => farm?.close() ?? Promise.resolve(),
-
+  const store: ServerStore = {
     async createServer(input: NewServer) {
       const now = Date.now();
       const base = {
@@ -262,8 +258,8 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       return endUser;
     },
 
-    resolver(loadApp: LoadApp): ResolveServer {
-      return storeResolver(store, loadApp);
+    resolver(loadApp: LoadApp, options?: ResolverOptions): ResolveServer {
+      return storeResolver(store, loadApp, options);
     },
   };
 
@@ -295,5 +291,6 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
     return { id: row.id, name: row.name };
   }
 
-  return store;
+  const guarded = requireMigrations(store, [tables.servers, tables.endUsers], storeResolver);
+  return { ...guarded, farm, streams, close: () => farm?.close() ?? Promise.resolve() };
 }

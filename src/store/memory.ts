@@ -5,7 +5,7 @@ import { withAnnotations } from './annotations.js';
 import { generateServerCode } from './codes.js';
 import { copyServer } from './copy-server.js';
 import { storeResolver } from './resolver.js';
-import type { NewServer, ServerChanges, ServerStore } from './types.js';
+import type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
 
 /**
  * A store that keeps everything in this process: for tests, demos and single-process prototypes.
@@ -95,8 +95,8 @@ export function memoryServerStore(): ServerStore {
       }
       return endUser;
     },
-    resolver(loadApp: LoadApp): ResolveServer {
-      return storeResolver(store, loadApp);
+    resolver(loadApp: LoadApp, options?: ResolverOptions): ResolveServer {
+      return storeResolver(store, loadApp, options);
     },
   };
   return store;

@@ -1,15 +1,30 @@
+import { parseFactoryOptions } from '../factory-options.js';
 import type { LoadApp, ResolveServer } from '../types.js';
-import type { ServerStore } from './types.js';
+import { cachedLoadApp } from './app-cache.js';
+import { resolverOptionsSchema } from './store-options.js';
+import type { ResolverOptions, ServerStore } from './types.js';
 
 /**
  * The `resolveServer` every store offers: code -> server -> app. An inactive server is returned
- * without loading its app, since the endpoint refuses it before looking at the app (docs/http-contract.md, row 13).
+ * without loading its app, since the endpoint refuses it before looking at the app
+ * (docs/http-contract.md, row 13). Apps come through a short-lived cache (`appCacheTtlMs`), as codes
+ * do through the store's.
  */
-export function storeResolver(store: ServerStore, loadApp: LoadApp): ResolveServer {
-  return async (serverCode, _req, options) => {
-    const server = await store.getServerByCode(serverCode, options);
+export function storeResolver(
+  store: ServerStore,
+  loadApp: LoadApp,
+  options?: ResolverOptions,
+): ResolveServer {
+  const { appCacheTtlMs, appCacheMaxEntries } = parseFactoryOptions(
+    resolverOptionsSchema,
+    options ?? {},
+    'resolver',
+  );
+  const load = cachedLoadApp(loadApp, { ttlMs: appCacheTtlMs, maxEntries: appCacheMaxEntries });
+  return async (serverCode, _req, resolveOptions) => {
+    const server = await store.getServerByCode(serverCode, resolveOptions);
     if (!server) return null;
-    const app = server.status === 'active' ? await loadApp(server.appId, server.tenantId) : null;
+    const app = server.status === 'active' ? await load(server.appId, server.tenantId) : null;
     return { server, app, endUser: (name) => store.getOrCreateEndUser(server, name) };
   };
 }

@@ -22,3 +22,8 @@ export const storeOptionsSchema = z.strictObject({
   cacheMaxEntries: z.number().int().positive().default(10_000),
   staleIfErrorMs: z.number().int().nonnegative().default(300_000),
 });
+
+export const resolverOptionsSchema = z.strictObject({
+  appCacheTtlMs: z.number().int().nonnegative().max(2_147_483_647).default(5000),
+  appCacheMaxEntries: z.number().int().positive().default(1000),
+});

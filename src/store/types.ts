@@ -56,8 +56,8 @@ export interface ServerStore {
   deleteServer(id: string): Promise<boolean>;
   /** The server's end user, created on first use; concurrent first calls yield one record. */
   getOrCreateEndUser(server: ServerRecord, name: string): Promise<EndUser>;
-  /** A `resolveServer` for `mcpServer`, loading each code's app with `loadApp`. */
-  resolver(loadApp: LoadApp): ResolveServer;
+  /** A `resolveServer` for `mcpServer`, loading each code's app with `loadApp` (cached, see `ResolverOptions`). */
+  resolver(loadApp: LoadApp, options?: ResolverOptions): ResolveServer;
   /**
    * What the instances of a farm share through this store's database, for `mcpServer({ store })`;
    * only a store on PostgreSQL has it.
@@ -74,4 +74,16 @@ export interface KnexServerStore extends ServerStore {
    * instance stays open. Call it before `knex.destroy()` when the process shuts down.
    */
   close(): Promise<void>;
+}
+
+/** Options of `store.resolver(loadApp, options)`. */
+export interface ResolverOptions {
+  /**
+   * How long an app `loadApp` returned is kept in this process, in milliseconds: also how long a
+   * change to an app (its name, form, availability) may go unseen by clients. `0` calls `loadApp`
+   * on every request. Default `5000`.
+   */
+  appCacheTtlMs?: number;
+  /** How many apps are kept at most. Default `1000`. */
+  appCacheMaxEntries?: number;
 }

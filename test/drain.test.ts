@@ -1,0 +1,97 @@
+/**
+ * `drain()` for a graceful shutdown: from the moment it is called, new requests answer 503 with a
+ * JSON-RPC error and a closed connection; it resolves when the calls in progress have finished, or
+ * at its deadline with how many are left.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type * as Package from '../src/index.js';
+import { createWorld, type World } from './helpers/apps.js';
+import {
+  expectRpcReply,
+  type Host,
+  type HostVariant,
+  hostVariants,
+  loadPackage,
+  request,
+  rpcError,
+  rpcResult,
+  serveApp,
+} from './helpers/hosts.js';
+
+const V = { 'mcp-protocol-version': '2025-06-18' };
+const slowCall = (id: number) => request(id, 'tools/call', { name: 'Slow', arguments: {} });
+const answered = (id: number, text: string) =>
+  rpcResult(id, { content: [{ type: 'text', text }], structuredContent: { answer: text }, isError: false });
+
+describe.each(hostVariants.filter((variant) => !variant.globalJson))(
+  'drain() on $name',
+  (variant: HostVariant) => {
+    let pkg: typeof Package;
+    let world: World;
+    let router: Package.McpServerRouter;
+    let host: Host;
+
+    beforeEach(async () => {
+      pkg = await loadPackage(variant.major);
+      world = await createWorld(pkg.memoryServerStore());
+      router = pkg.mcpServer(world.options());
+      const express =
+        variant.major === 4 ? (await import('express4')).default : (await import('express')).default;
+      const app = express();
+      app.use(router);
+      host = await serveApp(app, variant);
+    });
+    afterEach(async () => {
+      await host?.close();
+    });
+
+    it('with nothing in progress, resolves at once; then every request answers 503', async () => {
+      expect(await router.drain()).toEqual({ completed: true, inFlight: 0 });
+      const reply = await host.post(world.codes.textStats, request(1, 'tools/list'), V);
+      expectRpcReply(
+        reply,
+        503,
+        rpcError(null, -32603, 'Service unavailable: the server is shutting down; retry'),
+      );
+      expect({ connection: reply.headers.connection, retryAfter: reply.headers['retry-after'] }).toEqual({
+        connection: 'close',
+        retryAfter: '1',
+      });
+    });
+
+    it('waits for the call in progress, which gets its answer, while a new call is refused', async () => {
+      const inProgress = host.post(world.codes.slow, slowCall(1), V);
+      const run = await world.nextSlowRun();
+      let settled: unknown;
+      const draining = router.drain({ timeoutMs: 30_000 }).then((result) => {
+        settled = result;
+        return result;
+      });
+
+      const refused = await host.post(world.codes.slow, slowCall(2), V);
+      expect(refused.status).toBe(503);
+      expect(settled).toBeUndefined();
+
+      expect(run.release('finished in time')).toBe(false);
+      expectRpcReply(await inProgress, 200, answered(1, 'finished in time'));
+      expect(await draining).toEqual({ completed: true, inFlight: 0 });
+    });
+
+    it('at the deadline, resolves with the number of requests still in progress; stops nothing', async () => {
+      const inProgress = host.post(world.codes.slow, slowCall(1), V);
+      const run = await world.nextSlowRun();
+      expect(await router.drain({ timeoutMs: 20 })).toEqual({ completed: false, inFlight: 1 });
+      expect(run.run.signal.aborted).toBe(false);
+      run.release('late');
+      expectRpcReply(await inProgress, 200, answered(1, 'late'));
+    });
+
+    it('refuses an unknown option, with a hint', async () => {
+      await expect(router.drain({ timeout: 5 } as never)).rejects.toThrow(
+        'drain: unknown option "timeout" (did you mean "timeoutMs"?)',
+      );
+      // A refused drain() changes nothing.
+      expectRpcReply(await host.post(world.codes.textStats, request(1, 'ping'), V), 200, rpcResult(1, {}));
+    });
+  },
+);
