@@ -31,7 +31,7 @@ import {
   send,
 } from './helpers/hosts.js';
 import { type RoundRobinProxy, startRoundRobinProxy } from './helpers/round-robin-proxy.js';
-import { openSse, type SseEvent } from './helpers/sse.js';
+import { openSse, said } from './helpers/sse.js';
 import { startTcpProxy, type TcpProxy, throughProxy } from './helpers/tcp-proxy.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -343,12 +343,3 @@ function guard<T>(work: Promise<T>, ms = HANG_MS): Promise<T> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** What a stream's events say, in order: each progress value, then `result` for the response. */
-const said = (events: SseEvent[]) =>
-  events
-    .filter((event) => event.data)
-    .map((event) => {
-      const message = JSON.parse(event.data as string);
-      return message.method === 'notifications/progress' ? message.params.progress : 'result';
-    });

@@ -21,7 +21,7 @@ import {
   rpcError,
   startHost,
 } from './helpers/hosts.js';
-import { openSse, type SseEvent } from './helpers/sse.js';
+import { openSse, said } from './helpers/sse.js';
 
 const TICKS = 6;
 const TICKER: HostApp = { id: 'ticker', name: 'Ticker', mode: 'workflow', inputForm: [] };
@@ -42,15 +42,6 @@ const call = (id: string) => ({
   method: 'tools/call',
   params: { name: 'Ticker', arguments: {}, _meta: { progressToken: `token-${id}` } },
 });
-
-/** What the events say, in order: each progress value, then `result` for the response. */
-const said = (events: SseEvent[]) =>
-  events
-    .filter((event) => event.data)
-    .map((event) => {
-      const message = JSON.parse(event.data as string);
-      return message.method === 'notifications/progress' ? message.params.progress : 'result';
-    });
 
 describe.each(databases)('resumable streams on $name', (kind) => {
   let db: TestDatabase;

@@ -107,3 +107,12 @@ export function openSse(
     req.end(body);
   });
 }
+
+/** What a stream's events say, in order: each progress value, then `result` for the response. */
+export const said = (events: SseEvent[]): (number | 'result')[] =>
+  events
+    .filter((event) => event.data)
+    .map((event) => {
+      const message = JSON.parse(event.data as string);
+      return message.method === 'notifications/progress' ? message.params.progress : 'result';
+    });
