@@ -6,6 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import express from 'express';
 import {
+  jwtVerifier,
   knexServerStore,
   knexToolProviderStore,
   mcpConsole,
@@ -14,14 +15,27 @@ import {
   migrate,
   ServerExistsError,
 } from 'express-app-mcp';
-import { DEMO_ANNOTATIONS, DEMO_APPS, loadApp, runApp as runLocalApp, TENANT_ID } from './apps.js';
+import {
+  DEMO_ANNOTATIONS,
+  DEMO_APPS,
+  loadApp as loadDemoApp,
+  runApp as runLocalApp,
+  TENANT_ID,
+} from './apps.js';
+import { MCP_SCOPE } from './dev-authorization-server.js';
+import { runWhoami, WHOAMI_APP } from './oauth-demo.js';
 import { REMOTE_STATS_APP_ID, remoteStatsRunner } from './remote-stats.js';
 
+/** The host's apps: the demo apps, and Who Am I, the app of the "oauth" demo server. */
+const loadApp = (appId, tenantId) =>
+  appId === WHOAMI_APP.id && tenantId === TENANT_ID ? WHOAMI_APP : loadDemoApp(appId, tenantId);
+
 /**
- * Creates the tables if needed and the Express app. Nothing listens yet.
- * @param {{ knex: import('knex').Knex, consoleToken: string, encryptionKey: string }} options
+ * Creates the tables if needed and the Express app. Nothing listens yet. With an `issuer`, servers
+ * in "oauth" mode accept that authorization server's access tokens.
+ * @param {{ knex: import('knex').Knex, consoleToken: string, encryptionKey: string, issuer?: string }} options
  */
-export async function createHost({ knex, consoleToken, encryptionKey }) {
+export async function createHost({ knex, consoleToken, encryptionKey, issuer }) {
   // The package's own tables, with its own migrations table: the host's migrations are untouched.
   await migrate(knex);
   const store = knexServerStore(knex);
@@ -29,14 +43,21 @@ export async function createHost({ knex, consoleToken, encryptionKey }) {
   const providers = knexToolProviderStore(knex, { encryptionKey });
   const runRemoteStats = remoteStatsRunner(providers);
   /** @type {import('express-app-mcp').RunApp} */
-  const runApp = (run) => (run.app.id === REMOTE_STATS_APP_ID ? runRemoteStats(run) : runLocalApp(run));
+  const runApp = (run) => {
+    if (run.app.id === REMOTE_STATS_APP_ID) return runRemoteStats(run);
+    return run.app.id === WHOAMI_APP.id ? runWhoami(run) : runLocalApp(run);
+  };
 
   const app = express();
   app.disable('x-powered-by');
 
   // Mounted before any global body parser: the MCP router reads its bodies itself, with its own
   // size limit, and answers bad JSON with a JSON-RPC error instead of the host's error page.
-  const mcp = mcpServer({ resolveServer: store.resolver(loadApp), runApp });
+  const mcp = mcpServer({
+    resolveServer: store.resolver(loadApp),
+    runApp,
+    ...(issuer ? { auth: oauth(issuer) } : {}),
+  });
   app.use(mcp);
 
   // The rest of the host: a global JSON parser, as most Express backends have.
@@ -55,6 +76,28 @@ export async function createHost({ knex, consoleToken, encryptionKey }) {
 
   // `mcp.drain()` on shutdown: new calls answer 503, those in progress may finish (server.js).
   return { app, store, providers, mcp };
+}
+
+/**
+ * Per-user access: JWT access tokens of the issuer, minted for the server's URL, with the scope
+ * `mcp:tools`. The identity provider names each user's tenant in a `tenant_id` claim; a token of
+ * another tenant is refused with 403.
+ * @param {string} issuer
+ * @returns {import('express-app-mcp').McpAuthOptions}
+ */
+function oauth(issuer) {
+  const verifyJwt = jwtVerifier({ issuer });
+  return {
+    verifyToken: async (token, context) => {
+      const info = await verifyJwt(token, context);
+      const tenantId = info?.extra?.tenant_id;
+      return info && typeof tenantId === 'string' ? { ...info, tenantId } : info;
+    },
+    authorizationServers: [issuer],
+    scopesSupported: [MCP_SCOPE],
+    requiredScopes: [MCP_SCOPE],
+    resourceName: 'express-app-mcp example app',
+  };
 }
 
 /**
@@ -81,7 +124,7 @@ function safeEqual(given, expected) {
  */
 export async function seedServers(store) {
   const published = [];
-  for (const app of DEMO_APPS) {
+  for (const app of [...DEMO_APPS, WHOAMI_APP]) {
     let server = await store.getServerByApp(TENANT_ID, app.id);
     if (!server) {
       try {
@@ -92,6 +135,7 @@ export async function seedServers(store) {
           description: app.description ?? '',
           parameters: {},
           annotations: DEMO_ANNOTATIONS[app.id],
+          authMode: app === WHOAMI_APP ? 'oauth' : 'code',
         });
       } catch (error) {
         if (!(error instanceof ServerExistsError)) throw error;

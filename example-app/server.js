@@ -8,15 +8,19 @@
  *   CONSOLE_TOKEN  default dev-console-token: the bearer token of the console at /console/api
  *   ENCRYPTION_KEY default a fixed development key: 64 hex characters that encrypt the stored tool
  *                  providers' URLs and headers (`openssl rand -hex 32`)
+ *   AUTH_PORT      default 0 (any free port): the port of the development authorization server
  *
- * On start it migrates, publishes every demo app that has no server yet, stores its own Text Stats
- * server as the tool provider that Remote Text Stats calls, and prints each app's MCP URL. SIGINT
- * (Ctrl-C) and SIGTERM drain the MCP calls in progress (new ones answer 503), close the HTTP server
- * and the database, then exit 0.
+ * On start it starts the development authorization server (a stand-in for your identity provider,
+ * for the "oauth" demo server), migrates, publishes every demo app that has no server yet, stores
+ * its own Text Stats server as the tool provider that Remote Text Stats calls, and prints each app's
+ * MCP URL. SIGINT (Ctrl-C) and SIGTERM drain the MCP calls in progress (new ones answer 503), close
+ * the HTTP servers and the database, then exit 0.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
+import { TENANT_ID } from './apps.js';
 import { describeDatabase, openDatabase } from './database.js';
+import { startDevAuthorizationServer } from './dev-authorization-server.js';
 import { createHost, seedServers } from './host.js';
 import { seedTextStatsProvider } from './remote-stats.js';
 
@@ -31,12 +35,20 @@ const knex = openDatabase(config.databaseUrl);
 let httpServer;
 let startup;
 let mcpRouter;
+let devAuthorizationServer;
 
 try {
+  devAuthorizationServer = await startDevAuthorizationServer({
+    host: config.host,
+    port: config.authPort,
+    publicHost: publicHost(config.host),
+    tenantId: TENANT_ID,
+  });
   const { app, store, providers, mcp } = await createHost({
     knex,
     consoleToken: config.consoleToken,
     encryptionKey: config.encryptionKey,
+    issuer: devAuthorizationServer.issuer,
   });
   mcpRouter = mcp;
   const published = await seedServers(store);
@@ -54,6 +66,7 @@ try {
   startup = startupMessage(published, port);
 } catch (error) {
   console.error(`The example app could not start: ${error instanceof Error ? error.message : error}`);
+  await devAuthorizationServer?.close();
   await knex.destroy().catch(() => {});
   process.exit(1);
 }
@@ -89,23 +102,29 @@ async function shutDown(signal) {
   const cut = setTimeout(() => httpServer.closeAllConnections(), drained.completed ? GRACE_MS : 0);
   await closed;
   clearTimeout(cut);
+  await devAuthorizationServer.close();
   await knex.destroy();
   console.log('Stopped.');
 }
 
 function readEnvironment(env) {
-  const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`PORT must be a port number from 0 to 65535, not "${env.PORT}"`);
-    process.exit(1);
-  }
   return {
-    port,
+    port: portOf(env, 'PORT', 3000),
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL,
     consoleToken: env.CONSOLE_TOKEN || DEFAULT_CONSOLE_TOKEN,
     encryptionKey: env.ENCRYPTION_KEY || DEFAULT_ENCRYPTION_KEY,
+    authPort: portOf(env, 'AUTH_PORT', 0),
   };
+}
+
+function portOf(env, name, fallback) {
+  const port = env[name] === undefined || env[name] === '' ? fallback : Number(env[name]);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`${name} must be a port number from 0 to 65535, not "${env[name]}"`);
+    process.exit(1);
+  }
+  return port;
 }
 
 /** How this process reaches itself: over loopback when it listens on every address. */
@@ -125,14 +144,16 @@ function publicHost(host) {
 function startupMessage(published, port) {
   const base = `http://${publicHost(config.host)}:${port}`;
   const token = config.consoleToken === DEFAULT_CONSOLE_TOKEN ? DEFAULT_CONSOLE_TOKEN : '$CONSOLE_TOKEN';
-  const first = published.find(({ server }) => server.status === 'active') ?? published[0];
+  const byCode = published.filter(({ server }) => server.authMode !== 'oauth');
+  const byUser = published.filter(({ server }) => server.authMode === 'oauth');
+  const first = byCode.find(({ server }) => server.status === 'active') ?? byCode[0];
   const firstUrl = `${base}/mcp/server/${first.server.serverCode}/mcp`;
   const lines = [
     `express-app-mcp example app listening on ${base} (${describeDatabase(config.databaseUrl)}, pid ${process.pid})`,
     '',
     'MCP servers (one per app; the code in each URL is a secret):',
   ];
-  for (const { app, server } of published) {
+  for (const { app, server } of byCode) {
     const inactive = server.status === 'active' ? '' : '  [inactive: reactivate it in the console]';
     lines.push(`  ${app.name} (${app.mode})${inactive}`);
     lines.push(`    ${base}/mcp/server/${server.serverCode}/mcp`);
@@ -145,6 +166,17 @@ function startupMessage(published, port) {
     '  Claude Desktop (claude_desktop_config.json, through mcp-remote):',
     `    { "mcpServers": { "${first.app.id}": { "command": "npx", "args": ["mcp-remote", "${firstUrl}"] } } }`,
     '  Any MCP SDK: a Streamable HTTP client transport on the URL.',
+    '',
+    'Per-user access (OAuth): a user signs in before a client may call these:',
+    ...byUser.flatMap(({ app, server }) => [
+      `  ${app.name} (${app.mode}, oauth)`,
+      `    ${base}/mcp/server/${server.serverCode}/mcp`,
+    ]),
+    `  Sign-in: ${devAuthorizationServer.issuer}, a DEVELOPMENT stand-in for your identity provider (any name signs in)`,
+    '  Connect with a client that does OAuth, e.g. mcp-remote, which opens the sign-in page in your browser:',
+    ...byUser
+      .slice(0, 1)
+      .map(({ server }) => `    npx mcp-remote ${base}/mcp/server/${server.serverCode}/mcp`),
     '',
     `Console API (Authorization: Bearer ${token}), e.g.:`,
     `  curl -H "Authorization: Bearer ${token}" ${base}/console/api/apps/${first.app.id}/server`,

@@ -1,3 +1,5 @@
+export { type JwtVerifierOptions, jwtVerifier } from './auth/jwt-verifier.js';
+export type { AuthInfo, VerifyToken, VerifyTokenContext } from './auth/types.js';
 export { type ConnectMcpServerOptions, connectMcpServer } from './client/connect.js';
 export { RemoteMcpError, type RemoteMcpErrorKind } from './client/errors.js';
 export type {
@@ -16,7 +18,7 @@ export {
   mcpConsole,
 } from './console/router.js';
 export type { DrainOptions, DrainResult } from './drain.js';
-export type { McpServerOptions, McpServerRouter } from './endpoint/mcp-server.js';
+export type { McpAuthOptions, McpServerOptions, McpServerRouter } from './endpoint/mcp-server.js';
 export { mcpServer } from './endpoint/mcp-server.js';
 export {
   AppRunError,
@@ -61,6 +63,7 @@ export type {
   AppFile,
   AppMode,
   AppResult,
+  AuthMode,
   DeclaredOutput,
   EndUser,
   FileInput,

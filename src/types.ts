@@ -1,3 +1,5 @@
+import type { AuthInfo } from './auth/types.js';
+
 /** The kinds of host apps that can be published. */
 export type AppMode = 'workflow' | 'chat' | 'advanced-chat' | 'agent-chat' | 'completion';
 
@@ -114,6 +116,11 @@ export interface ServerRecord {
   description: string;
   serverCode: string;
   status: 'active' | 'inactive';
+  /**
+   * Who may call it: `"code"`, whoever has the URL; `"oauth"`, a user signed in with the host's
+   * identity provider as well (see the README, "Per-user access with OAuth"). Absent: `"code"`.
+   */
+  authMode?: AuthMode;
   /** Per-variable descriptions shown to clients, keyed by variable name. */
   parameters: Record<string, string>;
   /** The tool's hints (from protocol 2025-03-26); absent or empty: the tool carries none. */
@@ -122,7 +129,10 @@ export interface ServerRecord {
   updatedAt: Date;
 }
 
-/** The end user every run of a server is attributed to: one per server, created on first use. */
+/** How a server's callers are let in. */
+export type AuthMode = 'code' | 'oauth';
+
+/** The end user every run of a server is attributed to: one per server (per server and signed-in user on an `"oauth"` server), created on first use. */
 export interface EndUser {
   id: string;
   name: string;
@@ -135,10 +145,19 @@ export interface ResolvedServer {
   app: HostApp | null;
   /**
    * Returns the server's end user, creating it on first use; concurrent first calls must yield
-   * one record. Optional for hand-written resolvers: without it runs get `{ id: server.id, name }`.
+   * one record. On an `"oauth"` server there is one per `subject` (the signed-in user), named by it.
+   * Optional for hand-written resolvers: without it runs get `{ id: server.id, name }`.
    */
-  endUser?: (name: string) => Promise<EndUser>;
+  endUser?: (name: string, subject?: string) => Promise<EndUser>;
 }
+
+/**
+ * The endpoint's checks that need only the server (a caller's access to an `"oauth"` server): a
+ * resolver calls it once it has found the server and before it loads the app, waits for the
+ * promise it returns (none: nothing to wait for), and lets a rejection go through. A resolver that
+ * never calls it still works: the check then runs afterwards.
+ */
+export type CheckServer = (server: ServerRecord) => Promise<void> | undefined;
 
 /**
  * Maps a server code to its server and app; `null` means no such code. `HostRequest` is the
@@ -147,6 +166,7 @@ export interface ResolvedServer {
 export type ResolveServer<HostRequest = unknown> = (
   serverCode: string,
   req: HostRequest,
+  checkServer?: CheckServer,
 ) => Promise<ResolvedServer | null>;
 
 /** Loads one of the host's apps; `null` when it does not exist (any more). */
@@ -170,6 +190,8 @@ export interface AppRun<HostRequest = unknown> {
   protocolVersion: string;
   /** The HTTP request the call came in, as the framework gave it. */
   request: HostRequest;
+  /** On an `"oauth"` server: who called, as `verifyToken` said (never the token). Absent otherwise. */
+  auth?: AuthInfo;
 }
 
 /** `conversationId`: the conversation this answer belongs to, for apps with `conversations: true`. */

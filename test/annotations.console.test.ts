@@ -49,6 +49,7 @@ describe.each(databases)('annotations through the console on $name', (kind) => {
       server_code: expect.stringMatching(/^[A-Za-z0-9]{16}$/),
       description: 'Capitalises words',
       status: 'active',
+      auth_mode: 'code',
       parameters: {},
       annotations: { readOnlyHint: true, openWorldHint: false },
       created_at: expect.any(Number),

@@ -87,6 +87,7 @@ describe.each(databases)('the console API: reading and publishing on $name', (ki
       expect(Object.keys(server).sort()).toEqual(
         [
           'annotations',
+          'auth_mode',
           'created_at',
           'description',
           'id',
@@ -104,6 +105,7 @@ describe.each(databases)('the console API: reading and publishing on $name', (ki
         server_code: expect.stringMatching(CODE),
         description: 'Answers customers',
         status: 'active',
+        auth_mode: 'code',
         parameters: { text: 'The customer question' },
         annotations: {},
         created_at: expect.any(Number),

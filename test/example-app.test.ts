@@ -99,7 +99,8 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
   });
 
   it('seeded one server per demo app in the database it was given', async () => {
-    expect(await database.countServers()).toBe(DEMO_CASES.length);
+    // And the "oauth" demo server, Who Am I (test/example-app.oauth.test.ts).
+    expect(await database.countServers()).toBe(DEMO_CASES.length + 1);
   });
 
   it('GET /apps lists the demo apps by id, name and mode, without their server codes', async () => {
@@ -294,6 +295,7 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
       server_code: expect.stringMatching(/^[A-Za-z0-9]{16}$/),
       description: 'Rewrites a text in Title Case.',
       status: 'active',
+      auth_mode: 'code',
       parameters: {},
       annotations: READ_ONLY,
       created_at: expect.any(Number),
@@ -398,7 +400,8 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
     });
     await waitFor(again, READY);
     expect(parseStartup(again.output()).urls).toEqual(started.urls);
-    expect(await database.countServers()).toBe(DEMO_CASES.length);
+    // And the "oauth" demo server, Who Am I (test/example-app.oauth.test.ts).
+    expect(await database.countServers()).toBe(DEMO_CASES.length + 1);
 
     // Ctrl-C in a terminal signals the whole process group.
     process.kill(-again.child.pid!, 'SIGINT');

@@ -47,6 +47,7 @@ describe.each(storeKinds)('the store contract on $name', (kind) => {
         description: 'Counts words',
         serverCode: expect.stringMatching(CODE),
         status: 'active',
+        authMode: 'code',
         parameters: { text: 'The text to analyse' },
         createdAt: expect.any(Date),
         updatedAt: expect.any(Date),

@@ -79,6 +79,7 @@ describe.each(databases)('the Knex store on $name', (kind) => {
         '0002_create_end_users',
         '0003_server_annotations',
         '0004_create_tool_providers',
+        '0005_server_auth_mode',
       ]);
       expect(await knex.schema.hasTable('mcp_servers')).toBe(true);
       expect(await knex.schema.hasTable('mcp_end_users')).toBe(true);
@@ -93,8 +94,9 @@ describe.each(databases)('the Knex store on $name', (kind) => {
 
     it('rollback drops the tables, and migrate creates them again', async () => {
       const tablePrefix = 'rb_';
-      expect(await migrate(knex, { tablePrefix })).toHaveLength(4);
+      expect(await migrate(knex, { tablePrefix })).toHaveLength(5);
       expect(await rollback(knex, { tablePrefix })).toEqual([
+        '0005_server_auth_mode',
         '0004_create_tool_providers',
         '0003_server_annotations',
         '0002_create_end_users',
@@ -108,6 +110,7 @@ describe.each(databases)('the Knex store on $name', (kind) => {
         '0002_create_end_users',
         '0003_server_annotations',
         '0004_create_tool_providers',
+        '0005_server_auth_mode',
       ]);
       expect(await knex.schema.hasTable('rb_mcp_servers')).toBe(true);
       await rollback(knex, { tablePrefix, all: true });

@@ -25,12 +25,20 @@ const parameters = z.record(z.string(), z.string({ error: 'must be a string' }),
   error: requiredOr('must be an object of strings'),
 });
 
+/** Who may call the server: `code` (whoever has its URL) or `oauth` (a signed-in user as well); absent or null keeps it. */
+const authMode = z.enum(['code', 'oauth'], { error: 'must be code or oauth' }).nullish();
+
 // Unknown body fields are dropped, not refused: Dify's console ignores them too, and its UI sends extras.
 const body = <T extends z.ZodRawShape>(shape: T) =>
   z.object(shape, { error: 'the request body must be a JSON object' });
 
 /** `POST /apps/:appId/server`: publish. An absent, null or empty description means the app's; absent or null annotations, none. */
-export const PublishBodySchema = body({ description, parameters, annotations: AnnotationsField });
+export const PublishBodySchema = body({
+  description,
+  parameters,
+  annotations: AnnotationsField,
+  auth_mode: authMode,
+});
 
 /**
  * `PUT /apps/:appId/server`: edit. `description` null/absent keeps it, `""` resets it; `status` and
@@ -42,6 +50,7 @@ export const UpdateBodySchema = body({
   parameters,
   annotations: AnnotationsField,
   status: z.enum(['active', 'inactive'], { error: 'must be active or inactive' }).nullish(),
+  auth_mode: authMode,
 });
 
 /** Validates a request body; failure is a 400 whose `fields` name every bad field at once. */

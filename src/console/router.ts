@@ -89,6 +89,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
         description: body.description || (app.description ?? ''),
         parameters: body.parameters,
         ...(body.annotations && { annotations: body.annotations }),
+        authMode: body.auth_mode ?? 'code',
       });
       return { status: 201, body: show(server) };
     } catch (error) {
@@ -116,6 +117,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
         : { description: body.description || (app.description ?? '') }),
       ...(body.status ? { status: body.status } : {}),
       ...(body.annotations && { annotations: body.annotations }),
+      ...(body.auth_mode ? { authMode: body.auth_mode } : {}),
     });
     if (!updated) throw serverNotFound();
     return { status: 200, body: show(updated) };

@@ -1,5 +1,5 @@
 import { pickAnnotations } from '../annotations.js';
-import type { ServerRecord, ToolAnnotations } from '../types.js';
+import type { AuthMode, ServerRecord, ToolAnnotations } from '../types.js';
 
 /** A server as the console shows it (README, "Console API"), in Dify's field names. */
 export interface ConsoleServer {
@@ -8,6 +8,8 @@ export interface ConsoleServer {
   server_code: string;
   description: string;
   status: 'active' | 'inactive';
+  /** `code`: whoever has the URL may call it; `oauth`: a user signed in with the host's identity provider as well. */
+  auth_mode: AuthMode;
   parameters: Record<string, string>;
   /** The tool's hints; `{}` when it carries none. */
   annotations: ToolAnnotations;
@@ -30,6 +32,7 @@ export function toConsoleServer(
     server_code: server.serverCode,
     description: server.description,
     status: server.status,
+    auth_mode: server.authMode ?? 'code',
     parameters: server.parameters,
     annotations: pickAnnotations(server.annotations) ?? {},
     created_at: unixSeconds(server.createdAt),

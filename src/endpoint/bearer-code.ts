@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { AccessRefused } from '../auth/challenge.js';
 import { McpError } from '../protocol/errors.js';
 
 /**
@@ -22,3 +23,16 @@ export const BEARER_CHALLENGE = 'Bearer';
 
 export const missingBearer = () =>
   new McpError('unauthorized', 'Unauthorized: send the server code as Authorization: Bearer <server code>');
+
+/**
+ * The header route's bearer is the server code, never a user's access token, so it signs nobody in:
+ * the caller of an `"oauth"` server is sent to the server's path URL, where its OAuth token is
+ * checked (docs/http-contract.md, row 12e). No challenge: signing in would not help on this route.
+ */
+export const oauthNeedsPathUrl = (): Promise<never> =>
+  Promise.reject(
+    new AccessRefused(
+      'forbidden',
+      'Forbidden: this MCP server requires a signed-in user; connect to its path URL (/mcp/server/<server code>/mcp) with an OAuth access token instead of sending the server code as a bearer token',
+    ),
+  );

@@ -1,4 +1,7 @@
+import type { Request } from 'express';
 import { z } from 'zod';
+import { AuthOptionsSchema } from '../auth/auth-options.js';
+import type { AuthOptions } from '../auth/types.js';
 import { ConfigurationError } from '../errors.js';
 import type { ResolveServer, RunApp } from '../express/types.js';
 import { functionOption, parseFactoryOptions } from '../factory-options.js';
@@ -59,7 +62,16 @@ export interface McpServerOptions {
    * duration and outcome (never the server code), for audit logs and metrics. Default: none.
    */
   onCall?: OnCall;
+  /**
+   * Per-user access for servers in `"oauth"` mode: how bearer tokens are checked and which
+   * authorization servers mint them (see the README, "Per-user access with OAuth"). Default: none,
+   * and `"oauth"` servers refuse every request.
+   */
+  auth?: McpAuthOptions;
 }
+
+/** The `auth` option of `mcpServer`; `verifyToken` gets the Express request. */
+export type McpAuthOptions = AuthOptions<Request>;
 
 const fn = <T>(name: string) => functionOption<T>(`${name} must be a function`);
 
@@ -83,6 +95,7 @@ const OptionsSchema = z.strictObject({
   maxDataUrlBytes: z.int().positive().optional(),
   maxInlineResultBytes: z.int().positive().default(DEFAULT_MAX_INLINE_RESULT_BYTES),
   onCall: fn<OnCall>('onCall').optional(),
+  auth: AuthOptionsSchema.optional(),
 });
 
 export type ParsedMcpServerOptions = z.infer<typeof OptionsSchema> & { maxDataUrlBytes: number };

@@ -1,8 +1,17 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
+import type { AuthInfo } from '../auth/types.js';
 import { Drainer, type DrainOptions, type DrainResult } from '../drain.js';
 import { isMcpRoutePath, MCP_ROUTE } from '../mcp-route.js';
 import { McpError } from '../protocol/errors.js';
-import { BEARER_CHALLENGE, BEARER_ROUTE, bearerCodeOf, missingBearer } from './bearer-code.js';
+import type { ServerRecord } from '../types.js';
+import { requestAuthenticator } from './authenticate-request.js';
+import {
+  BEARER_CHALLENGE,
+  BEARER_ROUTE,
+  bearerCodeOf,
+  missingBearer,
+  oauthNeedsPathUrl,
+} from './bearer-code.js';
 import { BodyTooLarge, parsedByHost, readJsonBody } from './body.js';
 import { mcpHeaders, watchClose } from './core-request.js';
 import { corsForOrigins } from './cors.js';
@@ -11,9 +20,17 @@ import { listensOnLoopback } from './loopback.js';
 import { createMcpCore } from './mcp-core.js';
 import { type McpServerOptions, parseMcpServerOptions } from './mcp-server-options.js';
 import { warnBodyAlreadyParsed } from './parsed-body-warning.js';
+import { PROTECTED_RESOURCE_ROUTE, protectedResourceHandler } from './protected-resource-route.js';
 import { writeError, writeReply } from './write-reply.js';
 
-export type { McpServerOptions } from './mcp-server-options.js';
+export type { McpAuthOptions, McpServerOptions } from './mcp-server-options.js';
+
+/** Where a route reads the server code (`null`: none), and how it lets the caller of an `"oauth"` server in. */
+interface McpRouteAccess {
+  serverCodeOf: (req: Request) => string | null;
+  /** Absent: no `auth` option, and an `"oauth"` server refuses every request. */
+  authenticate?: (server: ServerRecord, req: Request) => Promise<AuthInfo>;
+}
 
 /** The router `mcpServer()` returns: an Express Router, and `drain()` for a graceful shutdown. */
 export interface McpServerRouter extends Router {
@@ -56,21 +73,15 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
   const allowedOrigins = new Set(config.allowedOrigins.map((origin) => origin.toLowerCase()));
   const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
   const { core, report } = createMcpCore(config);
+  const authenticateByToken = config.auth && requestAuthenticator(config.auth);
 
   // `req.protocol` is worked out only for browsers, the only clients that send an Origin.
   const originError = (req: Request, origin: string) =>
     checkOrigin(origin, `${req.protocol}://${req.headers.host}`, allowedOrigins);
   const cors = corsForOrigins((req, origin) => originError(req as Request, origin) === null);
 
-  /**
-   * One request to a route: the transport checks, the server code (`serverCodeOf` reads it from
-   * the path or the bearer token; `null` when there is none), the body, then the core; the reply written.
-   */
-  async function handleMcpRequest(
-    req: Request,
-    res: Response,
-    serverCodeOf: (req: Request) => string | null,
-  ): Promise<void> {
+  /** One request to a route: the transport checks, the server code, the body, then the core; the reply written. */
+  async function handleMcpRequest(req: Request, res: Response, route: McpRouteAccess): Promise<void> {
     const { origin } = req.headers;
     if (req.method !== 'POST') {
       // A preflight that the CORS layer did not answer comes from an origin row 2 refuses.
@@ -85,6 +96,7 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       checkContentType(req.headers['content-type']) ??
       checkAccept(req.headers.accept);
     if (transportError) return writeError(res, transportError);
+    const { serverCodeOf, authenticate } = route;
     const serverCode = serverCodeOf(req);
     if (serverCode === null) {
       res.setHeader('WWW-Authenticate', BEARER_CHALLENGE);
@@ -106,7 +118,8 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
     const reply = await core({
       payload,
       headers: mcpHeaders(req),
-      resolve: () => config.resolveServer(serverCode, req),
+      resolve: (checkServer) => config.resolveServer(serverCode, req, checkServer),
+      ...(authenticate ? { authenticate: (server: ServerRecord) => authenticate(server, req) } : {}),
       onClosed: (listener) => watchClose(res, listener),
       acceptsEventStream: acceptsEventStream(req.headers.accept),
       request: req,
@@ -117,24 +130,33 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
   }
 
   const drainer = new Drainer();
-  const serve =
-    (serverCodeOf: (req: Request) => string | null) => (req: Request, res: Response, next: NextFunction) => {
-      if (drainer.draining) return refuseWhileDraining(res);
-      drainer.track(handleMcpRequest(req, res, serverCodeOf)).catch((error) => {
-        // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.
-        report(error, { phase: 'dispatch' });
-        if (!res.headersSent) writeError(res, new McpError('internal', 'Internal error'));
-        else next(error);
-      });
-    };
+  const serve = (route: McpRouteAccess) => (req: Request, res: Response, next: NextFunction) => {
+    if (drainer.draining) return refuseWhileDraining(res);
+    drainer.track(handleMcpRequest(req, res, route)).catch((error) => {
+      // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.
+      report(error, { phase: 'dispatch' });
+      if (!res.headersSent) writeError(res, new McpError('internal', 'Internal error'));
+      else next(error);
+    });
+  };
 
   const router = Router();
+  if (config.auth) {
+    const metadata = protectedResourceHandler(config.resolveServer, config.auth, report);
+    router.get(PROTECTED_RESOURCE_ROUTE, (req: Request, res: Response, next: NextFunction) => {
+      metadata(req, res).catch(next);
+    });
+  }
   router.all(
     MCP_ROUTE,
     cors,
-    serve((req) => req.params.serverCode as string),
+    serve({
+      serverCodeOf: (req) => req.params.serverCode as string,
+      ...(authenticateByToken ? { authenticate: authenticateByToken } : {}),
+    }),
   );
-  router.all(BEARER_ROUTE, cors, serve(bearerCodeOf));
+  // The header route's bearer is the server code, never a user's token: an "oauth" server is refused there.
+  router.all(BEARER_ROUTE, cors, serve({ serverCodeOf: bearerCodeOf, authenticate: oauthNeedsPathUrl }));
   // Express decodes `:serverCode` before our handler runs, and a malformed escape (`%ZZ`) fails
   // there; that failure would reach the host's HTML error page, and every reply of the endpoint is a
   // JSON-RPC envelope. Only that failure, on our route's shape, is ours: every other error goes on to the host.

@@ -11,6 +11,8 @@ export function writeReply(res: ServerResponse, reply: EndpointReply): Promise<v
       writeEmpty(res, 202);
       return undefined;
     case 'json':
+      if (reply.headers)
+        for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
       writeJson(res, reply.status, reply.body, reply.json === undefined ? {} : { json: reply.json });
       return undefined;
     case 'stream':

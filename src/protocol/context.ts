@@ -1,6 +1,7 @@
 import type { OnCall } from '../observe/on-call.js';
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
+import { resolveWithAccess } from './access.js';
 import { McpError } from './errors.js';
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
@@ -38,8 +39,9 @@ export interface EraContext<HostRequest> {
   /** See `CoreOptions.heartbeatMs`; 0: no heartbeats. */
   heartbeatMs: number;
   /**
-   * Looks the URL's server code up and checks that it may serve (404 / 503 otherwise). A failing
-   * lookup is reported and answers an opaque internal error.
+   * Looks the URL's server code up, lets the caller of an `"oauth"` server in (401 / 403 otherwise),
+   * and checks that it may serve (404 / 503 otherwise). A failing lookup is reported and answers an
+   * opaque internal error.
    */
   resolveTarget(request: EndpointRequest<HostRequest>, id: RequestId | null): Promise<ServingTarget>;
   /** Runs a method, turning anything unexpected into an opaque internal error reported with its cause. */
@@ -55,14 +57,8 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     heartbeatMs: options.heartbeatMs ?? 0,
 
     async resolveTarget(request, id) {
-      let resolved: Awaited<ReturnType<EndpointRequest['resolve']>>;
-      try {
-        resolved = await request.resolve();
-      } catch (error) {
-        report(error, { phase: 'resolve' });
-        throw new McpError('internal', 'Internal error', undefined, id);
-      }
-      return checkServing(resolved, id);
+      const { resolved, auth } = await resolveWithAccess(request, id, report);
+      return checkServing(resolved, id, auth);
     },
 
     async guarded(work, id, target) {

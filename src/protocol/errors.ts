@@ -42,6 +42,8 @@ export const ERROR_KINDS = {
   modernInvalidParams: { code: RPC_CODES.INVALID_PARAMS, status: 400 },
   modernUnsupportedVersion: { code: RPC_CODES.UNSUPPORTED_PROTOCOL_VERSION, status: 400 },
   modernMethodNotFound: { code: RPC_CODES.METHOD_NOT_FOUND, status: 404 },
+  // Per-user access (MCP 2025-06-18 "Authorization"): a valid token without the rights it needs.
+  forbidden: { code: RPC_CODES.INVALID_REQUEST, status: 403 },
 } as const satisfies Record<string, { code: RpcCode; status: number }>;
 
 export type ErrorKind = keyof typeof ERROR_KINDS;
@@ -52,6 +54,8 @@ export type ErrorKind = keyof typeof ERROR_KINDS;
  */
 export class McpError extends Error {
   override name = 'McpError';
+  /** Headers the reply carries besides its own (`WWW-Authenticate` on a refused caller). */
+  declare readonly headers?: Readonly<Record<string, string>>;
   constructor(
     readonly kind: ErrorKind,
     message: string,

@@ -51,7 +51,14 @@ export type StreamItem = JsonRpcResponse | JsonRpcNotification | typeof KEEP_ALI
  */
 export type EndpointReply =
   | { kind: 'accepted' }
-  | { kind: 'json'; status: number; body: JsonRpcResponse | JsonRpcResponse[]; json?: string }
+  | {
+      kind: 'json';
+      status: number;
+      body: JsonRpcResponse | JsonRpcResponse[];
+      json?: string;
+      /** Headers besides `Content-Type` and `Content-Length` (a refusal's `WWW-Authenticate`). */
+      headers?: Readonly<Record<string, string>>;
+    }
   | { kind: 'stream'; status: number; messages: AsyncIterable<StreamItem> };
 
 export const ACCEPTED: EndpointReply = Object.freeze({ kind: 'accepted' });
@@ -89,5 +96,6 @@ export function batchReply(responses: OutgoingResponse[]): EndpointReply {
 
 /** An error as the whole reply, with its own status. */
 export function errorReply(error: McpError): EndpointReply {
-  return { kind: 'json', status: error.status, body: errorBody(error) };
+  const reply: EndpointReply = { kind: 'json', status: error.status, body: errorBody(error) };
+  return error.headers === undefined ? reply : { ...reply, headers: error.headers };
 }

@@ -5,12 +5,13 @@
 export interface ErrorContext {
   /**
    * - `resolve`: looking the server code up (`resolveServer` failed);
+   * - `authenticate`: checking the caller of an `"oauth"` server (`verifyToken` failed, or no `auth` option);
    * - `dispatch`: reading the request or serving a method (a bug, or the store failing);
    * - `run`: the app failed to run;
    * - `outputs`: the app's outputs do not match the outputs it declares;
    * - `onCall`: the host's `onCall` hook threw or rejected.
    */
-  phase: 'resolve' | 'dispatch' | 'run' | 'outputs' | 'onCall';
+  phase: 'resolve' | 'authenticate' | 'dispatch' | 'run' | 'outputs' | 'onCall';
   serverId?: string;
   appId?: string;
 }

@@ -1,4 +1,5 @@
-import type { ResolvedServer } from '../types.js';
+import type { AuthInfo } from '../auth/types.js';
+import type { CheckServer, ResolvedServer, ServerRecord } from '../types.js';
 
 /** The transport headers the protocol reads, as plain values; names follow MCP Streamable HTTP. */
 export interface McpHeaders {
@@ -18,8 +19,16 @@ export interface EndpointRequest<HostRequest = unknown> {
   /** The parsed JSON body. */
   payload: unknown;
   headers: McpHeaders;
-  /** Looks the URL's server code up; called at most once, and only for a well-formed request. */
-  resolve: () => Promise<ResolvedServer | null>;
+  /**
+   * Looks the URL's server code up; called at most once, and only for a well-formed request.
+   * `checkServer` goes to the resolver, which runs it before loading the app.
+   */
+  resolve: (checkServer?: CheckServer) => Promise<ResolvedServer | null>;
+  /**
+   * Lets the caller of an `"oauth"` server in, or throws `AccessRefused`; absent when this route
+   * has no per-user access (an `"oauth"` server then refuses every request).
+   */
+  authenticate?: (server: ServerRecord) => Promise<AuthInfo>;
   /**
    * Calls `listener` when the client goes away before the reply is written (at once if it already
    * has); returns a function that stops watching. Only a run watches, so a list or a ping pays for

@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../auth/types.js';
 import type { EndUser, HostApp, ResolvedServer, ServerRecord } from '../types.js';
 import { McpError } from './errors.js';
 import type { RequestId } from './messages.js';
@@ -6,11 +7,18 @@ import type { RequestId } from './messages.js';
 export interface ServingTarget {
   server: ServerRecord;
   app: HostApp;
+  /** The run's end user; `name` is the client's, used where runs are not per signed-in user. */
   endUser: (name: string) => Promise<EndUser>;
+  /** Who called an `"oauth"` server. */
+  auth?: AuthInfo;
 }
 
 /** Rows 12 to 15 of docs/http-contract.md, in that order. `id` is echoed in the error where there is one. */
-export function checkServing(resolved: ResolvedServer | null, id: RequestId | null): ServingTarget {
+export function checkServing(
+  resolved: ResolvedServer | null,
+  id: RequestId | null,
+  auth?: AuthInfo,
+): ServingTarget {
   if (!resolved) throw new McpError('serverNotFound', 'MCP server not found', undefined, id);
   const { server, app } = resolved;
   if (server.status !== 'active')
@@ -18,5 +26,7 @@ export function checkServing(resolved: ResolvedServer | null, id: RequestId | nu
   if (!app) throw new McpError('appNotFound', 'app not found', undefined, id);
   if (app.available === false) throw new McpError('appUnavailable', 'app is unavailable', undefined, id);
   const endUser = resolved.endUser ?? (async (name: string) => ({ id: server.id, name }));
-  return { server, app, endUser };
+  if (!auth) return { server, app, endUser };
+  // One end user per signed-in user, named by the subject (see the README, "Per-user access with OAuth").
+  return { server, app, endUser: () => endUser(auth.subject, auth.subject), auth };
 }

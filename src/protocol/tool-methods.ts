@@ -106,6 +106,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
           onClosed: call.onClosed,
           observer: call.observer,
           observed,
+          ...(call.target.auth ? { auth: call.target.auth } : {}),
         });
       } catch (error) {
         // An invalid-params error here is the pre-2025-11-25 form of invalid arguments.

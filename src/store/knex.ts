@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { LRUCache } from 'lru-cache';
 import { ServerExistsError } from '../errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
-import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
+import type { AuthMode, EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
 import { annotationsToColumn, withAnnotations } from './annotations.js';
 import { CodeCache } from './cache.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
+import { EndUserCache } from './end-user-cache.js';
 import { assertKnexInstance } from './knex-instance.js';
 import { requireMigrations } from './migration-required.js';
 import { withCodeRedacted } from './redact.js';
@@ -43,6 +43,7 @@ interface ServerRow {
   description: string;
   server_code: string;
   status: 'active' | 'inactive';
+  auth_mode: AuthMode;
   parameters: string;
   /** JSON text of the tool's hints; NULL when there are none. */
   annotations: string | null;
@@ -65,6 +66,7 @@ function toServer(row: ServerRow): ServerRecord {
     description: row.description,
     serverCode: row.server_code,
     status: row.status,
+    authMode: row.auth_mode,
     parameters: JSON.parse(row.parameters) as Record<string, string>,
     createdAt: new Date(Number(row.created_at)),
     updatedAt: new Date(Number(row.updated_at)),
@@ -104,9 +106,9 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
     columns: ['tenant_id', 'app_id'],
   };
   const codes = cacheTtlMs > 0 ? new CodeCache({ ttlMs: cacheTtlMs, maxEntries: cacheMaxEntries }) : null;
-  // A server's end user never changes once created, so it needs no TTL; one promise per server also
-  // folds concurrent first calls in this process into one insert.
-  const endUsers = new LRUCache<string, Promise<EndUser>>({ max: cacheMaxEntries });
+  // An end user never changes once created, so it needs no TTL; one promise per server (and
+  // subject) also folds concurrent first calls in this process into one insert.
+  const endUsers = new EndUserCache(cacheMaxEntries);
 
   const servers = () => knex<ServerRow>(tables.servers);
 
@@ -157,6 +159,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
         name: input.name,
         description: input.description,
         status: 'active' as const,
+        auth_mode: input.authMode ?? 'code',
         parameters: JSON.stringify(input.parameters),
         annotations: annotationsToColumn(input.annotations),
         created_at: now,
@@ -208,6 +211,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
       if (changes.parameters !== undefined) values.parameters = JSON.stringify(changes.parameters);
       if (changes.annotations !== undefined) values.annotations = annotationsToColumn(changes.annotations);
       if (changes.status !== undefined) values.status = changes.status;
+      if (changes.authMode !== undefined) values.auth_mode = changes.authMode;
       return change(id, values);
     },
 
@@ -222,7 +226,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
 
     async deleteServer(id) {
       codes?.forget(id);
-      endUsers.delete(id);
+      endUsers.forget(id);
       const deleted = await knex.transaction(async (trx) => {
         const count = await trx(tables.servers).where({ id }).delete();
         // The foreign key cascades on PostgreSQL; SQLite enforces it only with PRAGMA foreign_keys.
@@ -230,21 +234,12 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
         return count;
       });
       codes?.forget(id);
-      endUsers.delete(id);
+      endUsers.forget(id);
       return deleted > 0;
     },
 
-    getOrCreateEndUser(server, name) {
-      let endUser = endUsers.get(server.id);
-      if (!endUser) {
-        endUser = findOrCreateEndUser(server, name);
-        endUsers.set(server.id, endUser);
-        // A failed attempt must not stick: the next call tries again.
-        endUser.catch(() => {
-          if (endUsers.get(server.id) === endUser) endUsers.delete(server.id);
-        });
-      }
-      return endUser;
+    getOrCreateEndUser(server, name, subject = '') {
+      return endUsers.getOrCreate(server.id, subject, () => findOrCreateEndUser(server, name, subject));
     },
 
     resolver(loadApp: LoadApp, options?: ResolverOptions): ResolveServer {
@@ -254,9 +249,10 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
 
   /**
    * Race-safe across processes: every contender inserts, the unique index on
-   * `server_id` keeps the first and ignores the rest, and all read back the one that won.
+   * `(server_id, subject)` keeps the first and ignores the rest, and all read back the one that won.
+   * Runs of a `"code"` server share the subject `''`: one end user per server.
    */
-  async function findOrCreateEndUser(server: ServerRecord, name: string): Promise<EndUser> {
+  async function findOrCreateEndUser(server: ServerRecord, name: string, subject: string): Promise<EndUser> {
     const now = Date.now();
     await knex(tables.endUsers)
       .insert({
@@ -266,14 +262,15 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
         server_id: server.id,
         type: 'mcp',
         name,
+        subject,
         created_at: now,
         updated_at: now,
       })
-      .onConflict('server_id')
+      .onConflict(['server_id', 'subject'])
       .ignore();
     const row: EndUserRow | undefined = await knex(tables.endUsers)
       .select('id', 'name')
-      .where({ server_id: server.id })
+      .where({ server_id: server.id, subject })
       .first();
     // Only a concurrent delete of the server between the two statements gets here.
     if (!row) throw new Error(`the end user of server ${server.id} vanished while it was created`);

@@ -21,7 +21,11 @@ import type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './t
  */
 export function memoryServerStore(): ServerStore {
   const servers = new Map<string, ServerRecord>();
+  /** Keyed by server id and subject (`''` on a `"code"` server); server ids hold no line break. */
   const endUsers = new Map<string, Promise<EndUser>>();
+  const forgetEndUsers = (serverId: string) => {
+    for (const key of [...endUsers.keys()]) if (key.startsWith(`${serverId}\n`)) endUsers.delete(key);
+  };
   // Callers get their own copies, so changing a returned record never changes the store.
   const copy = (server: ServerRecord | undefined): ServerRecord | null =>
     server ? copyServer(server) : null;
@@ -50,6 +54,7 @@ export function memoryServerStore(): ServerStore {
         parameters: { ...input.parameters },
         serverCode: generateServerCode(),
         status: 'active',
+        authMode: input.authMode ?? 'code',
         createdAt: now,
         updatedAt: now,
       };
@@ -72,6 +77,7 @@ export function memoryServerStore(): ServerStore {
         if (changes.parameters !== undefined) server.parameters = { ...changes.parameters };
         if (changes.annotations !== undefined) withAnnotations(server, changes.annotations);
         if (changes.status !== undefined) server.status = changes.status;
+        if (changes.authMode !== undefined) server.authMode = changes.authMode;
       });
     },
     async rotateCode(id) {
@@ -83,15 +89,16 @@ export function memoryServerStore(): ServerStore {
       return store.updateServer(id, { status: 'inactive' });
     },
     async deleteServer(id) {
-      endUsers.delete(id);
+      forgetEndUsers(id);
       return servers.delete(id);
     },
-    getOrCreateEndUser(server, name) {
-      // One promise per server: concurrent first calls share it, so exactly one record exists.
-      let endUser = endUsers.get(server.id);
+    getOrCreateEndUser(server, name, subject = '') {
+      // One promise per server and subject: concurrent first calls share it, so exactly one record exists.
+      const key = `${server.id}\n${subject}`;
+      let endUser = endUsers.get(key);
       if (!endUser) {
         endUser = Promise.resolve({ id: randomUUID(), name });
-        endUsers.set(server.id, endUser);
+        endUsers.set(key, endUser);
       }
       return endUser;
     },

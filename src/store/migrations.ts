@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { parseFactoryOptions } from '../factory-options.js';
+import { serverAuthMode } from './migration-auth-mode.js';
 import { migrateOptionsSchema, rollbackOptionsSchema } from './store-options.js';
 import { type TableNames, tableNames } from './tables.js';
 
@@ -124,6 +125,7 @@ const MIGRATIONS: Migration[] = [
       await knex.schema.dropTable(toolProviders);
     },
   },
+  serverAuthMode,
 ];
 
 /** Hands our migrations to Knex as code, so nothing is read from the host's migrations folder. */

@@ -1,3 +1,5 @@
+import { redactSecret } from '../redact-secret.js';
+
 /**
  * Knex writes a failed query's bindings into the error message ("select … where server_code =
  * 'AbC…' - connection reset"), and PostgreSQL repeats a conflicting value in `detail`. A server code
@@ -10,19 +12,6 @@ export async function withCodeRedacted<T>(code: string, work: () => Promise<T>):
   try {
     return await work();
   } catch (error) {
-    throw redact(error, code);
+    throw redactSecret(error, code, REDACTED_CODE);
   }
-}
-
-function redact(error: unknown, code: string): unknown {
-  if (typeof error !== 'object' || error === null) return error;
-  const record = error as Record<string, unknown>;
-  for (const key of ['message', 'stack', 'detail', 'sql']) {
-    const value = record[key];
-    if (typeof value === 'string' && value.includes(code))
-      record[key] = value.replaceAll(code, REDACTED_CODE);
-  }
-  if (Array.isArray(record.bindings))
-    record.bindings = record.bindings.map((b) => (b === code ? REDACTED_CODE : b));
-  return error;
 }

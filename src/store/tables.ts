@@ -16,6 +16,8 @@ export interface TableNames {
     status: string;
     endUserServer: string;
     endUserServerForeign: string;
+    authMode: string;
+    endUserServerSubject: string;
     toolProviderName: string;
   };
 }
@@ -35,6 +37,8 @@ export function tableNames(prefix: string): TableNames {
       status: `${servers}_status_check`,
       endUserServer: `${endUsers}_server_unique`,
       endUserServerForeign: `${endUsers}_server_foreign`,
+      authMode: `${servers}_auth_mode_check`,
+      endUserServerSubject: `${endUsers}_server_subject_unique`,
       toolProviderName: `${toolProviders}_tenant_name_unique`,
     },
   };

@@ -1,4 +1,4 @@
-import type { EndUser, LoadApp, ResolveServer, ServerRecord, ToolAnnotations } from '../types.js';
+import type { AuthMode, EndUser, LoadApp, ResolveServer, ServerRecord, ToolAnnotations } from '../types.js';
 
 /** What a new server needs; the store draws its id and code. */
 export interface NewServer {
@@ -9,6 +9,8 @@ export interface NewServer {
   parameters: Record<string, string>;
   /** The tool's hints; absent or empty: none. */
   annotations?: ToolAnnotations;
+  /** Default `"code"`. */
+  authMode?: AuthMode;
 }
 
 /** The editable fields of a server; absent fields are kept. */
@@ -19,6 +21,7 @@ export interface ServerChanges {
   /** Replaces every hint: `{}` removes them all. */
   annotations?: ToolAnnotations;
   status?: 'active' | 'inactive';
+  authMode?: AuthMode;
 }
 
 /**
@@ -42,8 +45,11 @@ export interface ServerStore {
   deactivateServer(id: string): Promise<ServerRecord | null>;
   /** Unpublishes: removes the server and its end user. `false` when there was none. */
   deleteServer(id: string): Promise<boolean>;
-  /** The server's end user, created on first use; concurrent first calls yield one record. */
-  getOrCreateEndUser(server: ServerRecord, name: string): Promise<EndUser>;
+  /**
+   * The server's end user, created on first use; concurrent first calls yield one record. With a
+   * `subject` (a user signed in to an `"oauth"` server) there is one per server and subject.
+   */
+  getOrCreateEndUser(server: ServerRecord, name: string, subject?: string): Promise<EndUser>;
   /** A `resolveServer` for `mcpServer`, loading each code's app with `loadApp` (cached, see `ResolverOptions`). */
   resolver(loadApp: LoadApp, options?: ResolverOptions): ResolveServer;
 }

@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../auth/types.js';
 import { type CallObservation, outcomeOf } from '../observe/on-call.js';
 import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types.js';
 import { CallCancelled, type CallToolResult, runToolCall } from './call.js';
@@ -44,6 +45,8 @@ export interface ToolRun<HostRequest> {
   observer?: RunObserver;
   /** Learns the outcome of the run (`onCall`, tracing), and runs the app inside the call's span. */
   observed?: CallObservation;
+  /** Who called an `"oauth"` server. */
+  auth?: AuthInfo;
 }
 
 /**
@@ -74,6 +77,7 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
         },
         protocolVersion: call.protocolVersion,
         request: call.request,
+        ...(call.auth ? { auth: call.auth } : {}),
       };
       const { observed } = call;
       let appFailed = false;

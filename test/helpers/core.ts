@@ -39,7 +39,7 @@ export function coreClient(options: McpServerOptions): CoreClient {
         method: header('mcp-method'),
         name: header('mcp-name'),
       },
-      resolve: () => config.resolveServer(serverCode, NO_HTTP_REQUEST),
+      resolve: (checkServer) => config.resolveServer(serverCode, NO_HTTP_REQUEST, checkServer),
       onClosed: () => () => {}, // no connection to close
       request: NO_HTTP_REQUEST,
     });

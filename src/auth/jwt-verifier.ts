@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { parseFactoryOptions } from '../factory-options.js';
+import type { AuthInfo, VerifyToken } from './types.js';
+
+/** Options of `jwtVerifier`. */
+export interface JwtVerifierOptions {
+  /** The authorization server's issuer URL; tokens must carry it as `iss`. */
+  issuer: string;
+  /** Where its signing keys are (a JWKS). Default: the `jwks_uri` of the issuer's metadata, discovered once. */
+  jwksUri?: string;
+  /** The audience tokens must name (`aud`). Default: the canonical URL of the server called (RFC 8707). */
+  audience?: string | string[];
+}
+
+const OptionsSchema = z.strictObject({
+  issuer: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }),
+  jwksUri: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
+  audience: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+});
+
+type Jose = typeof import('jose');
+type KeySet = ReturnType<Jose['createRemoteJWKSet']>;
+
+/** `jose` is an optional peer dependency: loaded on first use, so hosts that never verify JWTs need not install it. */
+let jose: Promise<Jose> | undefined;
+function loadJose(): Promise<Jose> {
+  jose ??= import('jose').catch((error: unknown) => {
+    jose = undefined;
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
+    throw new Error('jwtVerifier needs the optional peer dependency jose: npm install jose', {
+      cause: error,
+    });
+  });
+  return jose;
+}
+
+/** How long a metadata or key fetch may take before the request fails (and is retried by the next one). */
+const FETCH_TIMEOUT_MS = 5000;
+
+/**
+ * A ready `verifyToken` for JWT access tokens (RFC 9068), on `jose`: the signature against the
+ * issuer's keys (fetched once and cached; fetched again for an unknown key id), `exp`, `iss`, and
+ * `aud` = the canonical URL of the server called, unless `audience` says otherwise. A token that
+ * fails any check is `null` (401 `invalid_token`); keys or metadata that cannot be fetched are an
+ * internal failure, told to `onError`. `run.auth` gets `sub`, the scopes (`scope` or `scp`), the
+ * client (`client_id` or `azp`), `exp`, and every claim in `extra`.
+ *
+ * @example
+ * ```ts
+ * mcpServer({ resolveServer, runApp, auth: {
+ *   verifyToken: jwtVerifier({ issuer: 'https://idp.example.com/realms/acme' }),
+ *   authorizationServers: ['https://idp.example.com/realms/acme'],
+ * } });
+ * ```
+ */
+export function jwtVerifier(options: JwtVerifierOptions): VerifyToken {
+  const { issuer, jwksUri, audience } = parseFactoryOptions(OptionsSchema, options, 'jwtVerifier');
+  let keys: Promise<KeySet> | undefined;
+  const keySet = (lib: Jose): Promise<KeySet> => {
+    if (!keys) {
+      const found = (async () => {
+        const uri = jwksUri ?? (await discoverJwksUri(issuer));
+        return lib.createRemoteJWKSet(new URL(uri), { timeoutDuration: FETCH_TIMEOUT_MS });
+      })();
+      // A failed discovery is not kept: the next request tries again.
+      found.catch(() => {
+        if (keys === found) keys = undefined;
+      });
+      keys = found;
+    }
+    return keys;
+  };
+
+  return async (token, { resource }) => {
+    const lib = await loadJose();
+    const jwks = await keySet(lib);
+    let claims: Record<string, unknown>;
+    try {
+      ({ payload: claims } = await lib.jwtVerify(token, jwks, { issuer, audience: audience ?? resource }));
+    } catch (error) {
+      // The keys could not be had: our failure, not the token's.
+      if (error instanceof lib.errors.JWKSTimeout || error instanceof lib.errors.JWKSInvalid) throw error;
+      if (error instanceof lib.errors.JOSEError) return null;
+      throw error;
+    }
+    return authInfoOf(claims);
+  };
+}
+
+/** RFC 9068 §2.2 claims, as `run.auth` shows them; a token without a subject names nobody. */
+function authInfoOf(claims: Record<string, unknown>): AuthInfo | null {
+  const { sub, scope, scp, client_id: clientId, azp, exp } = claims;
+  if (typeof sub !== 'string' || sub === '') return null;
+  const auth: AuthInfo = { subject: sub, scopes: scopesOf(scope ?? scp), extra: claims };
+  const client = typeof clientId === 'string' ? clientId : azp;
+  if (typeof client === 'string') auth.clientId = client;
+  if (typeof exp === 'number') auth.expiresAt = exp;
+  return auth;
+}
+
+/** `scope` is a space-separated string (RFC 9068); some providers send `scp` as an array. */
+function scopesOf(value: unknown): string[] {
+  if (typeof value === 'string') return value.split(' ').filter((scope) => scope !== '');
+  return Array.isArray(value) ? value.filter((scope): scope is string => typeof scope === 'string') : [];
+}
+
+/**
+ * The issuer's `jwks_uri`: from OpenID Connect discovery (`<issuer>/.well-known/openid-configuration`),
+ * else RFC 8414 metadata (`/.well-known/oauth-authorization-server` before the issuer's path). The
+ * document must name the same issuer (RFC 8414 §3.3), or a look-alike could hand out its own keys.
+ */
+async function discoverJwksUri(issuer: string): Promise<string> {
+  const url = new URL(issuer);
+  const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
+  const candidates = [
+    `${url.origin}${path}/.well-known/openid-configuration`,
+    `${url.origin}/.well-known/oauth-authorization-server${path}`,
+  ];
+  for (const candidate of candidates) {
+    const response = await fetch(candidate, {
+      headers: { Accept: 'application/json' },
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    });
+    if (!response.ok) continue;
+    const metadata = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
+    if (metadata.issuer !== issuer) {
+      throw new Error(`jwtVerifier: the metadata at ${candidate} names another issuer`);
+    }
+    if (typeof metadata.jwks_uri !== 'string') throw new Error(`jwtVerifier: no jwks_uri at ${candidate}`);
+    return metadata.jwks_uri;
+  }
+  throw new Error(`jwtVerifier: no authorization server metadata found for ${issuer}`);
+}

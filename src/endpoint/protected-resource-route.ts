@@ -1,0 +1,55 @@
+import type { Request, Response } from 'express';
+import type { ParsedAuthOptions } from '../auth/auth-options.js';
+import { PROTECTED_RESOURCE_PREFIX, protectedResourceMetadata } from '../auth/protected-resource.js';
+import type { ResolveServer } from '../express/types.js';
+import { writeJson } from '../express/write.js';
+import type { ErrorReporter } from '../protocol/report.js';
+import type { ServerRecord } from '../types.js';
+import { resourceUrls } from './resource-urls.js';
+
+/** The path-suffixed metadata route (RFC 9728 §3.1) of `MCP_ROUTE`, relative to where the router is mounted. */
+export const PROTECTED_RESOURCE_ROUTE = `${PROTECTED_RESOURCE_PREFIX}/mcp/server/:serverCode/mcp`;
+
+/** Stops a resolver once it has the server: the metadata needs no app. */
+const ENOUGH = Symbol('the server is enough');
+
+/**
+ * `GET /.well-known/oauth-protected-resource/mcp/server/<code>/mcp`: the metadata of an `"oauth"`
+ * server; 404 for an unknown code or a `"code"` server. The resource's path is the part of the
+ * requested URL after the prefix (RFC 9728 §3.1), so a host that forwards this URL from its root
+ * to a router mounted under a prefix gets the prefixed resource (see the README).
+ */
+export function protectedResourceHandler(
+  resolveServer: ResolveServer,
+  options: ParsedAuthOptions,
+  report: ErrorReporter,
+) {
+  return async (req: Request, res: Response): Promise<void> => {
+    // The document names the server's URL, which holds its code: no cache may keep it.
+    res.setHeader('Cache-Control', 'no-store');
+    // Public metadata, fetched by browser-based clients too (RFC 9728 §3 has no credentials).
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    let server: ServerRecord | undefined;
+    try {
+      const resolved = await resolveServer(req.params.serverCode as string, req, async (found) => {
+        server = found;
+        throw ENOUGH;
+      });
+      server ??= resolved?.server;
+    } catch (error) {
+      if (error !== ENOUGH) {
+        report(error, { phase: 'resolve' });
+        return writeJson(res, 500, { error: 'server_error', error_description: 'Internal error' });
+      }
+    }
+    if (server?.authMode !== 'oauth') {
+      return writeJson(res, 404, { error: 'not_found', error_description: 'No protected resource here' });
+    }
+    const path = req.originalUrl.split('?')[0] as string;
+    const resourcePath = path.slice(
+      path.indexOf(PROTECTED_RESOURCE_PREFIX) + PROTECTED_RESOURCE_PREFIX.length,
+    );
+    const { resource } = resourceUrls(req, resourcePath);
+    writeJson(res, 200, protectedResourceMetadata(resource, options));
+  };
+}

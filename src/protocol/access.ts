@@ -1,0 +1,82 @@
+import { AccessRefused } from '../auth/challenge.js';
+import type { AuthInfo } from '../auth/types.js';
+import type { CheckServer, ResolvedServer, ServerRecord } from '../types.js';
+import { McpError } from './errors.js';
+import type { RequestId } from './messages.js';
+import type { ErrorReporter } from './report.js';
+import type { EndpointRequest } from './request.js';
+
+/** A server looked up, with who called it when it is an `"oauth"` server. */
+export interface Resolution {
+  resolved: ResolvedServer | null;
+  auth?: AuthInfo;
+}
+
+type Admission = { ok: true; auth?: AuthInfo } | { ok: false; error: unknown; server: ServerRecord };
+
+const LET_IN: Admission = Object.freeze({ ok: true });
+
+/**
+ * Looks the URL's server up and, for an `"oauth"` server, lets its caller in before the app is
+ * loaded (MCP 2025-06-18 "Authorization": a refused caller learns nothing about the app). The check
+ * rides along with the resolver (`checkServer`); a resolver that skips it gets it run afterwards.
+ * A refusal answers with the request's id; a failing lookup or token check is reported and answers
+ * an opaque internal error.
+ */
+export async function resolveWithAccess<HostRequest>(
+  request: EndpointRequest<HostRequest>,
+  id: RequestId | null,
+  report: ErrorReporter,
+): Promise<Resolution> {
+  let admission: Admission | undefined;
+  // A "code" server is let in at once, without a promise: the hot path pays nothing for OAuth.
+  const checkServer: CheckServer = (server) => {
+    if (server.authMode !== 'oauth') {
+      admission = LET_IN;
+      return;
+    }
+    return admitCaller(server, request).then((admitted) => {
+      admission = admitted;
+      if (!admitted.ok) throw admitted.error;
+    });
+  };
+  let resolved: ResolvedServer | null = null;
+  try {
+    resolved = await request.resolve(checkServer);
+  } catch (error) {
+    // Thrown by the resolver itself, not by our check passing through it.
+    if (admission === undefined || admission.ok) {
+      report(error, { phase: 'resolve' });
+      throw new McpError('internal', 'Internal error', undefined, id);
+    }
+  }
+  if (resolved && admission === undefined) {
+    admission = resolved.server.authMode === 'oauth' ? await admitCaller(resolved.server, request) : LET_IN;
+  }
+  if (admission && !admission.ok) throw refusal(admission, id, report);
+  return admission?.ok && admission.auth ? { resolved, auth: admission.auth } : { resolved };
+}
+
+/**
+ * The caller of an `"oauth"` server. Never throws: the outcome is kept, so that it is told the same
+ * way whoever called the check.
+ */
+async function admitCaller(server: ServerRecord, request: EndpointRequest<unknown>): Promise<Admission> {
+  if (!request.authenticate) {
+    const error = new Error(
+      `server ${server.id} is in "oauth" mode, but mcpServer() has no auth option to check its callers`,
+    );
+    return { ok: false, error, server };
+  }
+  try {
+    return { ok: true, auth: await request.authenticate(server) };
+  } catch (error) {
+    return { ok: false, error, server };
+  }
+}
+
+function refusal(admission: Extract<Admission, { ok: false }>, id: RequestId | null, report: ErrorReporter) {
+  if (admission.error instanceof AccessRefused) return admission.error.withId(id);
+  report(admission.error, { phase: 'authenticate', serverId: admission.server.id });
+  return new McpError('internal', 'Internal error', undefined, id);
+}
