@@ -13,7 +13,7 @@
  *
  * Settings (environment): BENCH_DURATION (s per run, 2), BENCH_ROUNDS (8), BENCH_CONNECTIONS (20),
  * BENCH_WARMUP (s per target and method, 1), BENCH_MEMORY_REQUESTS (200000),
- * BENCH_POSTGRES_URL (adds "ours" on PostgreSQL). While tuning: BENCH_ONLY=floor,ours and
+ * BENCH_POSTGRES_URL (adds "ours" on PostgreSQL, with the cache on and off). While tuning: BENCH_ONLY=floor,ours and
  * BENCH_METHODS=tools/call narrow the run (BENCH_ONLY=streaming,soak runs only the long-run rows),
  * BENCH_MEMORY_REQUESTS=0 skips the memory run.
  */
@@ -64,6 +64,13 @@ const TARGETS = [
           label: 'ours (Knex/PostgreSQL, cache on)',
           file: 'ours.mjs',
           env: { BENCH_POSTGRES_URL: postgresUrl },
+        },
+        {
+          // Every request looks its code up in PostgreSQL: what a lookup costs (target ≥ 0.7 × floor).
+          key: 'ours_postgres_nocache',
+          label: 'ours (Knex/PostgreSQL, cache off)',
+          file: 'ours.mjs',
+          env: { BENCH_POSTGRES_URL: postgresUrl, BENCH_CACHE: 'off' },
         },
       ]
     : []),
@@ -131,6 +138,11 @@ try {
     call_vs_sdk: ratio('tools/call', 'vsSdk'),
     streamed_vs_json: streaming?.ratio ?? Number.NaN,
   };
+  // A cache miss on PostgreSQL, when measured: the cost of the lookup itself.
+  if (results.ours_postgres_nocache) {
+    ratios.pg_miss_list_vs_floor = results.ours_postgres_nocache['tools/list']?.vsFloor ?? Number.NaN;
+    ratios.pg_miss_call_vs_floor = results.ours_postgres_nocache['tools/call']?.vsFloor ?? Number.NaN;
+  }
   const machine = {
     cpus: os.cpus().length,
     cpu: os.cpus()[0]?.model ?? 'unknown',

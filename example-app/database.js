@@ -36,7 +36,21 @@ export function knexConfig(databaseUrl) {
 
 function sqliteConfig(file) {
   const filename = isAbsolute(file) ? file : resolve(file);
-  return { client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true };
+  return {
+    client: 'better-sqlite3',
+    connection: { filename },
+    useNullAsDefault: true,
+    // better-sqlite3 waits for a lock synchronously, freezing the process: in WAL mode code
+    // lookups never wait for a writer, and a short busy timeout bounds what a write may wait
+    // (README, "SQLite: one process, and locks").
+    pool: {
+      afterCreate(connection, done) {
+        connection.pragma('journal_mode = WAL');
+        connection.pragma('busy_timeout = 250');
+        done(null);
+      },
+    },
+  };
 }
 
 /** Opens the database, creating the SQLite file's folder when needed. */

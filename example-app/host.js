@@ -53,8 +53,10 @@ export async function createHost({ knex, consoleToken, encryptionKey, issuer }) 
 
   // Mounted before any global body parser: the MCP router reads its bodies itself, with its own
   // size limit, and answers bad JSON with a JSON-RPC error instead of the host's error page.
+  // `store`: on PostgreSQL, cancellations reach the call on any instance (README, "Running several instances").
   const mcp = mcpServer({
     resolveServer: store.resolver(loadApp),
+    store,
     runApp,
     ...(issuer ? { auth: oauth(issuer) } : {}),
   });

@@ -36,6 +36,8 @@ let httpServer;
 let startup;
 let mcpRouter;
 let devAuthorizationServer;
+/** Ends the store's own PostgreSQL connection (its LISTEN), before the database closes. */
+let closeStore = async () => {};
 
 try {
   devAuthorizationServer = await startDevAuthorizationServer({
@@ -51,6 +53,7 @@ try {
     issuer: devAuthorizationServer.issuer,
   });
   mcpRouter = mcp;
+  closeStore = () => store.close();
   const published = await seedServers(store);
   httpServer = createServer(app);
   httpServer.listen(config.port, config.host);
@@ -103,6 +106,7 @@ async function shutDown(signal) {
   await closed;
   clearTimeout(cut);
   await devAuthorizationServer.close();
+  await closeStore();
   await knex.destroy();
   console.log('Stopped.');
 }

@@ -57,7 +57,13 @@ export {
   type RollbackOptions,
   rollback,
 } from './store/index.js';
-export type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './store/types.js';
+export type {
+  KnexServerStore,
+  NewServer,
+  ResolverOptions,
+  ServerChanges,
+  ServerStore,
+} from './store/types.js';
 export type {
   AppEvent,
   AppFile,
@@ -74,6 +80,7 @@ export type {
   LoadApp,
   NestedInputVariable,
   ResolvedServer,
+  ResolveOptions,
   ServerRecord,
   ToolAnnotations,
 } from './types.js';

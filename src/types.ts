@@ -166,8 +166,19 @@ export type CheckServer = (server: ServerRecord) => Promise<void> | undefined;
 export type ResolveServer<HostRequest = unknown> = (
   serverCode: string,
   req: HostRequest,
-  checkServer?: CheckServer,
+  options?: ResolveOptions,
 ) => Promise<ResolvedServer | null>;
+
+/** What the endpoint tells a `resolveServer` besides the code. */
+export interface ResolveOptions {
+  /**
+   * Aborts when the endpoint stops waiting (`resolveTimeoutMs`): a resolver that can answer
+   * otherwise by then (the store's `staleIfErrorMs` copy) should do it at once.
+   */
+  signal?: AbortSignal;
+  /** See `CheckServer`: absent when the endpoint has nothing to check before the app is loaded. */
+  checkServer?: CheckServer;
+}
 
 /** Loads one of the host's apps; `null` when it does not exist (any more). */
 export type LoadApp = (appId: string, tenantId: string) => Promise<HostApp | null> | HostApp | null;

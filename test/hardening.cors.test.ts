@@ -14,7 +14,7 @@ const UNKNOWN_CODE = 'Unknown000000000';
 
 const ALLOW_HEADERS =
   'Content-Type,Accept,Authorization,MCP-Protocol-Version,Mcp-Session-Id,Mcp-Method,Mcp-Name,Last-Event-ID';
-const EXPOSE_HEADERS = 'MCP-Protocol-Version,Mcp-Session-Id,WWW-Authenticate';
+const EXPOSE_HEADERS = 'MCP-Protocol-Version,Mcp-Session-Id,WWW-Authenticate,Retry-After';
 
 let apps: DemoHost;
 let path: string;

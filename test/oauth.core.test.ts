@@ -49,6 +49,7 @@ function core() {
     callTimeoutMs: 0,
     maxDataUrlBytes: DEFAULT_MAX_DATA_URL_BYTES,
     maxInlineResultBytes: DEFAULT_MAX_INLINE_RESULT_BYTES,
+    resolveTimeoutMs: 0,
     report: (error, context) => reports.push({ error, context }),
   });
   const ask = (request: Partial<EndpointRequest>) =>
@@ -67,8 +68,8 @@ describe('per-user access in the core', () => {
   it('the store-style resolver runs the check before it loads the app, and a refusal stops it there', async () => {
     const { ask } = core();
     let loaded = 0;
-    const resolve: EndpointRequest['resolve'] = async (checkServer) => {
-      await checkServer?.(server('oauth'));
+    const resolve: EndpointRequest['resolve'] = async (options) => {
+      await options?.checkServer?.(server('oauth'));
       loaded++;
       return { server: server('oauth'), app: APP };
     };
@@ -143,8 +144,8 @@ describe('per-user access in the core', () => {
     const { ask, reports } = core();
     const failure = new Error('loadApp failed');
     const reply = await ask({
-      resolve: async (checkServer) => {
-        await checkServer?.(server('oauth'));
+      resolve: async (options) => {
+        await options?.checkServer?.(server('oauth'));
         throw failure;
       },
       authenticate: async () => ALICE,

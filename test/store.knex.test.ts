@@ -20,6 +20,17 @@ const codeGenerator = vi.mocked(generateServerCode);
 const realGenerator = codeGenerator.getMockImplementation()!;
 
 const CODE = /^[A-Za-z0-9]{16}$/;
+/** Every migration of the package, in order. */
+const MIGRATIONS = [
+  '0001_create_servers',
+  '0002_create_end_users',
+  '0003_server_annotations',
+  '0004_create_tool_providers',
+  '0005_server_auth_mode',
+  '0006_notify_server_changes',
+  '0007_create_rate_limits',
+  '0008_create_stream_events',
+];
 
 /** Counts the queries a Knex instance sends while it is attached. */
 function queryCounter(knex: Knex) {
@@ -74,13 +85,7 @@ describe.each(databases)('the Knex store on $name', (kind) => {
 
   describe('migrations', () => {
     it('migrate creates the servers, end users and migrations tables', async () => {
-      expect(firstMigration).toEqual([
-        '0001_create_servers',
-        '0002_create_end_users',
-        '0003_server_annotations',
-        '0004_create_tool_providers',
-        '0005_server_auth_mode',
-      ]);
+      expect(firstMigration).toEqual(MIGRATIONS);
       expect(await knex.schema.hasTable('mcp_servers')).toBe(true);
       expect(await knex.schema.hasTable('mcp_end_users')).toBe(true);
       expect(await knex.schema.hasTable('mcp_migrations')).toBe(true);
@@ -94,24 +99,12 @@ describe.each(databases)('the Knex store on $name', (kind) => {
 
     it('rollback drops the tables, and migrate creates them again', async () => {
       const tablePrefix = 'rb_';
-      expect(await migrate(knex, { tablePrefix })).toHaveLength(5);
-      expect(await rollback(knex, { tablePrefix })).toEqual([
-        '0005_server_auth_mode',
-        '0004_create_tool_providers',
-        '0003_server_annotations',
-        '0002_create_end_users',
-        '0001_create_servers',
-      ]);
+      expect(await migrate(knex, { tablePrefix })).toHaveLength(MIGRATIONS.length);
+      expect(await rollback(knex, { tablePrefix })).toEqual([...MIGRATIONS].reverse());
       expect(await knex.schema.hasTable('rb_mcp_servers')).toBe(false);
       expect(await knex.schema.hasTable('rb_mcp_end_users')).toBe(false);
       expect(await rollback(knex, { tablePrefix, all: true })).toEqual([]);
-      expect(await migrate(knex, { tablePrefix })).toEqual([
-        '0001_create_servers',
-        '0002_create_end_users',
-        '0003_server_annotations',
-        '0004_create_tool_providers',
-        '0005_server_auth_mode',
-      ]);
+      expect(await migrate(knex, { tablePrefix })).toEqual(MIGRATIONS);
       expect(await knex.schema.hasTable('rb_mcp_servers')).toBe(true);
       await rollback(knex, { tablePrefix, all: true });
     });
@@ -267,7 +260,8 @@ describe.each(databases)('the Knex store on $name', (kind) => {
       const server = await publish();
       expect(await other.getServerByCode(server.serverCode)).toEqual(server); // now cached there
       await write(server);
-      expect(await other.getServerByCode(server.serverCode)).toEqual(server); // still the cached copy
+      // On PostgreSQL the write is announced and `other` may drop its copy at once (farm.*.test.ts).
+      if (kind.name === 'sqlite') expect(await other.getServerByCode(server.serverCode)).toEqual(server);
       await vi.waitFor(async () => expectAfter(await other.getServerByCode(server.serverCode)), {
         timeout: 5000,
         interval: 50,

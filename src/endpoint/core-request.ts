@@ -10,7 +10,8 @@ export function mcpHeaders(req: IncomingMessage): McpHeaders {
   };
 }
 
-function header(req: IncomingMessage, name: string): string | undefined {
+/** A request header's value, the first one when it repeats. */
+export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }

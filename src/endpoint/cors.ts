@@ -17,8 +17,8 @@ const REQUEST_HEADERS = [
   'Last-Event-ID',
 ];
 
-/** What a page may read from a reply besides the CORS-safelisted headers. */
-const RESPONSE_HEADERS = ['MCP-Protocol-Version', 'Mcp-Session-Id', 'WWW-Authenticate'];
+/** What a page may read from a reply besides the CORS-safelisted headers (`Retry-After`: 429 and 503). */
+const RESPONSE_HEADERS = ['MCP-Protocol-Version', 'Mcp-Session-Id', 'WWW-Authenticate', 'Retry-After'];
 
 type Next = (error?: unknown) => void;
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: Next) => void;

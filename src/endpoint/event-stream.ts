@@ -43,12 +43,21 @@ export async function writeEventStream(
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
       const item = next.value;
       if (pending === '') process.nextTick(send);
-      // JSON.stringify writes no line breaks, so each message is one `data:` line.
-      pending += item === KEEP_ALIVE ? COMMENT : `data: ${JSON.stringify(item)}\n\n`;
+      pending += format(item);
     }
   } finally {
     res.off('close', giveUp);
     res.end(pending);
     pending = '';
   }
+}
+
+/** One SSE event. JSON.stringify writes no line breaks, so each message is one `data:` line. */
+function format(item: StreamItem): string {
+  if (item === KEEP_ALIVE) return COMMENT;
+  if ('eventId' in item) {
+    return `id: ${item.eventId}\ndata: ${item.message === null ? '' : JSON.stringify(item.message)}\n\n`;
+  }
+  if ('retryMs' in item) return `retry: ${item.retryMs}\n\n`;
+  return `data: ${JSON.stringify(item)}\n\n`;
 }

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { safeHook } from '../express/hook.js';
+import { createRateCheck } from '../farm/rate-limit.js';
 import type { ErrorReporter } from '../protocol/report.js';
 import { createProtocolCore, type ProtocolCore } from '../protocol/router.js';
 import type { ParsedMcpServerOptions } from './mcp-server-options.js';
@@ -19,6 +20,16 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
     maxInlineResultBytes: config.maxInlineResultBytes,
     heartbeatMs: config.heartbeatMs,
     report,
+    resolveTimeoutMs: config.resolveTimeoutMs,
+    rateCheck:
+      config.rateLimit &&
+      createRateCheck(config.rateLimit, config.store?.farm, (error) => report(error, { phase: 'dispatch' })),
+    farm: config.store?.farm,
+    resumability: config.store?.streams && {
+      store: config.store.streams,
+      retentionMs: config.streamRetentionMs,
+      windowMs: config.streamWindowMs,
+    },
     onCall: config.onCall,
   });
   return { core, report };

@@ -5,8 +5,10 @@ import type { AuthOptions } from '../auth/types.js';
 import { ConfigurationError } from '../errors.js';
 import type { ResolveServer, RunApp } from '../express/types.js';
 import { functionOption, parseFactoryOptions } from '../factory-options.js';
+import type { RateLimit } from '../farm/rate-limit.js';
 import type { OnCall } from '../observe/on-call.js';
 import type { ErrorContext } from '../protocol/report.js';
+import type { ServerStore } from '../store/types.js';
 import { ThrottledLog } from '../throttled-log.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
 import { DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
@@ -68,6 +70,33 @@ export interface McpServerOptions {
    * and `"oauth"` servers refuse every request.
    */
   auth?: McpAuthOptions;
+  /**
+   * The store behind `resolveServer`, when several instances share it: on PostgreSQL a
+   * `notifications/cancelled` then reaches the call on any instance, and `rateLimit` is counted
+   * for all of them together. Default: none (each instance on its own).
+   */
+  store?: ServerStore;
+  /**
+   * At most `requests` requests per server in any `windowMs` milliseconds; more answer 429 with
+   * `Retry-After`. Shared by the instances through a PostgreSQL `store`, counted in this process
+   * otherwise. Needs the `rate-limiter-flexible` package. Default: no limit.
+   */
+  rateLimit?: RateLimit;
+  /**
+   * The longest a server lookup may take, in ms, before the request answers 503 with
+   * `Retry-After`; `0` disables the limit. Default: 5000.
+   */
+  resolveTimeoutMs?: number;
+  /**
+   * How long a streamed reply's events are kept after its response, for a client that resumes it
+   * with `GET` and `Last-Event-ID` (needs a Knex `store`). Default: 300000 (5 minutes).
+   */
+  streamRetentionMs?: number;
+  /**
+   * When set, a streamed reply is ended after this long with a `retry` hint and the client resumes
+   * it with `GET` (MCP 2025-11-25 SSE polling), for proxies that cut long requests. Default: 0 (never).
+   */
+  streamWindowMs?: number;
 }
 
 /** The `auth` option of `mcpServer`; `verifyToken` gets the Express request. */
@@ -94,6 +123,20 @@ const OptionsSchema = z.strictObject({
   onError: fn<(error: unknown, context: ErrorContext) => void>('onError').default(defaultOnError),
   maxDataUrlBytes: z.int().positive().optional(),
   maxInlineResultBytes: z.int().positive().default(DEFAULT_MAX_INLINE_RESULT_BYTES),
+  store: z
+    .custom<ServerStore>(
+      (value) => typeof (value as Partial<ServerStore> | null)?.getServerByCode === 'function',
+      {
+        error: 'store must be a server store (knexServerStore or memoryServerStore)',
+      },
+    )
+    .optional(),
+  rateLimit: z
+    .strictObject({ requests: z.int().positive(), windowMs: z.int().positive().max(2_147_483_647) })
+    .optional(),
+  resolveTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(5000),
+  streamRetentionMs: z.int().positive().default(300_000),
+  streamWindowMs: z.int().nonnegative().max(2_147_483_647).default(0),
   onCall: fn<OnCall>('onCall').optional(),
   auth: AuthOptionsSchema.optional(),
 });

@@ -3,7 +3,7 @@ import type { AuthInfo } from '../auth/types.js';
 import { Drainer, type DrainOptions, type DrainResult } from '../drain.js';
 import { isMcpRoutePath, MCP_ROUTE } from '../mcp-route.js';
 import { McpError } from '../protocol/errors.js';
-import type { ServerRecord } from '../types.js';
+import type { ResolveOptions, ServerRecord } from '../types.js';
 import { requestAuthenticator } from './authenticate-request.js';
 import {
   BEARER_CHALLENGE,
@@ -13,7 +13,7 @@ import {
   oauthNeedsPathUrl,
 } from './bearer-code.js';
 import { BodyTooLarge, parsedByHost, readJsonBody } from './body.js';
-import { mcpHeaders, watchClose } from './core-request.js';
+import { header, mcpHeaders, watchClose } from './core-request.js';
 import { corsForOrigins } from './cors.js';
 import { acceptsEventStream, checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
 import { listensOnLoopback } from './loopback.js';
@@ -74,6 +74,8 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
   const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
   const { core, report } = createMcpCore(config);
   const authenticateByToken = config.auth && requestAuthenticator(config.auth);
+  // Without a store that keeps streams, `GET` stays 405 whatever it carries.
+  const resumable = config.store?.streams !== undefined;
 
   // `req.protocol` is worked out only for browsers, the only clients that send an Origin.
   const originError = (req: Request, origin: string) =>
@@ -83,6 +85,8 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
   /** One request to a route: the transport checks, the server code, the body, then the core; the reply written. */
   async function handleMcpRequest(req: Request, res: Response, route: McpRouteAccess): Promise<void> {
     const { origin } = req.headers;
+    const lastEventId = req.method === 'GET' ? header(req, 'last-event-id') : undefined;
+    if (lastEventId !== undefined && resumable) return resumeStream(req, res, route, lastEventId);
     if (req.method !== 'POST') {
       // A preflight that the CORS layer did not answer comes from an origin row 2 refuses.
       const refused = req.method === 'OPTIONS' && origin !== undefined ? originError(req, origin) : null;
@@ -96,8 +100,7 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       checkContentType(req.headers['content-type']) ??
       checkAccept(req.headers.accept);
     if (transportError) return writeError(res, transportError);
-    const { serverCodeOf, authenticate } = route;
-    const serverCode = serverCodeOf(req);
+    const serverCode = route.serverCodeOf(req);
     if (serverCode === null) {
       res.setHeader('WWW-Authenticate', BEARER_CHALLENGE);
       return writeError(res, missingBearer());
@@ -117,16 +120,51 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
 
     const reply = await core({
       payload,
-      headers: mcpHeaders(req),
-      resolve: (checkServer) => config.resolveServer(serverCode, req, checkServer),
-      ...(authenticate ? { authenticate: (server: ServerRecord) => authenticate(server, req) } : {}),
-      onClosed: (listener) => watchClose(res, listener),
+      ...lookup(req, res, route, serverCode),
       acceptsEventStream: acceptsEventStream(req.headers.accept),
-      request: req,
     });
     // Only a stream is written over time; its failure can no longer change the reply, only be told.
     const streaming = writeReply(res, reply);
     if (streaming) await streaming.catch((error: unknown) => report(error, { phase: 'dispatch' }));
+  }
+
+  /** `GET` with `Last-Event-ID`: the rest of a stream (docs/http-contract.md, "Resumable streams"). */
+  async function resumeStream(
+    req: Request,
+    res: Response,
+    route: McpRouteAccess,
+    lastEventId: string,
+  ): Promise<void> {
+    const { origin } = req.headers;
+    const transportError =
+      (origin === undefined ? null : originError(req, origin)) ??
+      checkHost(req.headers.host, listensOnLoopback(req), allowedHosts);
+    if (transportError) return writeError(res, transportError);
+    const serverCode = route.serverCodeOf(req);
+    if (serverCode === null) {
+      res.setHeader('WWW-Authenticate', BEARER_CHALLENGE);
+      return writeError(res, missingBearer());
+    }
+    const reply = await core({
+      payload: undefined,
+      ...lookup(req, res, route, serverCode),
+      acceptsEventStream: true,
+      lastEventId,
+    });
+    const streaming = writeReply(res, reply);
+    if (streaming) await streaming.catch((error: unknown) => report(error, { phase: 'dispatch' }));
+  }
+
+  /** The parts of a core request that look the server up and let its caller in, for a `POST` and a resumption alike. */
+  function lookup(req: Request, res: Response, route: McpRouteAccess, serverCode: string) {
+    const { authenticate } = route;
+    return {
+      headers: mcpHeaders(req),
+      resolve: (resolveOptions?: ResolveOptions) => config.resolveServer(serverCode, req, resolveOptions),
+      ...(authenticate ? { authenticate: (server: ServerRecord) => authenticate(server, req) } : {}),
+      onClosed: (listener: () => void) => watchClose(res, listener),
+      request: req,
+    };
   }
 
   const drainer = new Drainer();

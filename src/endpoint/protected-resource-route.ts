@@ -31,9 +31,11 @@ export function protectedResourceHandler(
     res.setHeader('Access-Control-Allow-Origin', '*');
     let server: ServerRecord | undefined;
     try {
-      const resolved = await resolveServer(req.params.serverCode as string, req, async (found) => {
-        server = found;
-        throw ENOUGH;
+      const resolved = await resolveServer(req.params.serverCode as string, req, {
+        checkServer: async (found) => {
+          server = found;
+          throw ENOUGH;
+        },
       });
       server ??= resolved?.server;
     } catch (error) {

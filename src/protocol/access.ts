@@ -5,6 +5,9 @@ import { McpError } from './errors.js';
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
+import type { ResolveDeadline } from './resolve-deadline.js';
+import { RetryLater } from './retry-later.js';
+import { isTemporaryFailure } from './unavailable.js';
 
 /** A server looked up, with who called it when it is an `"oauth"` server. */
 export interface Resolution {
@@ -21,12 +24,13 @@ const LET_IN: Admission = Object.freeze({ ok: true });
  * loaded (MCP 2025-06-18 "Authorization": a refused caller learns nothing about the app). The check
  * rides along with the resolver (`checkServer`); a resolver that skips it gets it run afterwards.
  * A refusal answers with the request's id; a failing lookup or token check is reported and answers
- * an opaque internal error.
+ * an opaque internal error, or 503 when the lookup failed for a while only (see `isTemporaryFailure`).
  */
 export async function resolveWithAccess<HostRequest>(
   request: EndpointRequest<HostRequest>,
   id: RequestId | null,
   report: ErrorReporter,
+  deadline: ResolveDeadline,
 ): Promise<Resolution> {
   let admission: Admission | undefined;
   // A "code" server is let in at once, without a promise: the hot path pays nothing for OAuth.
@@ -42,12 +46,12 @@ export async function resolveWithAccess<HostRequest>(
   };
   let resolved: ResolvedServer | null = null;
   try {
-    resolved = await request.resolve(checkServer);
+    resolved = await deadline.run(request.resolve, checkServer);
   } catch (error) {
     // Thrown by the resolver itself, not by our check passing through it.
     if (admission === undefined || admission.ok) {
       report(error, { phase: 'resolve' });
-      throw new McpError('internal', 'Internal error', undefined, id);
+      throw lookupFailure(error, id);
     }
   }
   if (resolved && admission === undefined) {
@@ -79,4 +83,13 @@ function refusal(admission: Extract<Admission, { ok: false }>, id: RequestId | n
   if (admission.error instanceof AccessRefused) return admission.error.withId(id);
   report(admission.error, { phase: 'authenticate', serverId: admission.server.id });
   return new McpError('internal', 'Internal error', undefined, id);
+}
+
+/** How long a client is asked to wait before trying again while the server cannot be looked up. */
+const UNAVAILABLE_RETRY_MS = 5000;
+
+function lookupFailure(error: unknown, id: RequestId | null): McpError {
+  if (!isTemporaryFailure(error)) return new McpError('internal', 'Internal error', undefined, id);
+  const message = 'MCP server temporarily unavailable: try again later';
+  return new RetryLater('temporarilyUnavailable', message, UNAVAILABLE_RETRY_MS, id);
 }

@@ -45,7 +45,8 @@ export async function handleBatch<HostRequest>(
     }
   });
   const calls = slots.filter((slot): slot is LegacyCall => 'kind' in slot);
-  const target = calls.length > 0 ? await ctx.resolveTarget(request, null) : null;
+  const counted = calls.some((call) => call.kind === 'request');
+  const target = calls.length > 0 ? await ctx.resolveTarget(request, null, counted) : null;
 
   const responses = await Promise.all(
     slots.map(async (slot): Promise<OutgoingResponse | null> => {

@@ -1,3 +1,5 @@
+import type { Farm } from '../farm/farm.js';
+import type { RateCheck } from '../farm/rate-limit.js';
 import type { OnCall } from '../observe/on-call.js';
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
@@ -6,6 +8,9 @@ import { McpError } from './errors.js';
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
+import { ResolveDeadline } from './resolve-deadline.js';
+import type { Resumability } from './resumability.js';
+import { RetryLater } from './retry-later.js';
 import { checkServing, type ServingTarget } from './target.js';
 import { createToolMethods, type ToolMethods } from './tool-methods.js';
 
@@ -27,6 +32,14 @@ export interface CoreOptions<HostRequest> {
   /** Silence after which a `tools/call` reply that may stream sends a heartbeat; 0 or absent: none. */
   heartbeatMs?: number;
   report: ErrorReporter;
+  /** The longest `resolve` may take; `0`: no limit. */
+  resolveTimeoutMs: number;
+  /** Counts each request to a serving server against its rate limit; none when absent. */
+  rateCheck?: RateCheck;
+  /** The farm the store belongs to: cancellations then reach every instance. */
+  farm?: Farm;
+  /** Where streamed replies are kept for `GET` with `Last-Event-ID`; none: streams are not resumable. */
+  resumability?: Resumability;
   /** The host's `onCall` hook: one event per finished `tools/call`. */
   onCall?: OnCall;
 }
@@ -38,27 +51,39 @@ export interface EraContext<HostRequest> {
   report: ErrorReporter;
   /** See `CoreOptions.heartbeatMs`; 0: no heartbeats. */
   heartbeatMs: number;
+  /** See `CoreOptions.resumability`. */
+  resumability?: Resumability;
   /**
    * Looks the URL's server code up, lets the caller of an `"oauth"` server in (401 / 403 otherwise),
-   * and checks that it may serve (404 / 503 otherwise). A failing lookup is reported and answers an
-   * opaque internal error.
+   * and checks that it may serve (404 / 503 otherwise), then counts the request against the
+   * server's rate limit (429 over it) unless it carries notifications only. A failing lookup is
+   * reported and answers an opaque internal error, or 503 when the database is out of reach or too slow.
    */
-  resolveTarget(request: EndpointRequest<HostRequest>, id: RequestId | null): Promise<ServingTarget>;
+  resolveTarget(
+    request: EndpointRequest<HostRequest>,
+    id: RequestId | null,
+    countsToRateLimit?: boolean,
+  ): Promise<ServingTarget>;
   /** Runs a method, turning anything unexpected into an opaque internal error reported with its cause. */
   guarded<T>(work: () => T | Promise<T>, id: RequestId | null, target?: ServingTarget): Promise<T>;
 }
 
 export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>): EraContext<HostRequest> {
   const { report } = options;
+  const deadline = new ResolveDeadline(options.resolveTimeoutMs);
   return {
     serverInfo: options.serverInfo,
     methods: createToolMethods(options),
     report,
     heartbeatMs: options.heartbeatMs ?? 0,
+    resumability: options.resumability,
 
-    async resolveTarget(request, id) {
-      const { resolved, auth } = await resolveWithAccess(request, id, report);
-      return checkServing(resolved, id, auth);
+    async resolveTarget(request, id, countsToRateLimit = true) {
+      const { resolved, auth } = await resolveWithAccess(request, id, report, deadline);
+      const target = checkServing(resolved, id, auth);
+      // Notifications start nothing, and a cancellation must get through when calls are over the limit.
+      if (options.rateCheck && countsToRateLimit) await checkRate(options.rateCheck, target, id, report);
+      return target;
     },
 
     async guarded(work, id, target) {
@@ -71,4 +96,24 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
       }
     },
   };
+}
+
+/**
+ * Over the limit: 429 with the wait in `Retry-After`. A limiter that fails lets the request through
+ * (reported): rate limits protect the service, and must not become its outage.
+ */
+async function checkRate(
+  rateCheck: RateCheck,
+  target: ServingTarget,
+  id: RequestId | null,
+  report: ErrorReporter,
+): Promise<void> {
+  let waitMs: number;
+  try {
+    waitMs = await rateCheck(target.server.id);
+  } catch (error) {
+    report(error, { phase: 'dispatch', serverId: target.server.id, appId: target.app.id });
+    return;
+  }
+  if (waitMs > 0) throw new RetryLater('tooManyRequests', 'Too many requests', waitMs, id);
 }

@@ -1,12 +1,16 @@
 import type { RequestId } from './messages.js';
 
-/** JSON-RPC error codes used by the endpoint (JSON-RPC 2.0 §5.1; MCP 2026-07-28 adds -32020 and -32022). */
+/**
+ * JSON-RPC error codes used by the endpoint (JSON-RPC 2.0 §5.1, where -32000 to -32099 are left to
+ * servers; MCP 2026-07-28 adds -32020 and -32022).
+ */
 export const RPC_CODES = {
   PARSE_ERROR: -32700,
   INVALID_REQUEST: -32600,
   METHOD_NOT_FOUND: -32601,
   INVALID_PARAMS: -32602,
   INTERNAL_ERROR: -32603,
+  SERVER_ERROR: -32000,
   HEADER_MISMATCH: -32020,
   UNSUPPORTED_PROTOCOL_VERSION: -32022,
 } as const;
@@ -37,6 +41,10 @@ export const ERROR_KINDS = {
   unknownTool: { code: RPC_CODES.INVALID_PARAMS, status: 200 },
   invalidParams: { code: RPC_CODES.INVALID_PARAMS, status: 200 },
   internal: { code: RPC_CODES.INTERNAL_ERROR, status: 500 },
+  // A server farm's limits and troubles (see the README, "Running several instances").
+  tooManyRequests: { code: RPC_CODES.SERVER_ERROR, status: 429 },
+  temporarilyUnavailable: { code: RPC_CODES.INTERNAL_ERROR, status: 503 },
+  streamNotFound: { code: RPC_CODES.INVALID_REQUEST, status: 404 },
   // The 2026-07-28 era (MCP 2026-07-28 transports).
   modernHeaderMismatch: { code: RPC_CODES.HEADER_MISMATCH, status: 400 },
   modernInvalidParams: { code: RPC_CODES.INVALID_PARAMS, status: 400 },

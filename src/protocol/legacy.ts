@@ -7,6 +7,7 @@ import { describeIssues, InitializeParamsSchema, type Message, type RequestId } 
 import { parseMessage } from './parse.js';
 import { ACCEPTED, type EndpointReply, jsonReply, resultResponse } from './reply.js';
 import type { EndpointRequest } from './request.js';
+import { recordStream } from './resumable.js';
 import type { ServingTarget } from './target.js';
 import {
   DEFAULT_HEADER_VERSION,
@@ -36,7 +37,7 @@ export async function handleLegacy<HostRequest>(
 ): Promise<EndpointReply> {
   const call = classifyLegacy(parseMessage(request.payload), request.headers.protocolVersion);
   const id = call.kind === 'request' ? call.id : null;
-  const target = await ctx.resolveTarget(request, id);
+  const target = await ctx.resolveTarget(request, id, call.kind === 'request');
   if (call.kind === 'notification') {
     acceptNotification(call, target, ctx);
     return ACCEPTED;
@@ -46,7 +47,7 @@ export async function handleLegacy<HostRequest>(
       ? openLiveCall(request, call.id, call.params, call.protocolVersion, ctx.heartbeatMs)
       : undefined;
   const work = ctx.guarded(() => dispatchLegacy(call, target, request, ctx, live), id, target);
-  if (live) return live.reply(work);
+  if (live) return resumableReply(await live.reply(work), target, call.protocolVersion, ctx);
   return jsonReply(200, resultResponse(id, await work));
 }
 
@@ -151,3 +152,27 @@ export function acceptNotification<HostRequest>(
 }
 
 const ignoreClose = (): (() => void) => () => {};
+
+/**
+ * A streamed reply of MCP 2025-03-26 or later, made resumable when the router has somewhere to keep
+ * its events (2024-11-05 has no resumption; 2026-07-28's closing is cancellation).
+ */
+async function resumableReply<HostRequest>(
+  reply: EndpointReply,
+  target: ServingTarget,
+  protocolVersion: string,
+  ctx: EraContext<HostRequest>,
+): Promise<EndpointReply> {
+  if (reply.kind !== 'stream' || !ctx.resumability || protocolVersion < '2025-03-26') return reply;
+  try {
+    const { server } = target;
+    return {
+      ...reply,
+      messages: await recordStream(reply.messages, server.id, protocolVersion, ctx.resumability, ctx.report),
+    };
+  } catch (error) {
+    // No place to keep the stream (the database failing): the client still gets it, live.
+    ctx.report(error, { phase: 'dispatch', serverId: target.server.id, appId: target.app.id });
+    return reply;
+  }
+}

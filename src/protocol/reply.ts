@@ -39,8 +39,24 @@ export interface OutgoingResponse {
  */
 export const KEEP_ALIVE: unique symbol = Symbol('keep-alive');
 
-/** What a stream sends, one event each: a JSON-RPC message, or a sign of life. */
-export type StreamItem = JsonRpcResponse | JsonRpcNotification | typeof KEEP_ALIVE;
+/** A message with its SSE event id, for resumption; `null`: the priming event, an id and no data. */
+export interface IdentifiedEvent {
+  readonly eventId: string;
+  readonly message: JsonRpcResponse | JsonRpcNotification | null;
+}
+
+/** The SSE `retry` field: how soon the client should reconnect, in ms. */
+export interface RetryHint {
+  readonly retryMs: number;
+}
+
+/** What a stream sends, one event each: a JSON-RPC message (with its id when resumable), a sign of life, a retry hint. */
+export type StreamItem =
+  | JsonRpcResponse
+  | JsonRpcNotification
+  | typeof KEEP_ALIVE
+  | IdentifiedEvent
+  | RetryHint;
 
 /**
  * What the core answers, for the HTTP layer to write:
@@ -56,7 +72,10 @@ export type EndpointReply =
       status: number;
       body: JsonRpcResponse | JsonRpcResponse[];
       json?: string;
-      /** Headers besides `Content-Type` and `Content-Length` (a refusal's `WWW-Authenticate`). */
+      /**
+       * Headers besides `Content-Type` and `Content-Length`: a refusal's `WWW-Authenticate`, or
+       * `Retry-After` when the client should try again later.
+       */
       headers?: Readonly<Record<string, string>>;
     }
   | { kind: 'stream'; status: number; messages: AsyncIterable<StreamItem> };

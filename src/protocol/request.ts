@@ -1,5 +1,5 @@
 import type { AuthInfo } from '../auth/types.js';
-import type { CheckServer, ResolvedServer, ServerRecord } from '../types.js';
+import type { ResolvedServer, ResolveOptions, ServerRecord } from '../types.js';
 
 /** The transport headers the protocol reads, as plain values; names follow MCP Streamable HTTP. */
 export interface McpHeaders {
@@ -21,9 +21,9 @@ export interface EndpointRequest<HostRequest = unknown> {
   headers: McpHeaders;
   /**
    * Looks the URL's server code up; called at most once, and only for a well-formed request.
-   * `checkServer` goes to the resolver, which runs it before loading the app.
+   * `options.checkServer` goes to the resolver, which runs it before loading the app.
    */
-  resolve: (checkServer?: CheckServer) => Promise<ResolvedServer | null>;
+  resolve: (options?: ResolveOptions) => Promise<ResolvedServer | null>;
   /**
    * Lets the caller of an `"oauth"` server in, or throws `AccessRefused`; absent when this route
    * has no per-user access (an `"oauth"` server then refuses every request).
@@ -42,4 +42,6 @@ export interface EndpointRequest<HostRequest = unknown> {
   acceptsEventStream?: boolean;
   /** Handed to `runApp` untouched. */
   request: HostRequest;
+  /** `Last-Event-ID` of a `GET` that resumes a stream (MCP Streamable HTTP); absent on a POST. */
+  lastEventId?: string;
 }

@@ -6,6 +6,7 @@ import { handleLegacy } from './legacy.js';
 import { handleModern } from './modern/handle.js';
 import { type EndpointReply, errorReply } from './reply.js';
 import type { EndpointRequest } from './request.js';
+import { resumeStream } from './resumable.js';
 
 export type ProtocolCore<HostRequest> = (request: EndpointRequest<HostRequest>) => Promise<EndpointReply>;
 
@@ -21,6 +22,9 @@ export function createProtocolCore<HostRequest>(
   const ctx = createEraContext(options);
   return async (request) => {
     try {
+      if (request.lastEventId !== undefined && ctx.resumability) {
+        return await resumeStream(request, request.lastEventId, ctx, ctx.resumability);
+      }
       if (Array.isArray(request.payload)) return await handleBatch(request, ctx);
       if (isModernRequest(request.payload, request.headers.protocolVersion)) {
         return await handleModern(request, ctx);

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Farm } from '../farm/farm.js';
 import { createCallObserver, type OnCall } from '../observe/on-call.js';
 import { isPlainJsonObject } from '../plain-object.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
@@ -22,6 +23,8 @@ export interface ToolMethodOptions<HostRequest> {
   maxDataUrlBytes: number;
   maxInlineResultBytes: number;
   report: ErrorReporter;
+  /** The store's farm: cancellations then reach the instance that runs the call. */
+  farm?: Farm;
   onCall?: OnCall;
 }
 
@@ -55,6 +58,8 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
   });
   /** The `tools/list` result of each descriptor, made and serialized once (descriptors are cached per tool and version). */
   const listResults = new WeakMap<object, SerializedResult>();
+  // A cancellation sent to any instance of the farm stops the run wherever it runs.
+  options.farm?.onCancel((serverId, requestId) => runs.cancel(serverId, requestId));
   const observer = createCallObserver(options.onCall, (error) => options.report(error, { phase: 'onCall' }));
 
   return {
@@ -116,10 +121,20 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
       }
     },
 
-    /** `notifications/cancelled`: aborts every matching call of the same server in this process. */
+    /**
+     * `notifications/cancelled`: aborts every matching call of the same server in this process, or,
+     * when none runs here, tells the other instances of the farm.
+     */
     cancel(target: ServingTarget, params: Record<string, unknown> | undefined): void {
       const parsed = CancelledParamsSchema.safeParse(params ?? {});
-      if (parsed.success) runs.cancel(target.server.id, parsed.data.requestId);
+      if (!parsed.success) return;
+      const { server, app } = target;
+      if (runs.cancel(server.id, parsed.data.requestId) || !options.farm) return;
+      options.farm
+        .publishCancel(server.id, parsed.data.requestId)
+        .catch((error: unknown) =>
+          options.report(error, { phase: 'dispatch', serverId: server.id, appId: app.id }),
+        );
     },
   };
 }

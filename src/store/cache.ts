@@ -8,6 +8,14 @@ export interface CodeCacheOptions {
   ttlMs: number;
   /** How many codes are kept at most; the least recently used go first. */
   maxEntries: number;
+  /** How long past `ttlMs` an entry is kept for `getStale`, in milliseconds. Default `0`. */
+  staleIfErrorMs?: number;
+}
+
+/** A cached server and the moment it stops being fresh. */
+interface Entry {
+  server: ServerRecord;
+  freshUntil: number;
 }
 
 /**
@@ -18,21 +26,25 @@ export interface CodeCacheOptions {
  * unknown code is an indexed miss, cheap for the database.
  *
  * Writes made through this store instance call `forget` and are seen at once. Writes made by
- * another instance are seen when the entry expires, after `ttlMs` at most.
+ * another instance are seen when PostgreSQL announces them (`forget` again), or else when the
+ * entry expires, after `ttlMs` at most.
  */
 export class CodeCache {
-  readonly #entries: LRUCache<string, ServerRecord>;
+  readonly #entries: LRUCache<string, Entry>;
+  readonly #ttlMs: number;
   /** Every cached code of a server, so a write known by server id can drop them all. */
   readonly #codesById = new Map<string, Set<string>>();
   /** Bumped by every `forget`: a lookup that overlapped a write must not cache what it read. */
   #generation = 0;
 
   constructor(options: CodeCacheOptions) {
-    this.#entries = new LRUCache<string, ServerRecord>({
+    this.#ttlMs = options.ttlMs;
+    this.#entries = new LRUCache<string, Entry>({
       max: options.maxEntries,
-      ttl: options.ttlMs,
+      // Entries outlive their freshness by `staleIfErrorMs`, for `getStale`.
+      ttl: options.ttlMs + (options.staleIfErrorMs ?? 0),
       // Keeps `#codesById` exactly as large as the cache, whatever removes an entry.
-      dispose: (server, code) => {
+      dispose: ({ server }, code) => {
         const codes = this.#codesById.get(server.id);
         codes?.delete(code);
         if (codes?.size === 0) this.#codesById.delete(server.id);
@@ -42,8 +54,18 @@ export class CodeCache {
 
   /** A copy of the cached server for `code`, or `undefined` on a miss or an expired entry. */
   get(code: string): ServerRecord | undefined {
-    const server = this.#entries.get(code);
-    return server && copyServer(server);
+    const entry = this.#entries.get(code);
+    return entry && entry.freshUntil > Date.now() ? copyServer(entry.server) : undefined;
+  }
+
+  /**
+   * A copy of the server cached for `code` even when it is no longer fresh, as long as it is at
+   * most `staleIfErrorMs` past its time: for serving through a database outage (RFC 5861's
+   * `stale-if-error`). Writes this instance has heard of are never served this way: they drop the entry.
+   */
+  getStale(code: string): ServerRecord | undefined {
+    const entry = this.#entries.get(code);
+    return entry && copyServer(entry.server);
   }
 
   /** A token to pass to `remember` for a lookup that starts now. */
@@ -58,7 +80,7 @@ export class CodeCache {
    */
   remember(code: string, server: ServerRecord, token: number): void {
     if (token !== this.#generation) return;
-    this.#entries.set(code, copyServer(server));
+    this.#entries.set(code, { server: copyServer(server), freshUntil: Date.now() + this.#ttlMs });
     let codes = this.#codesById.get(server.id);
     if (!codes) {
       codes = new Set();
@@ -73,5 +95,15 @@ export class CodeCache {
     const codes = this.#codesById.get(serverId);
     if (!codes) return;
     for (const code of [...codes]) this.#entries.delete(code);
+  }
+
+  /**
+   * Makes every entry stale: writes may have gone unheard (a `LISTEN` connection that was lost or
+   * not yet there), so each code is read again before it is served fresh; the copies stay for
+   * `getStale` only.
+   */
+  expireAll(): void {
+    this.#generation++;
+    for (const entry of this.#entries.values()) entry.freshUntil = 0;
   }
 }

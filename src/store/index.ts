@@ -1,4 +1,4 @@
 export { type KnexServerStoreOptions, knexServerStore } from './knex.js';
 export { memoryServerStore } from './memory.js';
 export { type MigrateOptions, migrate, type RollbackOptions, rollback } from './migrations.js';
-export type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
+export type { KnexServerStore, NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';

@@ -7,13 +7,15 @@ import { annotationsToColumn, withAnnotations } from './annotations.js';
 import { CodeCache } from './cache.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
 import { EndUserCache } from './end-user-cache.js';
+import { knexFarm } from './knex-farm.js';
 import { assertKnexInstance } from './knex-instance.js';
 import { requireMigrations } from './migration-required.js';
 import { withCodeRedacted } from './redact.js';
 import { storeResolver } from './resolver.js';
+import { StaleIfError } from './stale.js';
 import { storeOptionsSchema } from './store-options.js';
 import { tableNames } from './tables.js';
-import type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
+import type { KnexServerStore, NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
 import { isUniqueViolation, type UniqueConstraint } from './unique-violation.js';
 
 /** Options of `knexServerStore`. */
@@ -27,6 +29,8 @@ export interface KnexServerStoreOptions {
   cacheTtlMs?: number;
   /** How many codes (and, separately, end users) are cached at most. Default `10000`. */
   cacheMaxEntries?: number;
+  /** How long past `cacheTtlMs` a cached code is still served while the database fails; `0`: never. Default `300000`. */
+  staleIfErrorMs?: number;
 }
 
 /**
@@ -87,9 +91,9 @@ function toServer(row: ServerRow): ServerRecord {
  * app.use(mcpServer({ resolveServer: store.resolver(loadApp), runApp }));
  * ```
  */
-export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): ServerStore {
+export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): KnexServerStore {
   assertKnexInstance(knex, 'knexServerStore');
-  const { tablePrefix, cacheTtlMs, cacheMaxEntries } = parseFactoryOptions(
+  const { tablePrefix, cacheTtlMs, cacheMaxEntries, staleIfErrorMs } = parseFactoryOptions(
     storeOptionsSchema,
     options ?? {},
     'knexServerStore',
@@ -105,7 +109,11 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
     table: tables.servers,
     columns: ['tenant_id', 'app_id'],
   };
-  const codes = cacheTtlMs > 0 ? new CodeCache({ ttlMs: cacheTtlMs, maxEntries: cacheMaxEntries }) : null;
+  const codes =
+    cacheTtlMs > 0 ? new CodeCache({ ttlMs: cacheTtlMs, maxEntries: cacheMaxEntries, staleIfErrorMs }) : null;
+  // On PostgreSQL every instance hears every server change and drops it from its cache at once.
+  const { farm, streams } = knexFarm(knex, tables, codes);
+  const staleIfError = new StaleIfError();
   // An end user never changes once created, so it needs no TTL; one promise per server (and
   // subject) also folds concurrent first calls in this process into one insert.
   const endUsers = new EndUserCache(cacheMaxEntries);
@@ -189,18 +197,21 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
       return row ? toServer(row as ServerRow) : null;
     },
 
-    async getServerByCode(serverCode) {
+    async getServerByCode(serverCode, options) {
       // A string that cannot be a code is unknown without a query.
       if (!isWellFormedServerCode(serverCode)) return null;
       const cached = codes?.get(serverCode);
       if (cached) return cached;
+      farm?.start();
       const token = codes?.begin() ?? 0;
-      const row = await withCodeRedacted(serverCode, () =>
-        servers().where({ server_code: serverCode }).first(),
-      );
-      if (!row) return null;
-      const server = toServer(row as ServerRow);
-      codes?.remember(serverCode, server, token);
+      const read = async () => {
+        const row = await withCodeRedacted(serverCode, () =>
+          servers().where({ server_code: serverCode }).first(),
+        );
+        return row ? toServer(row as ServerRow) : null;
+      };
+      const { server, fresh } = await staleIfError.read(read, codes?.getStale(serverCode), options?.signal);
+      if (server && fresh) codes?.remember(serverCode, server, token);
       return server;
     },
 
@@ -277,5 +288,6 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): S
     return { id: row.id, name: row.name };
   }
 
-  return requireMigrations(store, [tables.servers, tables.endUsers], storeResolver);
+  const guarded = requireMigrations(store, [tables.servers, tables.endUsers], storeResolver);
+  return { ...guarded, farm, streams, close: () => farm?.close() ?? Promise.resolve() };
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { parseFactoryOptions } from '../factory-options.js';
+import { isPostgres } from './dialect.js';
 import { serverAuthMode } from './migration-auth-mode.js';
 import { migrateOptionsSchema, rollbackOptionsSchema } from './store-options.js';
 import { type TableNames, tableNames } from './tables.js';
@@ -126,7 +127,78 @@ const MIGRATIONS: Migration[] = [
     },
   },
   serverAuthMode,
+  {
+    // Every change of a server is announced to the instances of a farm in the transaction that
+    // makes it (a NOTIFY is delivered on commit), whoever writes it, so that their caches drop
+    // it at once. PostgreSQL only: SQLite has no NOTIFY, and its cache relies on the TTL.
+    name: '0006_notify_server_changes',
+    async up(knex, { servers, serverChangeTrigger, channels }) {
+      if (!isPostgres(knex)) return;
+      await knex.raw(
+        `create function ?? () returns trigger language plpgsql as $$
+         begin perform pg_notify(${quoteLiteral(channels.serverChanged)}, old.id); return null; end $$`,
+        [serverChangeTrigger],
+      );
+      await knex.raw('create trigger ?? after update or delete on ?? for each row execute procedure ?? ()', [
+        serverChangeTrigger,
+        servers,
+        serverChangeTrigger,
+      ]);
+    },
+    async down(knex, { servers, serverChangeTrigger }) {
+      if (!isPostgres(knex)) return;
+      await knex.raw('drop trigger ?? on ??', [serverChangeTrigger, servers]);
+      await knex.raw('drop function ?? ()', [serverChangeTrigger]);
+    },
+  },
+  {
+    // The counters of `rateLimit`, shared by the instances of a farm: exactly the table
+    // rate-limiter-flexible's PostgreSQL store would create itself, made here so that the package
+    // never creates a table outside `migrate`. PostgreSQL only: on SQLite limits are counted in memory.
+    name: '0007_create_rate_limits',
+    async up(knex, { rateLimits }) {
+      if (!isPostgres(knex)) return;
+      await knex.schema.createTable(rateLimits, (table) => {
+        table.string('key', 255).primary();
+        table.integer('points').notNullable().defaultTo(0);
+        table.bigInteger('expire');
+      });
+    },
+    async down(knex, { rateLimits }) {
+      if (!isPostgres(knex)) return;
+      await knex.schema.dropTable(rateLimits);
+    },
+  },
+  {
+    // Resumable streams (MCP 2025-03-26 Streamable HTTP, "Resumability and redelivery"): each
+    // event of a streamed reply, so that a client that lost the stream gets the rest from any
+    // instance. A stream belongs to one server; its events are kept a while after it ends.
+    name: '0008_create_stream_events',
+    async up(knex, { streams, streamEvents }) {
+      await knex.schema.createTable(streams, (table) => {
+        table.string('id', 64).notNullable().primary();
+        table.string('server_id', 36).notNullable();
+        table.bigInteger('created_at').notNullable();
+        table.bigInteger('ended_at');
+        // Past this, the stream and its events may be deleted.
+        table.bigInteger('expires_at').notNullable().index(`${streams}_expires_index`);
+      });
+      await knex.schema.createTable(streamEvents, (table) => {
+        table.string('stream_id', 64).notNullable();
+        table.integer('seq').notNullable();
+        table.text('data').notNullable();
+        table.primary(['stream_id', 'seq']);
+      });
+    },
+    async down(knex, { streams, streamEvents }) {
+      await knex.schema.dropTable(streamEvents);
+      await knex.schema.dropTable(streams);
+    },
+  },
 ];
+
+/** A string as an SQL literal, for the one place a binding cannot go: the body of a function. */
+const quoteLiteral = (value: string): string => `'${value.replaceAll("'", "''")}'`;
 
 /** Hands our migrations to Knex as code, so nothing is read from the host's migrations folder. */
 function migrationSource(tables: TableNames): Knex.MigrationSource<Migration> {

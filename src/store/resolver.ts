@@ -21,12 +21,12 @@ export function storeResolver(
     'resolver',
   );
   const load = cachedLoadApp(loadApp, { ttlMs: appCacheTtlMs, maxEntries: appCacheMaxEntries });
-  return async (serverCode, _req, checkServer) => {
-    const server = await store.getServerByCode(serverCode);
+  return async (serverCode, _req, resolveOptions) => {
+    const server = await store.getServerByCode(serverCode, resolveOptions);
     if (!server) return null;
     // The caller of an "oauth" server is let in (or not) before its app is loaded; a "code"
     // server's check answers at once, with no promise to wait for.
-    const checking = checkServer?.(server);
+    const checking = resolveOptions?.checkServer?.(server);
     if (checking) await checking;
     const app = server.status === 'active' ? await load(server.appId, server.tenantId) : null;
     return { server, app, endUser: (name, subject) => store.getOrCreateEndUser(server, name, subject) };

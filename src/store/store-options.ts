@@ -20,6 +20,7 @@ export const storeOptionsSchema = z.strictObject({
   tablePrefix,
   cacheTtlMs: z.number().int().nonnegative().default(5000),
   cacheMaxEntries: z.number().int().positive().default(10_000),
+  staleIfErrorMs: z.number().int().nonnegative().default(300_000),
 });
 
 export const resolverOptionsSchema = z.strictObject({

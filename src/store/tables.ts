@@ -6,6 +6,22 @@ export interface TableNames {
   toolProviders: string;
   /** Our own migrations table, so we never share the host's. */
   migrations: string;
+  /** The shared rate-limit counters (PostgreSQL only), in the layout `rate-limiter-flexible` reads. */
+  rateLimits: string;
+  /** Resumable streams: one row per stream, bound to its server, and its events. */
+  streams: string;
+  streamEvents: string;
+  /** The trigger, and its function, that announce every change of a server (PostgreSQL only). */
+  serverChangeTrigger: string;
+  /** PostgreSQL `NOTIFY` channels between the instances of a farm. */
+  channels: {
+    /** A server was changed or deleted; the payload is its id. */
+    serverChanged: string;
+    /** A `tools/call` is cancelled; the payload names the server and the request. */
+    cancelled: string;
+    /** A stream has a new event; the payload is the stream's id. */
+    streamEvent: string;
+  };
   /**
    * Constraints are named explicitly so a unique violation can be told apart on PostgreSQL
    * (`error.constraint`); SQLite names the columns instead.
@@ -31,6 +47,15 @@ export function tableNames(prefix: string): TableNames {
     endUsers,
     toolProviders,
     migrations: `${prefix}mcp_migrations`,
+    rateLimits: `${prefix}mcp_rate_limits`,
+    streams: `${prefix}mcp_streams`,
+    streamEvents: `${prefix}mcp_stream_events`,
+    serverChangeTrigger: `${servers}_notify_change`,
+    channels: {
+      serverChanged: `${servers}_changed`,
+      cancelled: `${prefix}mcp_calls_cancelled`,
+      streamEvent: `${prefix}mcp_stream_events`,
+    },
     constraints: {
       serverCode: `${servers}_server_code_unique`,
       tenantApp: `${servers}_tenant_app_unique`,

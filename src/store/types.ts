@@ -1,4 +1,14 @@
-import type { AuthMode, EndUser, LoadApp, ResolveServer, ServerRecord, ToolAnnotations } from '../types.js';
+import type { Farm } from '../farm/farm.js';
+import type {
+  AuthMode,
+  EndUser,
+  LoadApp,
+  ResolveOptions,
+  ResolveServer,
+  ServerRecord,
+  ToolAnnotations,
+} from '../types.js';
+import type { StreamEventStore } from './stream-events.js';
 
 /** What a new server needs; the store draws its id and code. */
 export interface NewServer {
@@ -35,8 +45,11 @@ export interface ServerStore {
   getServerByApp(tenantId: string, appId: string): Promise<ServerRecord | null>;
   /** A server by its id, or `null`. */
   getServerById(id: string): Promise<ServerRecord | null>;
-  /** A server by its code (served from the lookup cache when enabled), or `null`. */
-  getServerByCode(serverCode: string): Promise<ServerRecord | null>;
+  /**
+   * A server by its code (served from the lookup cache when enabled), or `null`. `signal`: see
+   * `ResolveOptions`.
+   */
+  getServerByCode(serverCode: string, options?: ResolveOptions): Promise<ServerRecord | null>;
   /** Applies changes and moves `updatedAt`; `null` when there is no such server. */
   updateServer(id: string, changes: ServerChanges): Promise<ServerRecord | null>;
   /** Replaces the code atomically; the old one is unknown from then on. `null` when there is no such server. */
@@ -52,6 +65,22 @@ export interface ServerStore {
   getOrCreateEndUser(server: ServerRecord, name: string, subject?: string): Promise<EndUser>;
   /** A `resolveServer` for `mcpServer`, loading each code's app with `loadApp` (cached, see `ResolverOptions`). */
   resolver(loadApp: LoadApp, options?: ResolverOptions): ResolveServer;
+  /**
+   * What the instances of a farm share through this store's database, for `mcpServer({ store })`;
+   * only a store on PostgreSQL has it.
+   */
+  readonly farm?: Farm;
+  /** Where streamed replies are kept so that a client can resume them; only the Knex store has it. */
+  readonly streams?: StreamEventStore;
+}
+
+/** The Knex store, with the one connection of its own it may open. */
+export interface KnexServerStore extends ServerStore {
+  /**
+   * Ends the store's own `LISTEN` connection (PostgreSQL), opened on first use; the host's Knex
+   * instance stays open. Call it before `knex.destroy()` when the process shuts down.
+   */
+  close(): Promise<void>;
 }
 
 /** Options of `store.resolver(loadApp, options)`. */

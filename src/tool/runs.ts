@@ -100,9 +100,9 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
       }
     },
 
-    /** Stops every matching run of the same server in this process (see `InflightCalls`). */
-    cancel(serverId: string, id: CallId): void {
-      inflight.cancel(serverId, id, new CallCancelled());
+    /** Stops every matching run of the same server in this process (see `InflightCalls`); `false` when none runs here. */
+    cancel(serverId: string, id: CallId): boolean {
+      return inflight.cancel(serverId, id, new CallCancelled());
     },
   };
 }

@@ -60,7 +60,7 @@ export async function handleModern<HostRequest>(
       : (headers.protocolVersion ?? FIRST_MODERN_VERSION); // no claim: the header chose this era
     crossCheck(headers, version, method, null);
     checkVersion(version, null);
-    const target = await ctx.resolveTarget(request, null);
+    const target = await ctx.resolveTarget(request, null, false);
     if (method === 'notifications/cancelled') ctx.methods.cancel(target, params);
     return ACCEPTED;
   }

@@ -1,0 +1,86 @@
+import type { Knex } from 'knex';
+import type { CallId, CancelListener, Farm } from './farm.js';
+import { PostgresListener } from './listener.js';
+
+/** What the farm does to the store's code cache. */
+export interface CacheInvalidation {
+  /** A server changed somewhere: drop its codes. */
+  forget(serverId: string): void;
+  /** Changes may have gone unheard: serve nothing from the cache before reading it again. */
+  expireAll(): void;
+}
+
+/** The names the farm uses in the database, all made by `migrate`. */
+export interface FarmNames {
+  channels: { serverChanged: string; cancelled: string; streamEvent: string };
+  rateLimits: string;
+}
+
+/** A farm with the connection it owns: started on first use, ended by `close()`. */
+export interface PostgresFarm extends Farm {
+  start(): void;
+  close(): Promise<void>;
+  /** Tells every instance that a stream has a new event. */
+  announceStreamEvent(streamId: string): Promise<void>;
+}
+
+/**
+ * The farm of a store on PostgreSQL: one `LISTEN` connection hears the server changes (announced
+ * by the trigger `migrate` installs) and the cancellations of every instance; cancellations and
+ * rate-limit counters go through the host's own pool.
+ */
+export function postgresFarm(
+  knex: Knex,
+  names: FarmNames,
+  cache: CacheInvalidation | null,
+  onStreamEvent: (streamId: string) => void,
+): PostgresFarm {
+  const { serverChanged, cancelled, streamEvent } = names.channels;
+  const cancelListeners = new Set<CancelListener>();
+  const listener = new PostgresListener(knex, {
+    channels: [serverChanged, cancelled, streamEvent],
+    onNotification(channel, payload) {
+      if (channel === serverChanged) cache?.forget(payload);
+      else if (channel === streamEvent) onStreamEvent(payload);
+      else if (channel === cancelled) {
+        const cancel = parseCancel(payload);
+        if (cancel) for (const listen of cancelListeners) listen(cancel.serverId, cancel.requestId);
+      }
+    },
+    // Whatever was cached before this moment may have missed a change.
+    onListening: () => cache?.expireAll(),
+  });
+
+  return {
+    start: () => listener.start(),
+    close: () => listener.close(),
+
+    async publishCancel(serverId, requestId) {
+      listener.start();
+      await knex.raw('select pg_notify(?, ?)', [cancelled, JSON.stringify([serverId, requestId])]);
+    },
+
+    async announceStreamEvent(streamId) {
+      listener.start();
+      await knex.raw('select pg_notify(?, ?)', [streamEvent, streamId]);
+    },
+
+    onCancel(listen) {
+      cancelListeners.add(listen);
+      return () => cancelListeners.delete(listen);
+    },
+
+    rateLimitStore: { storeClient: knex, storeType: 'knex', tableName: names.rateLimits },
+  };
+}
+
+function parseCancel(payload: string): { serverId: string; requestId: CallId } | null {
+  try {
+    const [serverId, requestId] = JSON.parse(payload) as unknown[];
+    if (typeof serverId !== 'string') return null;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return null;
+    return { serverId, requestId };
+  } catch {
+    return null; // not ours: another program on the same channel
+  }
+}

@@ -1,0 +1,62 @@
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Farm } from './farm.js';
+
+/** `rateLimit` of `mcpServer`: at most `requests` per server in any `windowMs`. */
+export interface RateLimit {
+  requests: number;
+  windowMs: number;
+}
+
+/** Takes one request from a key's allowance: `0` when it may go on, else the ms until it may. */
+export type RateCheck = (key: string) => Promise<number>;
+
+/**
+ * How long the shared counter may take before this instance counts on its own for that request:
+ * a database that does not answer must not hold requests up, nor let them all through.
+ */
+const SHARED_COUNTER_TIMEOUT_MS = 250;
+
+/**
+ * A rate check on rate-limiter-flexible (an optional peer dependency, loaded here only): counters
+ * in PostgreSQL, shared by every instance, when the store has a farm; in this process otherwise,
+ * and as the fallback while PostgreSQL fails or is slow. A package that cannot be loaded is told to
+ * `onLoadError` once, when the router is made, and requests are then not limited.
+ */
+export function createRateCheck(
+  limit: RateLimit,
+  farm: Farm | undefined,
+  onLoadError: (error: unknown) => void,
+): RateCheck {
+  const limiter = loadLimiter(limit, farm).catch((error: unknown) => {
+    onLoadError(error);
+    return null;
+  });
+  return async (key) => {
+    const loaded = await limiter;
+    if (!loaded) return 0;
+    try {
+      await loaded.consume(key);
+      return 0;
+    } catch (rejection) {
+      if (rejection instanceof Error) throw rejection;
+      return (rejection as RateLimiterRes).msBeforeNext;
+    }
+  };
+}
+
+async function loadLimiter(limit: RateLimit, farm: Farm | undefined): Promise<RateLimiterAbstract> {
+  const flexible = await import('rate-limiter-flexible').catch((cause: unknown) => {
+    throw new Error('rateLimit needs the rate-limiter-flexible package: npm install rate-limiter-flexible', {
+      cause,
+    });
+  });
+  const options = { keyPrefix: 'mcp', points: limit.requests, duration: limit.windowMs / 1000 };
+  const inMemory = new flexible.RateLimiterMemory(options);
+  if (!farm) return inMemory;
+  const shared = new flexible.RateLimiterPostgres({ ...options, ...farm.rateLimitStore, tableCreated: true });
+  return new flexible.RLWrapperTimeouts({
+    limiter: shared,
+    timeoutMs: SHARED_COUNTER_TIMEOUT_MS,
+    insuranceLimiter: inMemory,
+  }) as unknown as RateLimiterAbstract;
+}

@@ -1,0 +1,10 @@
+import type { StreamEventStore } from '../store/stream-events.js';
+
+/** How streams are kept for resumption (README, "Running several instances"). */
+export interface Resumability {
+  store: StreamEventStore;
+  /** How long a stream's events are kept after its response. */
+  retentionMs: number;
+  /** When > 0, a stream is ended after this long with a `retry` hint, and the client resumes with GET. */
+  windowMs: number;
+}
