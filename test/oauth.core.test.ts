@@ -1,6 +1,6 @@
 /**
  * Per-user access in the framework-free core, without HTTP: the check runs with the resolver,
- * before the app is loaded, or after a hand-written resolver that skips it; what `verifyToken`
+ * before the app is loaded and within the lookup's deadline, or after a hand-written resolver that skips it; what `verifyToken`
  * returns is checked; an `"oauth"` server without the `auth` option fails closed.
  */
 import { describe, expect, it } from 'vitest';
@@ -37,7 +37,7 @@ const urls = {
 const ALICE: AuthInfo = { subject: 'alice', tenantId: 'acme', scopes: ['mcp:tools'] };
 const CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'Notes', arguments: {} } };
 
-function core() {
+function core(resolveTimeoutMs = 0) {
   const runs: AppRun[] = [];
   const reports: { error: unknown; context: ErrorContext }[] = [];
   const handle = createProtocolCore({
@@ -49,7 +49,7 @@ function core() {
     callTimeoutMs: 0,
     maxDataUrlBytes: DEFAULT_MAX_DATA_URL_BYTES,
     maxInlineResultBytes: DEFAULT_MAX_INLINE_RESULT_BYTES,
-    resolveTimeoutMs: 0,
+    resolveTimeoutMs,
     report: (error, context) => reports.push({ error, context }),
   });
   const ask = (request: Partial<EndpointRequest>) =>
@@ -224,5 +224,51 @@ describe('bearerTokenOf', () => {
     for (const header of [undefined, '', 'Basic abc', 'Bearer', 'Bearer a b', 'Bearer "abc"']) {
       expect(bearerTokenOf(header)).toBeUndefined();
     }
+  });
+
+  it('within resolveTimeoutMs a refusal is still a refusal', async () => {
+    const { ask } = core(200);
+    const refusal = new AccessRefused('unauthorized', 'Unauthorized: no', 'Bearer resource_metadata="x"');
+    const reply = await ask({
+      resolve: async (options) => {
+        await options?.checkServer?.(server('oauth'));
+        return { server: server('oauth'), app: APP };
+      },
+      authenticate: async () => Promise.reject(refusal),
+    });
+    expect(reply).toEqual({
+      kind: 'json',
+      status: 401,
+      body: { jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Unauthorized: no' } },
+      headers: { 'WWW-Authenticate': 'Bearer resource_metadata="x"' },
+    });
+  });
+
+  it('a token check still running at the lookup deadline answers 503 with Retry-After, and loads nothing', async () => {
+    const { ask, reports, runs } = core(100);
+    let loaded = 0;
+    const reply = await ask({
+      resolve: async (options) => {
+        await options?.checkServer?.(server('oauth'));
+        loaded++;
+        return { server: server('oauth'), app: APP };
+      },
+      authenticate: () => new Promise<AuthInfo>(() => {}),
+    });
+    expect(reply).toEqual({
+      kind: 'json',
+      status: 503,
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32603, message: 'MCP server temporarily unavailable: try again later' },
+      },
+      headers: { 'Retry-After': '5' },
+    });
+    expect(loaded).toBe(0);
+    expect(runs).toHaveLength(0);
+    expect(reports).toEqual([
+      { error: expect.objectContaining({ name: 'ResolveTimeout' }), context: { phase: 'resolve' } },
+    ]);
   });
 });
