@@ -1,7 +1,8 @@
 /**
  * Per-user access in the framework-free core, without HTTP: the check runs with the resolver,
- * before the app is loaded and within the lookup's deadline, or after a hand-written resolver that skips it; what `verifyToken`
- * returns is checked; an `"oauth"` server without the `auth` option fails closed.
+ * before the app is loaded and within the lookup's deadline, or after a hand-written resolver
+ * that skips it; what `verifyToken` returns is checked; an `"oauth"` server without the `auth`
+ * option fails closed.
  */
 import { describe, expect, it } from 'vitest';
 import type { ParsedAuthOptions } from '../src/auth/auth-options.js';
