@@ -49,14 +49,16 @@ export interface FileInput {
 
 /**
  * A file an app returns (README, "Files in and out"): a URL, or inline base64 `data`. With both, `data` is the
- * content and `url` names it. A base64 `data:` URL counts as inline data.
+ * content and `url` names it. A base64 `data:` URL counts as inline data. It is also what a remote
+ * tool's `image`, `audio`, `resource` and `resource_link` content blocks become (`connectMcpServer`).
  */
 export interface AppFile {
   url?: string;
-  /** base64 */
+  /** Base64. */
   data?: string;
   mimeType?: string;
   name?: string;
+  /** In bytes. */
   size?: number;
 }
 
@@ -222,17 +224,3 @@ export type AppEvent =
 export type RunApp<HostRequest = unknown> = (
   run: AppRun<HostRequest>,
 ) => Promise<AppResult | AsyncIterable<AppEvent>> | AppResult | AsyncIterable<AppEvent>;
-
-/**
- * A file, by URL or inline data: what a remote tool's `image`, `audio`, `resource` and
- * `resource_link` content blocks become for the host (`connectMcpServer`).
- */
-export interface AppFile {
-  url?: string;
-  /** Base64. */
-  data?: string;
-  mimeType?: string;
-  name?: string;
-  /** In bytes. */
-  size?: number;
-}

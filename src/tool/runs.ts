@@ -1,6 +1,5 @@
-import type { AuthInfo } from '../auth/types.js';
 import { type CallObservation, outcomeOf } from '../observe/on-call.js';
-import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types.js';
+import type { AppRun, HostApp, RunApp, ServerRecord } from '../types.js';
 import { CallCancelled, type CallToolResult, runToolCall } from './call.js';
 import type { ToolFeatures } from './features.js';
 import { type CallId, InflightCalls } from './inflight.js';
@@ -21,21 +20,15 @@ export interface ToolRunsOptions<HostRequest> {
   report: (error: unknown, phase: 'run' | 'outputs', server: ServerRecord, app: HostApp) => void;
 }
 
-/** One `tools/call` whose arguments passed, ready to run. */
-export interface ToolRun<HostRequest> {
+/**
+ * One `tools/call` whose arguments passed, ready to run: what the app's run gets, less the signal
+ * (made when it starts), and what the call needs around it.
+ */
+export interface ToolRun<HostRequest> extends Omit<AppRun<HostRequest>, 'signal'> {
   /** The JSON-RPC id, by which `notifications/cancelled` names the call. */
   id: CallId;
   tool: AppTool;
-  app: HostApp;
-  server: ServerRecord;
-  endUser: EndUser;
-  inputs: Record<string, unknown>;
-  query?: string;
-  /** Apps that keep conversations: the conversation the client asked to continue. */
-  conversationId?: string;
   features: ToolFeatures;
-  protocolVersion: string;
-  request: HostRequest;
   /**
    * Calls `listener` when the client goes away before the reply is written; returns a function
    * that stops watching. Where a disconnect is no cancellation, a function that never calls it.
@@ -45,8 +38,6 @@ export interface ToolRun<HostRequest> {
   observer?: RunObserver;
   /** Learns the outcome of the run (`onCall`, tracing), and runs the app inside the call's span. */
   observed?: CallObservation;
-  /** Who called an `"oauth"` server. */
-  auth?: AuthInfo;
 }
 
 /**
