@@ -1,5 +1,5 @@
 import { isJsonObject } from '../plain-object.js';
-import { base64ByteLength, isBase64, parseDataUrl } from './base64.js';
+import { base64ByteLength, hasDataScheme, isBase64, parseDataUrl } from './base64.js';
 import { mediaTypeOfName } from './file-types.js';
 
 /**
@@ -43,7 +43,7 @@ export function toResultFile(file: unknown): ResultFile | string {
   }
   if (data !== undefined && !isBase64(data)) return 'data must be base64';
 
-  const isDataUrl = url !== undefined && /^data:/i.test(url);
+  const isDataUrl = url !== undefined && hasDataScheme(url);
   const dataUrl = isDataUrl ? parseDataUrl(url) : null;
   if (isDataUrl && !dataUrl) return 'url must be a base64 data: URL or another absolute URL';
   if (url !== undefined && !dataUrl && !URL.canParse(url)) return 'url must be an absolute URL';

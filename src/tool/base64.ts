@@ -24,6 +24,12 @@ export interface DataUrl {
 }
 
 const DATA_URL_HEAD = /^data:([^,]*),/i;
+const DATA_SCHEME = /^data:/i;
+
+/** Whether a URL is a `data:` URL (schemes are case-insensitive, RFC 3986 §3.1). */
+export function hasDataScheme(url: string): boolean {
+  return DATA_SCHEME.test(url);
+}
 
 /**
  * A `data:` URL (RFC 2397) whose payload is base64 (`;base64`), or `null` for any other text.
