@@ -163,6 +163,7 @@ describe('file inputs', () => {
       [{ url: 'https://files.example.com/get?id=1', filename: 'photo.webp' }, undefined],
       [{ url: 'https://files.example.com/get?id=1', mime_type: 'image/gif' }, 'image/gif'],
       [{ url: 'data:IMAGE/SVG+XML;charset=utf-8;base64,PHN2Zy8+' }, 'image/svg+xml'],
+      [{ url: 'DATA:image/png;BASE64,PHN2Zy8+' }, 'image/png'],
     ] as const) {
       const reply = await call({ receipt });
       expect((reply.json as { result: { isError: boolean } }).result.isError).toBe(false);
@@ -207,6 +208,11 @@ describe('file inputs', () => {
     [
       'a data: URL that is not base64',
       { url: 'data:image/png,abc' },
+      'receipt.url must be an https or http URL, or a base64 data: URL',
+    ],
+    [
+      'a data: URL after a space',
+      { url: ' data:image/png;base64,PHN2Zy8+' },
       'receipt.url must be an https or http URL, or a base64 data: URL',
     ],
     [
