@@ -125,8 +125,13 @@ try {
   const memory = settings.memoryRequests > 0 && wanted('ours') ? await measureMemory() : null;
   if (memory) log('memory measured');
   const streaming = wanted('streaming') ? await measureStreamedCall(settings, log) : null;
+  // The floor's soak first: the same streams held by Express alone, to read our memory against.
+  const soakSettings = { calls: settings.soakCalls, heartbeatMs: 1000, runMs: 5000 };
   const soaked = wanted('soak')
-    ? await soak({ calls: settings.soakCalls, heartbeatMs: 1000, runMs: 5000 }, log)
+    ? {
+        floor: await soak({ ...soakSettings, file: 'streaming-floor.mjs' }, log),
+        ours: await soak(soakSettings, log),
+      }
     : null;
 
   const results = summarize(runs);

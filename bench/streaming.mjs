@@ -81,8 +81,8 @@ async function checkShapes(url) {
  * its memory before the soak: held by the open streams (both after a forced GC, half-way through),
  * and at its peak (sampled every 100 ms from /proc, garbage included).
  */
-export async function soak({ calls, heartbeatMs, runMs }, log) {
-  const server = await startServer('streaming.mjs', {
+export async function soak({ calls, heartbeatMs, runMs, file = 'streaming.mjs' }, log) {
+  const server = await startServer(file, {
     env: { BENCH_STREAM_APP: 'wait', BENCH_HEARTBEAT_MS: String(heartbeatMs), BENCH_WAIT_MS: String(runMs) },
   });
   const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
@@ -103,7 +103,7 @@ export async function soak({ calls, heartbeatMs, runMs }, log) {
     const during = await server.memory();
     const outcomes = await pending;
     clearInterval(sampler);
-    log('soak done');
+    log(`soak done (${file})`);
     const gaps = outcomes.flatMap((outcome) => outcome.gaps).sort((a, b) => a - b);
     const quantile = (q) =>
       Number((gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))] / 1000).toFixed(3));
@@ -115,6 +115,8 @@ export async function soak({ calls, heartbeatMs, runMs }, log) {
       heartbeats: outcomes.reduce((sum, outcome) => sum + outcome.heartbeats, 0),
       gapSeconds: { p50: quantile(0.5), p99: quantile(0.99), max: quantile(1) },
       extraRssMiB: mib(during.rss - before.rss),
+      extraHeapMiB: mib(during.heapUsed + during.external - before.heapUsed - before.external),
+      extraHeapTotalMiB: mib(during.heapTotal - before.heapTotal),
       peakExtraRssMiB: measurable ? mib(peakRss - before.rss) : null,
     };
   } finally {
@@ -196,13 +198,19 @@ export function longRunReport(streamed, soaked) {
     );
   }
   if (soaked) {
-    const peak = soaked.peakExtraRssMiB === null ? 'not measured here' : `${soaked.peakExtraRssMiB} MiB`;
-    lines.push(
-      `\nsoak: ${soaked.completed}/${soaked.calls} concurrent streamed calls of ${soaked.runMs / 1000} s completed ` +
-        `(heartbeatMs ${soaked.heartbeatMs}, ${soaked.heartbeats} heartbeats); gaps between events ` +
-        `p50 ${soaked.gapSeconds.p50} s, p99 ${soaked.gapSeconds.p99} s, max ${soaked.gapSeconds.max} s; ` +
-        `extra RSS ${soaked.extraRssMiB} MiB while all are open (after a forced GC), ${peak} at the peak`,
-    );
+    for (const [label, run] of [
+      ['soak, floor (Express alone)', soaked.floor],
+      ['soak, ours', soaked.ours],
+    ]) {
+      const peak = run.peakExtraRssMiB === null ? 'not measured here' : `${run.peakExtraRssMiB} MiB`;
+      lines.push(
+        `\n${label}: ${run.completed}/${run.calls} concurrent streamed calls of ${run.runMs / 1000} s completed ` +
+          `(heartbeatMs ${run.heartbeatMs}, ${run.heartbeats} heartbeats); gaps between events ` +
+          `p50 ${run.gapSeconds.p50} s, p99 ${run.gapSeconds.p99} s, max ${run.gapSeconds.max} s; ` +
+          `extra RSS ${run.extraRssMiB} MiB while all are open (after a forced GC), ${peak} at the peak; ` +
+          `of it, live objects and buffers ${run.extraHeapMiB} MiB, V8 heap reserved +${run.extraHeapTotalMiB} MiB`,
+      );
+    }
   }
   return lines.join('\n');
 }
