@@ -1,7 +1,8 @@
 /**
  * What a host's code can rely on when something goes wrong: each error of the package has a
- * stable `code`; an unknown option gets a "did you mean"; a store used before `migrate()` says so,
- * on SQLite and PostgreSQL, instead of surfacing the driver's "no such table".
+ * stable `code`; an unknown option gets a "did you mean"; a store (of servers or of tool providers)
+ * used before `migrate()` says so, on SQLite and PostgreSQL, instead of surfacing the driver's
+ * "no such table".
  */
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import {
   ConfigurationError,
   type ErrorContext,
   knexServerStore,
+  knexToolProviderStore,
   type McpServerOptions,
   MigrationRequiredError,
   mcpConsole,
@@ -192,6 +194,32 @@ describe.each(databases)('a store used before migrate() on $name', (kind) => {
         // deleteServer deletes the servers first, the end user's row last.
         index === 8 ? 'mcp_end_users' : 'mcp_servers',
       ]),
+    );
+    expect(
+      errors.every((error) => error instanceof MigrationRequiredError && error.cause instanceof Error),
+    ).toBe(true);
+  });
+
+  it('every tool provider store method says so too, naming its table', async () => {
+    const providers = knexToolProviderStore(knex, { encryptionKey: 'ab'.repeat(32) });
+    const attempts = [
+      providers.createProvider({ tenantId: 't', name: 'p', serverUrl: 'https://tools.example.com/mcp' }),
+      providers.listProviders('t'),
+      providers.getProvider('t', 'x'),
+      providers.getProviderByName('t', 'p'),
+      providers.updateProvider('t', 'x', { name: 'q' }),
+      providers.deleteProvider('t', 'x'),
+    ];
+    const errors = await Promise.all(
+      attempts.map((attempt) =>
+        attempt.then(
+          () => null,
+          (error) => error,
+        ),
+      ),
+    );
+    expect(errors.map((error) => [error?.name, error?.code, error?.table])).toEqual(
+      attempts.map(() => ['MigrationRequiredError', 'migration_required', 'mcp_tool_providers']),
     );
     expect(
       errors.every((error) => error instanceof MigrationRequiredError && error.cause instanceof Error),

@@ -5,6 +5,7 @@ import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../client/options.j
 import type { RemoteTool } from '../client/types.js';
 import { parseFactoryOptions } from '../factory-options.js';
 import { assertKnexInstance } from '../store/knex-instance.js';
+import { guardMissingTables } from '../store/migration-required.js';
 import { storeOptionsSchema } from '../store/store-options.js';
 import { tableNames } from '../store/tables.js';
 import { isUniqueViolation, type UniqueConstraint } from '../store/unique-violation.js';
@@ -111,64 +112,68 @@ export function knexToolProviderStore(knex: Knex, options: KnexToolProviderStore
     }
   }
 
-  return {
-    async createProvider(input: NewToolProvider) {
-      const id = randomUUID();
-      const now = Date.now();
-      const row: ProviderRow = {
-        id,
-        tenant_id: input.tenantId,
-        name: input.name,
-        encrypted_server_url: sealUrl(id, input.serverUrl),
-        encrypted_headers: sealHeaders(id, input.headers ?? {}),
-        timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        call_timeout_ms: input.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
-        tools: JSON.stringify(input.tools ?? []),
-        tools_updated_at: input.tools ? now : null,
-        created_at: now,
-        updated_at: now,
-      };
-      await naming(input.tenantId, input.name, () => providers().insert(row));
-      return toProvider(row);
-    },
+  // A store used before `migrate(knex)` says so instead of the driver's "no such table".
+  return guardMissingTables(
+    {
+      async createProvider(input: NewToolProvider) {
+        const id = randomUUID();
+        const now = Date.now();
+        const row: ProviderRow = {
+          id,
+          tenant_id: input.tenantId,
+          name: input.name,
+          encrypted_server_url: sealUrl(id, input.serverUrl),
+          encrypted_headers: sealHeaders(id, input.headers ?? {}),
+          timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          call_timeout_ms: input.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+          tools: JSON.stringify(input.tools ?? []),
+          tools_updated_at: input.tools ? now : null,
+          created_at: now,
+          updated_at: now,
+        };
+        await naming(input.tenantId, input.name, () => providers().insert(row));
+        return toProvider(row);
+      },
 
-    async listProviders(tenantId) {
-      const rows = await providers()
-        .where({ tenant_id: tenantId })
-        .orderBy([{ column: 'created_at' }, { column: 'id' }]);
-      return (rows as ProviderRow[]).map(toProvider);
-    },
+      async listProviders(tenantId) {
+        const rows = await providers()
+          .where({ tenant_id: tenantId })
+          .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+        return (rows as ProviderRow[]).map(toProvider);
+      },
 
-    async getProvider(tenantId, id) {
-      const row = await providers().where({ tenant_id: tenantId, id }).first();
-      return row ? toProvider(row as ProviderRow) : null;
-    },
+      async getProvider(tenantId, id) {
+        const row = await providers().where({ tenant_id: tenantId, id }).first();
+        return row ? toProvider(row as ProviderRow) : null;
+      },
 
-    async getProviderByName(tenantId, name) {
-      const row = await providers().where({ tenant_id: tenantId, name }).first();
-      return row ? toProvider(row as ProviderRow) : null;
-    },
+      async getProviderByName(tenantId, name) {
+        const row = await providers().where({ tenant_id: tenantId, name }).first();
+        return row ? toProvider(row as ProviderRow) : null;
+      },
 
-    async updateProvider(tenantId, id, changes: ToolProviderChanges) {
-      const now = Date.now();
-      const values: Partial<ProviderRow> = { updated_at: now };
-      if (changes.name !== undefined) values.name = changes.name;
-      if (changes.serverUrl !== undefined) values.encrypted_server_url = sealUrl(id, changes.serverUrl);
-      if (changes.headers !== undefined) values.encrypted_headers = sealHeaders(id, changes.headers);
-      if (changes.timeoutMs !== undefined) values.timeout_ms = changes.timeoutMs;
-      if (changes.callTimeoutMs !== undefined) values.call_timeout_ms = changes.callTimeoutMs;
-      if (changes.tools !== undefined) {
-        values.tools = JSON.stringify(changes.tools);
-        values.tools_updated_at = now;
-      }
-      const [row] = await naming(tenantId, changes.name, () =>
-        providers().where({ tenant_id: tenantId, id }).update(values).returning('*'),
-      );
-      return row ? toProvider(row as ProviderRow) : null;
-    },
+      async updateProvider(tenantId, id, changes: ToolProviderChanges) {
+        const now = Date.now();
+        const values: Partial<ProviderRow> = { updated_at: now };
+        if (changes.name !== undefined) values.name = changes.name;
+        if (changes.serverUrl !== undefined) values.encrypted_server_url = sealUrl(id, changes.serverUrl);
+        if (changes.headers !== undefined) values.encrypted_headers = sealHeaders(id, changes.headers);
+        if (changes.timeoutMs !== undefined) values.timeout_ms = changes.timeoutMs;
+        if (changes.callTimeoutMs !== undefined) values.call_timeout_ms = changes.callTimeoutMs;
+        if (changes.tools !== undefined) {
+          values.tools = JSON.stringify(changes.tools);
+          values.tools_updated_at = now;
+        }
+        const [row] = await naming(tenantId, changes.name, () =>
+          providers().where({ tenant_id: tenantId, id }).update(values).returning('*'),
+        );
+        return row ? toProvider(row as ProviderRow) : null;
+      },
 
-    async deleteProvider(tenantId, id) {
-      return (await providers().where({ tenant_id: tenantId, id }).delete()) > 0;
+      async deleteProvider(tenantId, id) {
+        return (await providers().where({ tenant_id: tenantId, id }).delete()) > 0;
+      },
     },
-  };
+    [tables.toolProviders],
+  );
 }

@@ -20,6 +20,30 @@ export function missingTable(error: unknown, tables: readonly string[]): string 
 }
 
 /**
+ * The same methods, each turning a missing-table error about one of `tables` into a
+ * `MigrationRequiredError`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any method shape, checked by the caller's type.
+export function guardMissingTables<T extends Record<keyof T, (...args: any[]) => Promise<unknown>>>(
+  methods: T,
+  tables: readonly string[],
+): T {
+  const translate = (error: unknown): unknown => {
+    const table = missingTable(error, tables);
+    return table === null ? error : new MigrationRequiredError(table, { cause: error });
+  };
+  const guarded = {} as T;
+  for (const name of Object.keys(methods) as (keyof T)[]) {
+    const method = methods[name];
+    guarded[name] = ((...args: unknown[]) =>
+      method(...args).catch((error: unknown) => {
+        throw translate(error);
+      })) as T[keyof T];
+  }
+  return guarded;
+}
+
+/**
  * The same store, its methods turning a missing-table error into a `MigrationRequiredError`; its
  * resolver goes through them too, so the endpoint's `onError` gets the clear error.
  */
@@ -32,26 +56,19 @@ export function requireMigrations(
     options?: ResolverOptions,
   ) => ReturnType<ServerStore['resolver']>,
 ): ServerStore {
-  const translate = (error: unknown): unknown => {
-    const table = missingTable(error, tables);
-    return table === null ? error : new MigrationRequiredError(table, { cause: error });
+  const methods = {
+    createServer: store.createServer,
+    getServerByApp: store.getServerByApp,
+    getServerById: store.getServerById,
+    getServerByCode: store.getServerByCode,
+    updateServer: store.updateServer,
+    rotateCode: store.rotateCode,
+    deactivateServer: store.deactivateServer,
+    deleteServer: store.deleteServer,
+    getOrCreateEndUser: store.getOrCreateEndUser,
   };
-  const guard =
-    <A extends unknown[], R>(method: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> =>
-      method(...args).catch((error: unknown) => {
-        throw translate(error);
-      });
   const guarded: ServerStore = {
-    createServer: guard(store.createServer),
-    getServerByApp: guard(store.getServerByApp),
-    getServerById: guard(store.getServerById),
-    getServerByCode: guard(store.getServerByCode),
-    updateServer: guard(store.updateServer),
-    rotateCode: guard(store.rotateCode),
-    deactivateServer: guard(store.deactivateServer),
-    deleteServer: guard(store.deleteServer),
-    getOrCreateEndUser: guard(store.getOrCreateEndUser),
+    ...guardMissingTables(methods, tables),
     resolver: (loadApp, options) => resolver(guarded, loadApp, options),
   };
   return guarded;
