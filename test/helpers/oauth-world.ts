@@ -3,7 +3,11 @@
  * Knex store on a real database, and an Express host whose `mcpServer` checks tokens with
  * `jwtVerifier`. Three servers of tenant `acme`: two in `"oauth"` mode, one in `"code"` mode.
  */
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  auth,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+} from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -170,6 +174,7 @@ export class HeadlessOAuthClient implements OAuthClientProvider {
   registered: OAuthClientInformationMixed | undefined;
   saved: OAuthTokens | undefined;
   verifier: string | undefined;
+  discovered: OAuthDiscoveryState | undefined;
   /** Every authorization URL the client was sent to. */
   readonly authorizationUrls: URL[] = [];
 
@@ -203,6 +208,14 @@ export class HeadlessOAuthClient implements OAuthClientProvider {
   codeVerifier() {
     if (!this.verifier) throw new Error('no code verifier saved');
     return this.verifier;
+  }
+  // Kept as a real client keeps it, so that the 2026-07-28 client checks that the callback comes
+  // from the authorization server it discovered.
+  saveDiscoveryState(state: OAuthDiscoveryState) {
+    this.discovered = state;
+  }
+  discoveryState() {
+    return this.discovered;
   }
 }
 
