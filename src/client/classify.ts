@@ -1,4 +1,5 @@
 import { RemoteMcpError } from './errors.js';
+import { MODERN_VERSION } from './session.js';
 
 /** The SDK's own codes for its timeouts and a closed connection (`ErrorCode` in its `types.ts`). */
 const SDK_CONNECTION_CLOSED = -32000;
@@ -16,8 +17,9 @@ interface Exchange {
 }
 
 /**
- * Turns whatever the SDK threw into a `RemoteMcpError` that names the server and says, in a few
- * words, what happened. An HTML error page or a garbage body is described, never quoted.
+ * Turns whatever the SDK threw (1.x or the client package 2.x) into a `RemoteMcpError` that names
+ * the server and says, in a few words, what happened. An HTML error page or a garbage body is
+ * described, never quoted.
  */
 export function toRemoteMcpError(error: unknown, exchange: Exchange): RemoteMcpError {
   if (error instanceof RemoteMcpError) return error;
@@ -48,6 +50,13 @@ export function toRemoteMcpError(error: unknown, exchange: Exchange): RemoteMcpE
       data,
     });
   }
+  if (name === 'ProtocolError' && typeof code === 'number') {
+    return fail('rpc', `refused ${method}: ${text} (JSON-RPC error ${code})`, { rpcCode: code, data });
+  }
+  if ((name === 'SdkError' || name === 'SdkHttpError') && typeof code === 'string') {
+    const read = readSdkError(code, name, data, exchange, fail);
+    if (read) return read;
+  }
   if (name === 'SseError') {
     if (lastFailure) return lastFailure;
     if (typeof code === 'number') return fail('http', `answered HTTP ${code}`, { status: code });
@@ -58,7 +67,7 @@ export function toRemoteMcpError(error: unknown, exchange: Exchange): RemoteMcpE
     return fail('invalid-reply', `answered ${method} with a body that is not JSON`);
   if (name === 'ZodError' || Array.isArray((error as { issues?: unknown }).issues))
     return fail('invalid-reply', `answered ${method} with a message that does not follow the MCP schema`);
-  const contentType = /^Streamable HTTP error: Unexpected content type: (.*)$/.exec(text)?.[1];
+  const contentType = /Unexpected content type: (.*)$/.exec(text)?.[1];
   if (contentType !== undefined) {
     return fail(
       'invalid-reply',
@@ -69,6 +78,41 @@ export function toRemoteMcpError(error: unknown, exchange: Exchange): RemoteMcpE
   if (version !== undefined)
     return fail('invalid-reply', `speaks protocol version ${version}, which the client does not support`);
   return fail('invalid-reply', `failed during ${method}: ${text}`);
+}
+
+/**
+ * The client package's own errors (`SdkError`, with a string code), where they say more than the
+ * failure the fetch saw; `undefined` for the rest, which are read like the 1.x SDK's.
+ */
+function readSdkError(
+  code: string,
+  name: string,
+  data: unknown,
+  exchange: Exchange,
+  fail: (kind: RemoteMcpError['kind'], reason: string, details?: { status?: number }) => RemoteMcpError,
+): RemoteMcpError | undefined {
+  const { method, timeoutMs, lastFailure } = exchange;
+  switch (code) {
+    case 'REQUEST_TIMEOUT':
+      return fail('timeout', `no answer to ${method} within ${timeoutMs} ms`);
+    case 'CONNECTION_CLOSED':
+      return lastFailure ?? fail('closed', `closed the connection during ${method}`);
+    case 'INVALID_RESULT':
+      return fail('invalid-reply', `answered ${method} with a message that does not follow the MCP schema`);
+    case 'ERA_NEGOTIATION_FAILED': {
+      // The probe's own failure (the network, a body that is not JSON…) is read as any other.
+      const cause = (data as { cause?: unknown } | undefined)?.cause;
+      if (cause !== undefined) return toRemoteMcpError(cause, exchange);
+      // An HTTP error status is reported as such, as in the 2025 era: a 404 is a wrong URL there too.
+      if (name === 'SdkHttpError' || lastFailure) break;
+      return fail('invalid-reply', `does not offer protocol version ${MODERN_VERSION}`);
+    }
+  }
+  const status = (data as { status?: unknown } | undefined)?.status;
+  if (name === 'SdkHttpError' && !lastFailure && typeof status === 'number') {
+    return fail('http', `answered HTTP ${status}`, { status });
+  }
+  return undefined;
 }
 
 /** The SDK's timeouts carry the limit in `data`; a server's own -32001 error does not. */
