@@ -1,5 +1,5 @@
 import { PACKAGE_VERSION } from '../version.js';
-import { toRemoteMcpError } from './classify.js';
+import { timedOut, toRemoteMcpError } from './classify.js';
 import { withDeadline } from './deadline.js';
 import { RemoteMcpError } from './errors.js';
 import type { ParsedConnectOptions } from './options.js';
@@ -75,11 +75,7 @@ export async function handshake(
   { server, method, timeoutMs, lastFailure }: Handshake,
 ): Promise<void> {
   try {
-    await withDeadline(
-      connecting,
-      timeoutMs,
-      () => new RemoteMcpError(server, 'timeout', `no answer to ${method} within ${timeoutMs} ms`),
-    );
+    await withDeadline(connecting, timeoutMs, () => timedOut({ server, method, timeoutMs }));
   } catch (error) {
     await client.close().catch(() => {});
     throw toRemoteMcpError(error, { server, method, timeoutMs, lastFailure: lastFailure() });
