@@ -18,7 +18,9 @@ export const isAppRunError = (error: unknown): error is AppRunError =>
  * - `invalid_options`: an option is unknown or has the wrong type (the message names it);
  * - `invalid_knex`: what was passed as the Knex instance is not one;
  * - `invalid_url`: `connectMcpServer` was given something that is not an http(s) URL;
- * - `missing_peer_dependency`: `connectMcpServer` needs `@modelcontextprotocol/sdk`, which is not installed.
+ * - `missing_peer_dependency`: `connectMcpServer` needs a client SDK that is not installed, which the
+ *   message names: `@modelcontextprotocol/sdk` for the 2025 era, `@modelcontextprotocol/client` for
+ *   the 2026-07-28 era.
  */
 export type ConfigurationErrorCode =
   | 'invalid_options'

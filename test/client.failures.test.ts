@@ -1,7 +1,9 @@
 /**
  * Servers that cannot be used: nobody listening, an HTML error page, garbage, silence. Each gives a
  * `RemoteMcpError` that names the server by its URL without credentials or query, within the time
- * allowed; never a hang, never an unhandled rejection (the test runner fails on one).
+ * allowed; never a hang, never an unhandled rejection (the test runner fails on one). The same in
+ * the 2025 era and in `auto`, whose `server/discover` comes first: whatever it gets short of an
+ * outage, the 2025 handshake follows and says what is wrong.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, connectMcpServer, RemoteMcpError } from '../src/index.js';
@@ -21,8 +23,12 @@ async function failure(promise: Promise<unknown>): Promise<RemoteMcpError> {
 const HTML_ERROR_PAGE =
   '<!DOCTYPE html><html><body><h1>500 Internal Server Error</h1><p>nginx</p></body></html>';
 
-describe('remote servers that fail', () => {
+describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)', (protocol) => {
   let server: RemoteServer | undefined;
+  const connect = (url: string, options: Parameters<typeof connectMcpServer>[1] = {}) =>
+    connectMcpServer(url, { protocol, ...options });
+  /** The first request a client sends. */
+  const opening = protocol === 'auto' ? 'server/discover' : 'initialize';
 
   afterEach(async () => {
     await server?.close();
@@ -33,7 +39,7 @@ describe('remote servers that fail', () => {
     const port = await closedPort();
     const url = `http://127.0.0.1:${port}/mcp`;
 
-    const error = await failure(connectMcpServer(url, { timeoutMs: 2000 }));
+    const error = await failure(connect(url, { timeoutMs: 2000 }));
 
     expect({ kind: error.kind, server: error.server, message: error.message }).toEqual({
       kind: 'unreachable',
@@ -46,7 +52,7 @@ describe('remote servers that fail', () => {
     const port = await closedPort();
     const url = `http://127.0.0.1:${port}/`;
 
-    const error = await failure(connectMcpServer(url, { timeoutMs: 2000 }));
+    const error = await failure(connect(url, { timeoutMs: 2000 }));
 
     expect(error.message).toBe(`MCP server ${url}: could not be reached (ECONNREFUSED)`);
   });
@@ -55,7 +61,7 @@ describe('remote servers that fail', () => {
     const port = await closedPort();
 
     const error = await failure(
-      connectMcpServer(`http://admin:hunter2@127.0.0.1:${port}/mcp?api_key=s3cr3t#frag`, { timeoutMs: 2000 }),
+      connect(`http://admin:hunter2@127.0.0.1:${port}/mcp?api_key=s3cr3t#frag`, { timeoutMs: 2000 }),
     );
 
     expect(error.server).toBe(`http://127.0.0.1:${port}/mcp`);
@@ -68,7 +74,7 @@ describe('remote servers that fail', () => {
       res.end(HTML_ERROR_PAGE);
     });
 
-    const error = await failure(connectMcpServer(server.url, { timeoutMs: 2000 }));
+    const error = await failure(connect(server.url, { timeoutMs: 2000 }));
 
     expect({ kind: error.kind, status: error.status, message: error.message }).toEqual({
       kind: 'http',
@@ -83,7 +89,7 @@ describe('remote servers that fail', () => {
       res.end(HTML_ERROR_PAGE);
     }, '/sse');
 
-    const error = await failure(connectMcpServer(server.url, { timeoutMs: 2000 }));
+    const error = await failure(connect(server.url, { timeoutMs: 2000 }));
 
     expect({ kind: error.kind, status: error.status, message: error.message }).toEqual({
       kind: 'http',
@@ -117,7 +123,7 @@ describe('remote servers that fail', () => {
       res.end(body);
     });
 
-    const error = await failure(connectMcpServer(server.url, { timeoutMs: 2000 }));
+    const error = await failure(connect(server.url, { timeoutMs: 2000 }));
 
     expect({ kind: error.kind, message: error.message }).toEqual({
       kind: 'invalid-reply',
@@ -141,30 +147,30 @@ describe('remote servers that fail', () => {
       );
     });
 
-    const error = await failure(connectMcpServer(server.url, { timeoutMs: 2000 }));
+    const error = await failure(connect(server.url, { timeoutMs: 2000 }));
 
     expect(error.message).toBe(
       `MCP server ${server.url}: speaks protocol version 1999-01-01, which the client does not support`,
     );
   });
 
-  it('never answers initialize: a timeout after timeoutMs', async () => {
+  it('never answers: a timeout after timeoutMs, for the first request', async () => {
     server = await startRawServer(() => {
       // Keeps the request open, never writes.
     });
 
-    const error = await failure(connectMcpServer(server.url, { timeoutMs: 300 }));
+    const error = await failure(connect(server.url, { timeoutMs: 300 }));
 
     expect({ kind: error.kind, message: error.message }).toEqual({
       kind: 'timeout',
-      message: `MCP server ${server.url}: no answer to initialize within 300 ms`,
+      message: `MCP server ${server.url}: no answer to ${opening} within 300 ms`,
     });
   });
 
   it('an /sse server that never opens its event stream: a timeout too', async () => {
     server = await startRawServer(() => {}, '/sse');
 
-    const error = await failure(connectMcpServer(server.url, { timeoutMs: 300 }));
+    const error = await failure(connect(server.url, { timeoutMs: 300 }));
 
     expect({ kind: error.kind, message: error.message }).toEqual({
       kind: 'timeout',
@@ -178,7 +184,7 @@ describe('remote servers that fail', () => {
       res.write(': connected\n\n');
     }, '/sse');
 
-    const error = await failure(connectMcpServer(server.url, { timeoutMs: 300 }));
+    const error = await failure(connect(server.url, { timeoutMs: 300 }));
 
     expect(error.kind).toBe('timeout');
   });
@@ -191,7 +197,7 @@ describe('remote servers that fail', () => {
         res.end();
       }
     });
-    const connection = await connectMcpServer(server.url, { timeoutMs: 300 });
+    const connection = await connect(server.url, { timeoutMs: 300 });
 
     const error = await failure(connection.listTools());
     await connection.close();
@@ -211,7 +217,7 @@ describe('remote servers that fail', () => {
         res.end();
       }
     });
-    const connection = await connectMcpServer(server.url, { timeoutMs: 2000 });
+    const connection = await connect(server.url, { timeoutMs: 2000 });
 
     const error = await failure(connection.listTools());
     await connection.close();
@@ -240,7 +246,7 @@ describe('remote servers that fail', () => {
         res.end();
       }
     });
-    const connection = await connectMcpServer(server.url, { timeoutMs: 2000 });
+    const connection = await connect(server.url, { timeoutMs: 2000 });
 
     const error = await failure(connection.callTool('nope'));
     await connection.close();
@@ -286,7 +292,7 @@ describe('remote servers that fail', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ jsonrpc: '2.0', id: message?.id, result }));
     });
-    const connection = await connectMcpServer(server.url, { timeoutMs: 2000 });
+    const connection = await connect(server.url, { timeoutMs: 2000 });
 
     const tools = await connection.listTools();
     const textOnly = await connection.callTool('forecast', {});
@@ -305,7 +311,7 @@ describe('remote servers that fail', () => {
         res.end();
       }
     });
-    const connection = await connectMcpServer(server.url, { timeoutMs: 2000 });
+    const connection = await connect(server.url, { timeoutMs: 2000 });
     await connection.listTools();
     await server.close();
     const url = server.url;
@@ -328,19 +334,22 @@ describe('remote servers that fail', () => {
     });
     const url = server.url.replace('http://', 'http://ada:p%40ss@');
 
-    const connection = await connectMcpServer(url, { timeoutMs: 2000 });
+    const connection = await connect(url, { timeoutMs: 2000 });
     await connection.close();
 
     const basic = `Basic ${Buffer.from('ada:p@ss').toString('base64')}`;
-    expect(server.requests.map((request) => request.headers.authorization)).toEqual([basic, basic]);
+    const requests = protocol === 'auto' ? 3 : 2; // server/discover, initialize, notifications/initialized
+    expect(server.requests.map((request) => request.headers.authorization)).toEqual(
+      Array(requests).fill(basic),
+    );
   });
 
   it('a URL that is not http(s) is a configuration error, before anything is sent', async () => {
-    await expect(connectMcpServer('ftp://127.0.0.1/mcp')).rejects.toThrow(
+    await expect(connect('ftp://127.0.0.1/mcp')).rejects.toThrow(
       new ConfigurationError('invalid_url', 'connectMcpServer: the server URL must be an http or https URL'),
     );
-    await expect(connectMcpServer('not a url')).rejects.toBeInstanceOf(ConfigurationError);
-    await expect(connectMcpServer('not a url')).rejects.toMatchObject({
+    await expect(connect('not a url')).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(connect('not a url')).rejects.toMatchObject({
       code: 'invalid_url',
       message: 'connectMcpServer: the server URL is not a valid URL',
     });
@@ -348,10 +357,10 @@ describe('remote servers that fail', () => {
 
   it('bad options are a configuration error naming the option', async () => {
     await expect(
-      connectMcpServer('http://127.0.0.1:1/mcp', { timeoutMs: -1, headers: { 'Bad Header': 'x' } }),
+      connect('http://127.0.0.1:1/mcp', { timeoutMs: -1, headers: { 'Bad Header': 'x' } }),
     ).rejects.toThrow(ConfigurationError);
     await expect(
-      connectMcpServer('http://127.0.0.1:1/mcp', { headers: { 'X-Key': 'a\r\nInjected: yes' } }),
+      connect('http://127.0.0.1:1/mcp', { headers: { 'X-Key': 'a\r\nInjected: yes' } }),
     ).rejects.toThrow(/headers\.X-Key/);
   });
 });

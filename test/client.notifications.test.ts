@@ -1,5 +1,5 @@
 /**
- * A reply to a notification is never parsed as a message. MCP 2025-03-26 (transports) wants
+ * In the 2025 era, a reply to a notification is never parsed as a message. MCP 2025-03-26 (transports) wants
  * `202 Accepted` with no body, but real servers answer `notifications/initialized` in many other
  * ways; clients that validated those bodies as JSON-RPC messages could not add such servers at all.
  * Each hand-written server here answers requests correctly and notifications its own way.
@@ -80,7 +80,7 @@ describe('servers that answer notifications/initialized in their own way', () =>
       if (!answerRequest(message, res)) reply(res, body);
     });
 
-    const connection = await connectMcpServer(server.url, { timeoutMs: 3000 });
+    const connection = await connectMcpServer(server.url, { timeoutMs: 3000, protocol: '2025' });
     const tools = await connection.listTools();
     const result = await connection.callTool('echo', {});
     await connection.close();

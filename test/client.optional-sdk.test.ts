@@ -1,10 +1,13 @@
 /**
- * The official MCP client SDK is an optional peer dependency, loaded only by `connectMcpServer`:
- * the built package (ES module and CommonJS) imports it lazily, and in a project without it the MCP
- * endpoint works while `connectMcpServer` says what to install.
+ * The official MCP client SDKs are optional peer dependencies, loaded only by `connectMcpServer`:
+ * `@modelcontextprotocol/sdk` for the 2025 era, `@modelcontextprotocol/client` for the 2026-07-28
+ * era. The built package (ES module and CommonJS) imports them lazily. In a project without them
+ * the MCP endpoint works while `connectMcpServer` says what to install; in a project with the SDK
+ * alone, the 2025 era works as it always did (`auto` included) and only the 2026-07-28 era asks
+ * for the client package.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +17,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SDK = '@modelcontextprotocol/sdk';
+const CLIENT = '@modelcontextprotocol/client';
+const missing = (name: string) =>
+  `ConfigurationError missing_peer_dependency: connectMcpServer needs the optional peer dependency ${name}: npm install ${name}`;
 
 const smoke = (load: string) => `${load}
 async function main() {
@@ -32,49 +38,68 @@ async function main() {
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'Echo', arguments: { text: 'hi' } } }),
   });
   const called = (await response.json()).result.content[0].text;
-  const client = await connectMcpServer(url).then(() => 'connected', (error) => error.name + ' ' + error.code + ': ' + error.message);
+  const failed = (error) => error.name + ' ' + error.code + ': ' + error.message;
+  const tryProtocol = (protocol) =>
+    connectMcpServer(url, protocol ? { protocol } : {}).then(async (remote) => {
+      const { text } = await remote.callTool('Echo', { text: 'there' });
+      await remote.close();
+      return remote.protocolVersion + ' ' + text;
+    }, failed);
+  const client = await tryProtocol();
+  const modern = await tryProtocol('2026-07-28');
   listening.close();
-  console.log(JSON.stringify({ called, client }));
+  listening.closeAllConnections();
+  console.log(JSON.stringify({ called, client, modern }));
 }
 main().catch((error) => { console.error(error); process.exit(1); });
 `;
 
-describe('the client SDK is optional', () => {
+describe('the client SDKs are optional', () => {
   let work: string;
   let dist: string;
 
-  beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'express-app-mcp-no-sdk-'));
-    dist = join(work, 'project', 'node_modules', 'express-app-mcp', 'dist');
-    await run(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--out-dir', dist], { cwd: ROOT });
-    const project = join(work, 'project');
-    await cp(join(ROOT, 'package.json'), join(project, 'node_modules', 'express-app-mcp', 'package.json'));
-    // The runtime dependencies and the express peer, but not the SDK. Linked packages resolve their
-    // own dependencies from where they really are; the package itself is a copy, so it cannot.
+  /** A project with the package, its runtime dependencies, express and `peers`, and the smoke scripts. */
+  async function project(name: string, peers: string[]): Promise<string> {
+    const root = join(work, name);
+    const installed = join(root, 'node_modules', 'express-app-mcp');
+    await cp(dist, join(installed, 'dist'), { recursive: true });
+    await cp(join(ROOT, 'package.json'), join(installed, 'package.json'));
+    // Linked packages resolve their own dependencies from where they really are; the package
+    // itself is a copy, so it cannot: it finds only what the project has.
     const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
-    for (const name of ['express', ...Object.keys(manifest.dependencies)]) {
-      await symlink(join(ROOT, 'node_modules', name), join(project, 'node_modules', name), 'dir');
+    for (const linked of ['express', ...Object.keys(manifest.dependencies), ...peers]) {
+      await mkdir(dirname(join(root, 'node_modules', linked)), { recursive: true });
+      await symlink(join(ROOT, 'node_modules', linked), join(root, 'node_modules', linked), 'dir');
     }
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'no-sdk', private: true }));
+    await writeFile(join(root, 'package.json'), JSON.stringify({ name, private: true }));
     await writeFile(
-      join(project, 'smoke.mjs'),
+      join(root, 'smoke.mjs'),
       smoke("import * as pkg from 'express-app-mcp';\nimport express from 'express';"),
     );
     await writeFile(
-      join(project, 'smoke.cjs'),
+      join(root, 'smoke.cjs'),
       smoke("const pkg = require('express-app-mcp');\nconst express = require('express');"),
     );
+    return root;
+  }
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'express-app-mcp-no-sdk-'));
+    dist = join(work, 'build', 'dist');
+    await run(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--out-dir', dist], { cwd: ROOT });
+    await project('no-sdk', []);
+    await project('sdk-only', [SDK]);
   }, 180_000);
 
   afterAll(async () => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it('the builds load the SDK only with a dynamic import(), in one module', async () => {
+  it('the builds load each SDK only with a dynamic import(), in one module', async () => {
     const files = (await readdir(dist, { recursive: true })).filter((file) => /\.(c?js)$/.test(file));
     // Every way a module can name another: static import/export, require(), import().
     const reference =
-      /(\bimport\s*\(|\brequire\s*\(|\bfrom\s*|\bimport\s+)(["'])(@modelcontextprotocol\/sdk[^"']*)\2/g;
+      /(\bimport\s*\(|\brequire\s*\(|\bfrom\s*|\bimport\s+)(["'])(@modelcontextprotocol\/(?:sdk|client)[^"']*)\2/g;
     const mentions: Record<string, string[]> = {};
     for (const file of files) {
       const code = await readFile(join(dist, file), 'utf8');
@@ -84,35 +109,60 @@ describe('the client SDK is optional', () => {
       if (found.length > 0) mentions[file] = found;
     }
     const lazily = (path: string) => `import(${SDK}/${path}`;
-    const expected = [
+    const sdk = [
       lazily('client/index.js'),
       lazily('client/streamableHttp.js'),
       lazily('client/sse.js'),
       lazily('types.js'),
     ];
-    expect(mentions).toEqual({ 'cjs/index.cjs': expected, 'client/sdk.js': expected });
+    const client = [`import(${CLIENT}`];
+    expect(mentions).toEqual({
+      'cjs/index.cjs': [...client, ...sdk],
+      'client/sdk.js': sdk,
+      'client/modern-sdk.js': client,
+    });
   });
 
   it.each([
     ['an ES module', 'smoke.mjs'],
     ['CommonJS', 'smoke.cjs'],
   ])(
-    'from %s without the SDK: the endpoint works, connectMcpServer says what to install',
+    'from %s without either SDK: the endpoint works, connectMcpServer says what to install',
     async (_kind, script) => {
-      const { stdout } = await run(process.execPath, [script], { cwd: join(work, 'project') });
+      const { stdout } = await run(process.execPath, [script], { cwd: join(work, 'no-sdk') });
 
       expect(JSON.parse(stdout)).toEqual({
         called: 'echo: hi',
-        client: `ConfigurationError missing_peer_dependency: connectMcpServer needs the optional peer dependency ${SDK}: npm install ${SDK}`,
+        client: missing(SDK),
+        modern: missing(CLIENT),
       });
     },
   );
 
-  it('package.json declares the SDK as an optional peer', async () => {
+  it.each([
+    ['an ES module', 'smoke.mjs'],
+    ['CommonJS', 'smoke.cjs'],
+  ])(
+    'from %s with the SDK alone: the 2025 era works by default, the 2026-07-28 era asks for the client package',
+    async (_kind, script) => {
+      const { stdout } = await run(process.execPath, [script], { cwd: join(work, 'sdk-only') });
+
+      expect(JSON.parse(stdout)).toEqual({
+        called: 'echo: hi',
+        client: '2025-11-25 echo: there',
+        modern: missing(CLIENT),
+      });
+    },
+  );
+
+  it('package.json declares both SDKs as optional peers', async () => {
     const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
 
     expect(manifest.peerDependencies[SDK]).toMatch(/^\^1\./);
-    expect(manifest.peerDependenciesMeta[SDK]).toEqual({ optional: true });
-    expect(manifest.dependencies[SDK]).toBeUndefined();
+    expect(manifest.peerDependencies[CLIENT]).toMatch(/^\^2\./);
+    for (const name of [SDK, CLIENT]) {
+      expect(manifest.peerDependenciesMeta[name]).toEqual({ optional: true });
+      expect(manifest.dependencies[name]).toBeUndefined();
+    }
   });
 });

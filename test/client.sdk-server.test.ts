@@ -1,7 +1,7 @@
 /**
- * `connectMcpServer` against the official SDK's server over Streamable HTTP (with sessions): the
- * tool list, results read as Dify reads them (variables, JSON, text, files), progress, a slow tool,
- * cancellation, and the session's end.
+ * `connectMcpServer` in the 2025 era (`protocol: '2025'`) against the official SDK's server over
+ * Streamable HTTP (with sessions): the tool list, results read as Dify reads them (variables, JSON,
+ * text, files), progress, a slow tool, cancellation, and the session's end.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcpServer, type McpServerConnection, RemoteMcpError } from '../src/index.js';
@@ -29,7 +29,7 @@ describe('connectMcpServer against an official SDK server over Streamable HTTP',
   });
 
   async function connect(options: Parameters<typeof connectMcpServer>[1] = {}) {
-    const connection = await connectMcpServer(remote.url, options);
+    const connection = await connectMcpServer(remote.url, { protocol: '2025', ...options });
     open.push(connection);
     return connection;
   }
@@ -246,7 +246,7 @@ describe('connectMcpServer against an official SDK server over Streamable HTTP',
   });
 
   it('close() ends the session with DELETE, once, however often it is called', async () => {
-    const connection = await connectMcpServer(remote.url);
+    const connection = await connectMcpServer(remote.url, { protocol: '2025' });
     const before = remote.requests.length;
 
     await Promise.all([connection.close(), connection.close()]);

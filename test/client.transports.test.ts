@@ -1,5 +1,6 @@
 /**
- * Which transport `connectMcpServer` uses: the path decides for `…/mcp` (Streamable HTTP) and
+ * Which transport `connectMcpServer` uses in the 2025 era (`protocol: '2025'`; the 2026-07-28
+ * revision has Streamable HTTP only): the path decides for `…/mcp` (Streamable HTTP) and
  * `…/sse` (the 2024-11-05 HTTP+SSE transport); any other path tries Streamable HTTP first and falls
  * back to HTTP+SSE on 400, 404 or 405 (MCP 2025-03-26 transports, "Backwards Compatibility").
  */
@@ -12,6 +13,8 @@ import {
   startSdkServer,
   startSseServer,
 } from './helpers/remote-servers.js';
+
+const ERA = { protocol: '2025' } as const;
 
 describe.each([
   ['at an /sse path', '/sse'],
@@ -28,6 +31,7 @@ describe.each([
 
   it('connects, lists the tools and calls one, with the configured headers on every request', async () => {
     const connection = await connectMcpServer(remote.url, {
+      ...ERA,
       headers: { Authorization: 'Bearer sse-secret' },
     });
     try {
@@ -48,7 +52,7 @@ describe.each([
       : 'tries Streamable HTTP first, then opens the event stream when the POST answers 404',
     async () => {
       const before = remote.requests.length;
-      const connection = await connectMcpServer(remote.url);
+      const connection = await connectMcpServer(remote.url, ERA);
       await connection.close();
 
       const sent = remote.requests.slice(before).map(({ method, path: at }) => `${method} ${at}`);
@@ -62,7 +66,7 @@ describe.each([
   );
 
   it('progress notifications arrive over the event stream', async () => {
-    const connection = await connectMcpServer(remote.url);
+    const connection = await connectMcpServer(remote.url, ERA);
     const seen: number[] = [];
     try {
       await connection.callTool(
@@ -95,7 +99,7 @@ describe('the transport option and the path rules', () => {
   });
 
   it('a Streamable HTTP server at a neutral path is used as such, with no SSE attempt', async () => {
-    const connection = await connectMcpServer(sdkAtRoot.url);
+    const connection = await connectMcpServer(sdkAtRoot.url, ERA);
     await connection.close();
 
     expect(connection.transport).toBe('streamable-http');
@@ -110,7 +114,7 @@ describe('the transport option and the path rules', () => {
       }
     }, '/mcp/');
     try {
-      const connection = await connectMcpServer(server.url);
+      const connection = await connectMcpServer(server.url, ERA);
       await connection.close();
       expect(connection.transport).toBe('streamable-http');
     } finally {
@@ -119,7 +123,7 @@ describe('the transport option and the path rules', () => {
   });
 
   it('transport "sse" against a Streamable HTTP server: a clear error, no fallback', async () => {
-    const error = await connectMcpServer(sdkAtMcp.url, { transport: 'sse', timeoutMs: 2000 }).catch(
+    const error = await connectMcpServer(sdkAtMcp.url, { ...ERA, transport: 'sse', timeoutMs: 2000 }).catch(
       (caught: unknown) => caught,
     );
 
@@ -129,7 +133,7 @@ describe('the transport option and the path rules', () => {
   });
 
   it('a path that serves neither transport: the error names what each transport got', async () => {
-    const error = await connectMcpServer(`${notFound.url}tools`, { timeoutMs: 2000 }).catch(
+    const error = await connectMcpServer(`${notFound.url}tools`, { ...ERA, timeoutMs: 2000 }).catch(
       (caught: unknown) => caught,
     );
 

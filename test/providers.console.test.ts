@@ -160,7 +160,15 @@ describe.each(databases)("mcpToolProviderConsole on '$name'", (kind) => {
       outputSchema: expect.any(Object),
     });
     const sent = remote.requests.slice(before);
-    expect(sent.map((r) => r.method)).toEqual(['POST', 'POST', 'POST', 'DELETE']);
+    // Providers connect with protocol 'auto': this 2025 server refuses server/discover, then the
+    // handshake and the tool list follow, and the session ends.
+    expect(sent.map((r) => [r.method, (r.body as { method?: string } | undefined)?.method])).toEqual([
+      ['POST', 'server/discover'],
+      ['POST', 'initialize'],
+      ['POST', 'notifications/initialized'],
+      ['POST', 'tools/list'],
+      ['DELETE', undefined],
+    ]);
     expect(sent.every((r) => r.headers.authorization === REMOTE_TOKEN)).toBe(true);
     // Stored encrypted: neither the URL nor the header value in the raw row.
     const row = JSON.stringify(await knex('mcp_tool_providers').where({ id: reply.body.id }).first());
@@ -308,12 +316,10 @@ describe.each(databases)("mcpToolProviderConsole on '$name'", (kind) => {
 
     expect(reply.status).toBe(200);
     expect(reply.body.headers).toEqual({ Authorization: '******', 'X-Extra': '******' });
-    expect(remote.requests.slice(before).map((r) => r.headers.authorization)).toEqual([
-      'Bearer rotated',
-      'Bearer rotated',
-      'Bearer rotated',
-      'Bearer rotated',
-    ]);
+    // server/discover, initialize, notifications/initialized, tools/list and DELETE.
+    expect(remote.requests.slice(before).map((r) => r.headers.authorization)).toEqual(
+      Array(5).fill('Bearer rotated'),
+    );
     expect((await store.getProvider('tenant-a', added.id))?.headers).toEqual({
       Authorization: 'Bearer rotated',
       'X-Extra': '1',

@@ -1,4 +1,5 @@
 import { RemoteMcpError } from './errors.js';
+import { MODERN_VERSION } from './session.js';
 
 /** The SDK's own codes for its timeouts and a closed connection (`ErrorCode` in its `types.ts`). */
 const SDK_CONNECTION_CLOSED = -32000;
@@ -7,7 +8,7 @@ const SDK_REQUEST_TIMEOUT = -32001;
 interface Exchange {
   /** The URL naming the server (see `describeServer`). */
   server: string;
-  /** The MCP method under way: `initialize`, `tools/list`, `tools/call`. */
+  /** The MCP method under way: `initialize` or `server/discover`, `tools/list`, `tools/call`. */
   method: string;
   /** The time it was allowed, for the timeout message. */
   timeoutMs: number;
@@ -16,12 +17,13 @@ interface Exchange {
 }
 
 /**
- * Turns whatever the SDK threw into a `RemoteMcpError` that names the server and says, in a few
- * words, what happened. An HTML error page or a garbage body is described, never quoted.
+ * Turns whatever the SDK threw (1.x or the client package 2.x) into a `RemoteMcpError` that names
+ * the server and says, in a few words, what happened. An HTML error page or a garbage body is
+ * described, never quoted.
  */
 export function toRemoteMcpError(error: unknown, exchange: Exchange): RemoteMcpError {
   if (error instanceof RemoteMcpError) return error;
-  const { server, method, timeoutMs, lastFailure } = exchange;
+  const { server, method, lastFailure } = exchange;
   const fail = (
     kind: RemoteMcpError['kind'],
     reason: string,
@@ -35,18 +37,18 @@ export function toRemoteMcpError(error: unknown, exchange: Exchange): RemoteMcpE
   };
   const text = typeof message === 'string' ? message : String(error);
 
+  const refused = (serverMessage: string, rpcCode: number) =>
+    fail('rpc', `refused ${method}: ${serverMessage} (JSON-RPC error ${rpcCode})`, { rpcCode, data });
+
   if (name === 'McpError' && typeof code === 'number') {
-    if (code === SDK_REQUEST_TIMEOUT && isSdkTimeout(data)) {
-      return fail('timeout', `no answer to ${method} within ${timeoutMs} ms`);
-    }
-    if (code === SDK_CONNECTION_CLOSED && !isServerError(error)) {
-      return lastFailure ?? fail('closed', `closed the connection during ${method}`);
-    }
-    const serverMessage = text.replace(/^MCP error -?\d+: /, '');
-    return fail('rpc', `refused ${method}: ${serverMessage} (JSON-RPC error ${code})`, {
-      rpcCode: code,
-      data,
-    });
+    if (code === SDK_REQUEST_TIMEOUT && isSdkTimeout(data)) return timedOut(exchange);
+    if (code === SDK_CONNECTION_CLOSED && !isServerError(error)) return lastFailure ?? closed(exchange);
+    return refused(text.replace(/^MCP error -?\d+: /, ''), code);
+  }
+  if (name === 'ProtocolError' && typeof code === 'number') return refused(text, code);
+  if ((name === 'SdkError' || name === 'SdkHttpError') && typeof code === 'string') {
+    const read = readSdkError(code, name, data, exchange);
+    if (read) return read;
   }
   if (name === 'SseError') {
     if (lastFailure) return lastFailure;
@@ -57,8 +59,8 @@ export function toRemoteMcpError(error: unknown, exchange: Exchange): RemoteMcpE
   if (error instanceof SyntaxError)
     return fail('invalid-reply', `answered ${method} with a body that is not JSON`);
   if (name === 'ZodError' || Array.isArray((error as { issues?: unknown }).issues))
-    return fail('invalid-reply', `answered ${method} with a message that does not follow the MCP schema`);
-  const contentType = /^Streamable HTTP error: Unexpected content type: (.*)$/.exec(text)?.[1];
+    return offSchema(exchange);
+  const contentType = /Unexpected content type: (.*)$/.exec(text)?.[1];
   if (contentType !== undefined) {
     return fail(
       'invalid-reply',
@@ -70,6 +72,54 @@ export function toRemoteMcpError(error: unknown, exchange: Exchange): RemoteMcpE
     return fail('invalid-reply', `speaks protocol version ${version}, which the client does not support`);
   return fail('invalid-reply', `failed during ${method}: ${text}`);
 }
+
+/**
+ * The client package's own errors (`SdkError`, with a string code), where they say more than the
+ * failure the fetch saw; `undefined` for the rest, which are read like the 1.x SDK's.
+ */
+function readSdkError(
+  code: string,
+  name: string,
+  data: unknown,
+  exchange: Exchange,
+): RemoteMcpError | undefined {
+  const { server, lastFailure } = exchange;
+  switch (code) {
+    case 'REQUEST_TIMEOUT':
+      return timedOut(exchange);
+    case 'CONNECTION_CLOSED':
+      return lastFailure ?? closed(exchange);
+    case 'INVALID_RESULT':
+      return offSchema(exchange);
+    case 'ERA_NEGOTIATION_FAILED': {
+      // The probe's own failure (the network, a body that is not JSON…) is read as any other.
+      const cause = (data as { cause?: unknown } | undefined)?.cause;
+      if (cause !== undefined) return toRemoteMcpError(cause, exchange);
+      // An HTTP error status is reported as such, as in the 2025 era: a 404 is a wrong URL there too.
+      if (name === 'SdkHttpError' || lastFailure) break;
+      return new RemoteMcpError(server, 'invalid-reply', `does not offer protocol version ${MODERN_VERSION}`);
+    }
+  }
+  const status = (data as { status?: unknown } | undefined)?.status;
+  if (name === 'SdkHttpError' && !lastFailure && typeof status === 'number') {
+    return new RemoteMcpError(server, 'http', `answered HTTP ${status}`, { status });
+  }
+  return undefined;
+}
+
+/** No answer within the time allowed. */
+export const timedOut = ({ server, method, timeoutMs }: Omit<Exchange, 'lastFailure'>) =>
+  new RemoteMcpError(server, 'timeout', `no answer to ${method} within ${timeoutMs} ms`);
+
+const closed = ({ server, method }: Exchange) =>
+  new RemoteMcpError(server, 'closed', `closed the connection during ${method}`);
+
+const offSchema = ({ server, method }: Exchange) =>
+  new RemoteMcpError(
+    server,
+    'invalid-reply',
+    `answered ${method} with a message that does not follow the MCP schema`,
+  );
 
 /** The SDK's timeouts carry the limit in `data`; a server's own -32001 error does not. */
 function isSdkTimeout(data: unknown): boolean {

@@ -2,11 +2,11 @@ import { ConfigurationError } from '../errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
 import { toRemoteMcpError } from './classify.js';
 import { withDeadline } from './deadline.js';
+import { openEraSession } from './era.js';
 import { describeServer } from './errors.js';
 import { type ConnectMcpServerOptions, connectOptionsSchema, type ParsedConnectOptions } from './options.js';
 import { readToolResult } from './result.js';
-import { type ClientSdk, loadClientSdk } from './sdk.js';
-import { openSession, type Session } from './transport.js';
+import type { ListedTool, Session } from './session.js';
 import type { CallToolOptions, McpServerConnection, RemoteTool } from './types.js';
 
 export type { ConnectMcpServerOptions } from './options.js';
@@ -15,10 +15,11 @@ export type { ConnectMcpServerOptions } from './options.js';
 const MAX_TOOL_PAGES = 100;
 
 /**
- * Connects to a remote MCP server over HTTP and initializes a session with it, so a host's apps can
- * list and call its tools. Built on the official MCP client SDK (`@modelcontextprotocol/sdk`, an
- * optional peer dependency that only this function loads). Every failure is a `RemoteMcpError`
- * naming the server, within `timeoutMs`: nothing hangs.
+ * Connects to a remote MCP server over HTTP and opens a session with it, so a host's apps can list
+ * and call its tools. Built on the official MCP client SDKs, optional peer dependencies that only
+ * this function loads: `@modelcontextprotocol/sdk` for the 2025 era (the `initialize` handshake),
+ * `@modelcontextprotocol/client` for the 2026-07-28 era (see the `protocol` option). Every failure
+ * is a `RemoteMcpError` naming the server, within `timeoutMs`: nothing hangs.
  *
  * @example
  * ```ts
@@ -38,9 +39,8 @@ export async function connectMcpServer(
   const target = parseServerUrl(url);
   const server = describeServer(target);
   const headers = withUrlCredentials(target, config.headers);
-  const sdk = await loadClientSdk();
-  const session = await openSession(sdk, target, server, { ...config, headers });
-  return openConnection(sdk, session, server, config);
+  const session = await openEraSession(target, server, { ...config, headers });
+  return openConnection(session, server, config);
 }
 
 /**
@@ -73,13 +73,7 @@ export function parseServerUrl(url: string | URL): URL {
   return parsed;
 }
 
-function openConnection(
-  sdk: ClientSdk,
-  session: Session,
-  server: string,
-  config: ParsedConnectOptions,
-): McpServerConnection {
-  const { client } = session;
+function openConnection(session: Session, server: string, config: ParsedConnectOptions): McpServerConnection {
   let tools: Map<string, RemoteTool> | undefined;
   let closing: Promise<void> | undefined;
 
@@ -91,13 +85,7 @@ function openConnection(
     let cursor: string | undefined;
     try {
       for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-        // Plain requests, like tools/call below: `client.listTools` would also compile every output
-        // schema into a validator, and one it cannot compile would fail the whole listing.
-        const result = await client.request(
-          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-          sdk.ListToolsResultSchema,
-          { timeout: config.timeoutMs },
-        );
+        const result = await session.listTools(cursor, config.timeoutMs);
         listed.push(...result.tools.map(toRemoteTool));
         cursor = result.nextCursor;
         if (!cursor) break;
@@ -111,31 +99,26 @@ function openConnection(
 
   return {
     transport: session.kind,
-    serverInfo: client.getServerVersion(),
+    protocolVersion: session.protocolVersion,
+    serverInfo: session.serverInfo,
     listTools,
     async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}) {
       options.signal?.throwIfAborted();
       if (!tools) await listTools();
       let raw: Record<string, unknown>;
       try {
-        // Not `client.callTool`, which checks the result against the tool's output schema: a result
-        // that strays from it is read all the same, as Dify reads it.
-        raw = await client.request(
-          { method: 'tools/call', params: { name, arguments: args } },
-          sdk.CallToolResultSchema,
-          {
-            timeout: config.callTimeoutMs,
-            ...(options.signal ? { signal: options.signal } : {}),
-            // Always asked for, so servers that report progress can; passed on when the caller listens.
-            onprogress: ({ progress, total, message }) => {
-              options.onProgress?.({
-                progress,
-                ...(total === undefined ? {} : { total }),
-                ...(message === undefined ? {} : { message }),
-              });
-            },
+        raw = await session.callTool(name, args, tools?.get(name), {
+          timeout: config.callTimeoutMs,
+          ...(options.signal ? { signal: options.signal } : {}),
+          // Always asked for, so servers that report progress can; passed on when the caller listens.
+          onprogress: ({ progress, total, message }) => {
+            options.onProgress?.({
+              progress,
+              ...(total === undefined ? {} : { total }),
+              ...(message === undefined ? {} : { message }),
+            });
           },
-        );
+        });
       } catch (error) {
         // The caller's own cancellation is theirs, not the server's failure: reject as `fetch` does.
         if (options.signal?.aborted) throw options.signal.reason;
@@ -150,14 +133,7 @@ function openConnection(
   };
 }
 
-function toRemoteTool(tool: {
-  name: string;
-  title?: string | undefined;
-  description?: string | undefined;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown> | undefined;
-  annotations?: Record<string, unknown> | undefined;
-}): RemoteTool {
+function toRemoteTool(tool: ListedTool): RemoteTool {
   const remote: RemoteTool = { name: tool.name, inputSchema: tool.inputSchema };
   if (tool.title !== undefined) remote.title = tool.title;
   if (tool.description !== undefined) remote.description = tool.description;
@@ -168,13 +144,12 @@ function toRemoteTool(tool: {
 
 /**
  * MCP 2025-03-26 transports, "Session Management": a client that no longer needs a session SHOULD
- * end it with DELETE. Best effort, bounded by `timeoutMs`; the connection closes either way.
+ * end it with DELETE. Notifications under way go first: a call abandoned just before is cancelled
+ * on the server, not cut off by the closing (MCP, "Cancellation"). Best effort, bounded by
+ * `timeoutMs`; the connection closes either way.
  */
 async function closeSession(session: Session, timeoutMs: number): Promise<void> {
-  const { transport } = session;
-  if ('terminateSession' in transport && typeof transport.terminateSession === 'function') {
-    const terminate = (transport.terminateSession as () => Promise<void>).call(transport);
-    await withDeadline(terminate, timeoutMs, () => new Error('no answer to DELETE')).catch(() => {});
-  }
-  await session.client.close().catch(() => {});
+  const ending = session.sent().then(() => session.terminate());
+  await withDeadline(ending, timeoutMs, () => new Error('no answer to DELETE')).catch(() => {});
+  await session.close().catch(() => {});
 }

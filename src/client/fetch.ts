@@ -6,6 +6,12 @@ export interface GuardedFetch {
   fetch: typeof fetch;
   /** The last network failure or HTTP error status, including those of GET streams the SDK swallows. */
   lastFailure(): RemoteMcpError | undefined;
+  /**
+   * Settles once the notifications under way have been sent, so that closing the connection does
+   * not cut them off: a cancellation sent as a call is abandoned must reach the server (MCP,
+   * "Cancellation"). Never rejects.
+   */
+  sent(): Promise<void>;
 }
 
 /**
@@ -18,13 +24,27 @@ export interface GuardedFetch {
  *   the server and says what happened, instead of the body of an HTML error page.
  * GET requests (the SSE streams) pass through: the transports handle their statuses themselves,
  * and a refused optional stream is no failure (MCP 2025-03-26: the server MAY answer 405).
+ * In the 2026-07-28 era (`modern`), two more:
+ * - an HTTP error status on a request is recorded, but its reply is passed on for the client to
+ *   read: the reply to `server/discover` is how a server of the 2025 era says it does not know it;
+ * - a request answered with 202 is a failure at once, not a wait for a reply that cannot come: 202
+ *   acknowledges notifications and responses only (MCP 2025-03-26 transports, "Sending Messages to
+ *   the Server"), and this revision has no other stream for the reply.
  */
-export function guardedFetch(server: string): GuardedFetch {
+export function guardedFetch(server: string, { modern = false } = {}): GuardedFetch {
   let last: RemoteMcpError | undefined;
+  const sending = new Set<Promise<unknown>>();
   const guarded: typeof fetch = async (input, init) => {
+    const method = init?.method === 'POST' ? requestMethod(init.body) : undefined;
     let response: Response;
     try {
-      response = await fetch(input, init);
+      const answer = fetch(input, init);
+      if (init?.method === 'POST' && method === undefined) {
+        const done = (): void => void sending.delete(settled);
+        const settled = answer.then(done, done);
+        sending.add(settled);
+      }
+      response = await answer;
     } catch (error) {
       if (init?.signal?.aborted) throw error;
       last = unreachable(server, error);
@@ -34,28 +54,48 @@ export function guardedFetch(server: string): GuardedFetch {
       if (response.status >= 400 && response.status !== 405) last = httpError(server, response);
       return response;
     }
-    if (isNotification(init.body)) {
+    if (method === undefined) {
       await response.body?.cancel().catch(() => {});
       return new Response(null, { status: 204 });
     }
     if (!response.ok) {
-      await response.body?.cancel().catch(() => {});
       last = httpError(server, response);
+      if (modern) return response;
+      await response.body?.cancel().catch(() => {});
+      throw last;
+    }
+    if (modern && response.status === 202) {
+      await response.body?.cancel().catch(() => {});
+      last = new RemoteMcpError(server, 'invalid-reply', `answered ${method} with HTTP 202 and no reply`);
       throw last;
     }
     return response;
   };
-  return { fetch: guarded, lastFailure: () => last };
+  return {
+    fetch: guarded,
+    lastFailure: () => last,
+    async sent() {
+      // A transport prepares a message's headers before it fetches: let that happen first.
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.all(sending);
+    },
+  };
 }
 
-function isNotification(body: unknown): boolean {
-  if (typeof body !== 'string') return false;
+/**
+ * The method of the request a POST carries (`'(unknown)'` when the body is not one message with
+ * a method); `undefined` when it carries a notification, whose reply is never read.
+ */
+function requestMethod(body: unknown): string | undefined {
+  let message: unknown;
   try {
-    const message = JSON.parse(body) as unknown;
-    return isJsonObject(message) && !('id' in message);
+    message = typeof body === 'string' ? JSON.parse(body) : undefined;
   } catch {
-    return false;
+    message = undefined;
   }
+  if (!isJsonObject(message)) return '(unknown)';
+  if (!('id' in message)) return undefined;
+  return typeof message.method === 'string' ? message.method : '(unknown)';
 }
 
 function unreachable(server: string, error: unknown): RemoteMcpError {

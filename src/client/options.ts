@@ -14,6 +14,14 @@ export interface ConnectMcpServerOptions {
    * or 405. `'streamable-http'` or `'sse'`: that transport only.
    */
   transport?: 'auto' | 'streamable-http' | 'sse';
+  /**
+   * The protocol era (README, "Protocol versions"). `'auto'` (default): with
+   * `@modelcontextprotocol/client` installed, ask `server/discover` first and speak `2026-07-28`
+   * when the server offers it, else the `initialize` handshake of the 2025 era; without it, the
+   * 2025 era only. `'2025'`: the handshake only, through `@modelcontextprotocol/sdk`.
+   * `'2026-07-28'`: that revision only, through `@modelcontextprotocol/client`, over Streamable HTTP.
+   */
+  protocol?: 'auto' | '2025' | '2026-07-28';
 }
 
 /** RFC 9110 §5.1: a header name is a token. */
@@ -30,11 +38,18 @@ export const timeoutSchema = z.int().positive().max(2_147_483_647);
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 300_000;
 
-export const connectOptionsSchema = z.strictObject({
-  headers: headersSchema.default({}),
-  timeoutMs: timeoutSchema.default(DEFAULT_TIMEOUT_MS),
-  callTimeoutMs: timeoutSchema.default(DEFAULT_CALL_TIMEOUT_MS),
-  transport: z.enum(['auto', 'streamable-http', 'sse']).default('auto'),
-});
+export const connectOptionsSchema = z
+  .strictObject({
+    headers: headersSchema.default({}),
+    timeoutMs: timeoutSchema.default(DEFAULT_TIMEOUT_MS),
+    callTimeoutMs: timeoutSchema.default(DEFAULT_CALL_TIMEOUT_MS),
+    transport: z.enum(['auto', 'streamable-http', 'sse']).default('auto'),
+    protocol: z.enum(['auto', '2025', '2026-07-28']).default('auto'),
+  })
+  .refine((options) => !(options.protocol === '2026-07-28' && options.transport === 'sse'), {
+    // MCP 2025-03-26 replaced HTTP+SSE with Streamable HTTP; the 2026-07-28 revision has only the latter.
+    path: ['transport'],
+    message: "cannot be 'sse' with protocol '2026-07-28', which runs over Streamable HTTP only",
+  });
 
 export type ParsedConnectOptions = z.output<typeof connectOptionsSchema>;

@@ -1,25 +1,11 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { PACKAGE_VERSION } from '../version.js';
-import { toRemoteMcpError } from './classify.js';
+import { timedOut, toRemoteMcpError } from './classify.js';
 import { withDeadline } from './deadline.js';
 import { RemoteMcpError } from './errors.js';
-import { guardedFetch } from './fetch.js';
 import type { ParsedConnectOptions } from './options.js';
-import type { ClientSdk } from './sdk.js';
+import type { Session, TransportKind } from './session.js';
 
-export type TransportKind = 'streamable-http' | 'sse';
-
-/** An initialized session with a remote server. */
-export interface Session {
-  kind: TransportKind;
-  client: Client;
-  transport: Transport;
-  /** What the transport's fetch last saw go wrong, for errors the SDK reports in its own words. */
-  lastFailure(): RemoteMcpError | undefined;
-}
-
-const CLIENT_INFO = { name: 'express-app-mcp', version: PACKAGE_VERSION };
+export const CLIENT_INFO = { name: 'express-app-mcp', version: PACKAGE_VERSION };
 
 /**
  * MCP 2025-03-26 transports, "Backwards Compatibility": a client that supports both transports
@@ -38,16 +24,15 @@ export function transportsFor(url: URL, choice: ParsedConnectOptions['transport'
   return ['streamable-http', 'sse'];
 }
 
-/** Connects and initializes with the first transport that works. */
+/** Opens a session with the first of `kinds` that works; `open` connects and initializes with one. */
 export async function openSession(
-  sdk: ClientSdk,
-  url: URL,
+  open: (kind: TransportKind) => Promise<Session>,
+  kinds: TransportKind[],
   server: string,
-  options: ParsedConnectOptions,
 ): Promise<Session> {
-  const [first, fallback] = transportsFor(url, options.transport);
+  const [first, fallback] = kinds;
   try {
-    return await openWith(sdk, first!, url, server, options);
+    return await open(first!);
   } catch (error) {
     const fallsBack =
       fallback &&
@@ -56,7 +41,7 @@ export async function openSession(
       FALLBACK_STATUSES.has(error.status!);
     if (!fallsBack) throw error;
     try {
-      return await openWith(sdk, fallback, url, server, options);
+      return await open(fallback);
     } catch (second) {
       if (!(second instanceof RemoteMcpError)) throw second;
       // Both failed: say what each transport got, so "wrong URL" is told apart from "server down".
@@ -70,34 +55,29 @@ export async function openSession(
   }
 }
 
-async function openWith(
-  sdk: ClientSdk,
-  kind: TransportKind,
-  url: URL,
-  server: string,
-  options: ParsedConnectOptions,
-): Promise<Session> {
-  const guarded = guardedFetch(server);
-  const transportOptions = { requestInit: { headers: options.headers }, fetch: guarded.fetch };
-  const transport =
-    kind === 'sse'
-      ? new sdk.SSEClientTransport(url, transportOptions)
-      : new sdk.StreamableHTTPClientTransport(url, transportOptions);
-  const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
-  // Transport trouble outside a request (a refused optional stream) is reported here; requests
-  // get their own errors, so nothing more is needed, and nothing becomes an unhandled rejection.
-  client.onerror = () => {};
-  const exchange = { server, method: 'initialize', timeoutMs: options.timeoutMs };
+/** What the first exchange of a session needs to be told apart from the others in errors. */
+export interface Handshake {
+  server: string;
+  /** `initialize`, or `server/discover` in the 2026-07-28 era. */
+  method: string;
+  timeoutMs: number;
+  lastFailure(): RemoteMcpError | undefined;
+}
+
+/**
+ * Runs a client's `connect` within `timeoutMs`: the SDKs time their requests, not the opening of
+ * an SSE stream, so the deadline covers both. On failure the client is closed and the error is a
+ * `RemoteMcpError`.
+ */
+export async function handshake(
+  connecting: Promise<void>,
+  client: { close(): Promise<void> },
+  { server, method, timeoutMs, lastFailure }: Handshake,
+): Promise<void> {
   try {
-    // The SDK times the `initialize` request, not the opening of an SSE stream: the deadline covers both.
-    await withDeadline(
-      client.connect(transport, { timeout: options.timeoutMs }),
-      options.timeoutMs,
-      () => new RemoteMcpError(server, 'timeout', `no answer to initialize within ${options.timeoutMs} ms`),
-    );
+    await withDeadline(connecting, timeoutMs, () => timedOut({ server, method, timeoutMs }));
   } catch (error) {
     await client.close().catch(() => {});
-    throw toRemoteMcpError(error, { ...exchange, lastFailure: guarded.lastFailure() });
+    throw toRemoteMcpError(error, { server, method, timeoutMs, lastFailure: lastFailure() });
   }
-  return { kind, client, transport, lastFailure: guarded.lastFailure };
 }

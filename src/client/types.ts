@@ -52,7 +52,12 @@ export interface CallToolOptions {
 export interface McpServerConnection {
   /** The transport that connected: Streamable HTTP, or the HTTP+SSE transport of 2024-11-05. */
   readonly transport: 'streamable-http' | 'sse';
-  /** The server's `serverInfo` from `initialize`. */
+  /**
+   * The protocol revision in use: `2026-07-28`, or the one `initialize` settled on in the 2025 era
+   * (`2024-11-05` to `2025-11-25`).
+   */
+  readonly protocolVersion: string | undefined;
+  /** The server's `serverInfo`: from `initialize`, or from `server/discover` in the 2026-07-28 era. */
   readonly serverInfo: { name: string; version: string } | undefined;
   /** Every tool of the server (all pages of `tools/list`). */
   listTools(): Promise<RemoteTool[]>;

@@ -315,6 +315,35 @@ export function answerRequest(
   return true;
 }
 
+/**
+ * The same as `answerRequest` in the 2026-07-28 era (docs/http-contract.md, "The 2026-07-28 era"):
+ * `server/discover` instead of `initialize`, and every result says `resultType: "complete"`.
+ */
+export function answerModernRequest(
+  message: { method?: string; id?: unknown } | undefined,
+  res: http.ServerResponse,
+): boolean {
+  if (!message || message.id === undefined) return false;
+  const results: Record<string, unknown> = {
+    'server/discover': {
+      supportedVersions: ['2025-11-25', '2026-07-28'],
+      capabilities: { tools: {} },
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'hand-written', version: '0.0.2' } },
+    },
+    'tools/list': {
+      tools: [{ name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: {} } }],
+      ttlMs: 0,
+      cacheScope: 'private',
+    },
+    'tools/call': { content: [{ type: 'text', text: 'echoed' }] },
+  };
+  const result = results[message.method ?? ''];
+  if (result === undefined) return false;
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', ...result } }));
+  return true;
+}
+
 /** A port nothing listens on: bound once to learn a free one, then released. */
 export async function closedPort(): Promise<number> {
   const server = net.createServer();

@@ -1,0 +1,63 @@
+import type { Tool } from '@modelcontextprotocol/client';
+import { guardedFetch } from './fetch.js';
+import type { ModernClientSdk } from './modern-sdk.js';
+import type { ParsedConnectOptions } from './options.js';
+import { MODERN_VERSION, type Session } from './session.js';
+import { CLIENT_INFO, handshake } from './transport.js';
+
+/**
+ * Opens a session of the 2026-07-28 era with the official client package 2.x: `server/discover`
+ * instead of a handshake, then stateless requests that each carry the version and the client's
+ * capabilities (README, "Protocol versions"). Streamable HTTP only: that revision has no other
+ * HTTP transport. A server that does not offer 2026-07-28 fails to connect.
+ */
+export async function openModernSession(
+  sdk: ModernClientSdk,
+  url: URL,
+  server: string,
+  options: ParsedConnectOptions,
+): Promise<Session> {
+  const guarded = guardedFetch(server, { modern: true });
+  const transport = new sdk.StreamableHTTPClientTransport(url, {
+    requestInit: { headers: options.headers },
+    fetch: guarded.fetch,
+  });
+  const client = new sdk.Client(CLIENT_INFO, {
+    capabilities: {},
+    versionNegotiation: { mode: { pin: MODERN_VERSION } },
+  });
+  // As in the 2025 era: requests get their own errors, nothing else may become an unhandled rejection.
+  client.onerror = () => {};
+  await handshake(client.connect(transport, { timeout: options.timeoutMs }), client, {
+    server,
+    method: 'server/discover',
+    timeoutMs: options.timeoutMs,
+    lastFailure: guarded.lastFailure,
+  });
+  return {
+    kind: 'streamable-http',
+    protocolVersion: client.getNegotiatedProtocolVersion(),
+    serverInfo: client.getServerVersion(),
+    // A plain request, not `client.listTools`, for the reason given for the 2025 era.
+    listTools: (cursor, timeout) =>
+      client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, { timeout }),
+    // `client.callTool` copies the arguments a tool declares with `x-mcp-header` into `Mcp-Param-*`
+    // headers, as the 2026-07-28 revision asks, from the listing handed over as `toolDefinition`.
+    // Its output schema is left out, so the result is not checked against it and is read all the
+    // same (README, "Calling remote MCP servers from your apps").
+    callTool: async (name, args, tool, limits) => {
+      const toolDefinition = tool && {
+        name: tool.name,
+        inputSchema: tool.inputSchema as Tool['inputSchema'],
+      };
+      return (await client.callTool(
+        { name, arguments: args },
+        toolDefinition ? { ...limits, toolDefinition } : limits,
+      )) as Record<string, unknown>;
+    },
+    terminate: () => transport.terminateSession(),
+    close: () => client.close(),
+    lastFailure: guarded.lastFailure,
+    sent: guarded.sent,
+  };
+}
