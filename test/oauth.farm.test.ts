@@ -1,8 +1,9 @@
 /**
  * Per-user access and the farm's features together (README, "Per-user access with OAuth" and
  * "Running several instances"): a resumed stream of an `"oauth"` server needs a valid token like
- * any request; callers refused at the door spend nothing of the server's rate limit; a server
- * switched to `"oauth"` is refused on every instance within a second.
+ * any request; callers refused at the door spend nothing of the server's rate limit; a
+ * cancellation on an `"oauth"` server stops only the calls of the user who sent it, on any
+ * instance; a server switched to `"oauth"` is refused on every instance within a second.
  */
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,10 +12,12 @@ import { knexServerStore, migrate } from '../src/store/index.js';
 import type { KnexServerStore } from '../src/store/types.js';
 import { databases, type TestDatabase } from './helpers/databases.js';
 import {
+  expectAccepted,
   expectRpcReply,
   type Host,
   hostVariants,
   loadPackage,
+  notification,
   request,
   rpcError,
   rpcResult,
@@ -58,6 +61,21 @@ function runApp(run: AppRun) {
     setTimeout(() => resolve({ answer: 'done' }), 600);
   });
 }
+
+const slowCall = (id: string) => request(id, 'tools/call', { name: 'Slow', arguments: {} });
+const cancel = (requestId: string) =>
+  notification('notifications/cancelled', { requestId, reason: 'enough' });
+const waitForRun = async (subject: string): Promise<AppRun> => {
+  for (let i = 0; i < 100; i++) {
+    const run = slowRuns.get(`${subject}:`);
+    if (run) {
+      slowRuns.delete(`${subject}:`);
+      return run;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`no run of ${subject}`);
+};
 
 describe.each(databases)('per-user access with the farm’s features on $name', (kind) => {
   let db: TestDatabase;
@@ -157,6 +175,47 @@ describe.each(databases)('per-user access with the farm’s features on $name', 
       rpcError(6, -32000, 'Too many requests'),
     );
   });
+
+  it('a cancellation on an "oauth" server stops the calls of the user who sent it only', async () => {
+    const host = await start();
+    const code = servers.slow.serverCode;
+    const alices = host.post(code, slowCall('c1'), bearer('alice'));
+    const run = await waitForRun('alice');
+    // Bob's client numbers its requests as Alice's does: his cancel names his own call 'c1'.
+    expectAccepted(await host.post(code, cancel('c1'), bearer('bob')));
+    expect(run.signal.aborted).toBe(false);
+    expectAccepted(await host.post(code, cancel('c1'), bearer('alice')));
+    expect(run.signal.aborted).toBe(true);
+    expectRpcReply(
+      await alices,
+      200,
+      rpcResult('c1', { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true }),
+    );
+  });
+
+  it.runIf(kind.name === 'postgres')(
+    'on another instance too: a cancellation passed on stops the calls of the same user only',
+    async () => {
+      const other = knexServerStore(db.connect());
+      stores.push(other);
+      const [a, b] = [await start(), await start(other)];
+      const code = servers.slow.serverCode;
+      // Both instances have looked the server up once, so both listen.
+      for (const host of [a, b])
+        expect((await host.post(code, request(0, 'ping'), bearer('carol'))).status).toBe(200);
+      const alices = a.post(code, slowCall('c2'), bearer('alice'));
+      const run = await waitForRun('alice');
+      expectAccepted(await b.post(code, cancel('c2'), bearer('bob')));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(run.signal.aborted).toBe(false);
+      expectAccepted(await b.post(code, cancel('c2'), bearer('alice')));
+      expectRpcReply(
+        await alices,
+        200,
+        rpcResult('c2', { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true }),
+      );
+    },
+  );
 
   it.runIf(kind.name === 'postgres')(
     'a server switched to "oauth" is refused on another instance within a second',
