@@ -238,3 +238,79 @@ describe.each(databases)('per-user access with the farm’s features on $name', 
     },
   );
 });
+
+describe('the protected-resource metadata while the database is in trouble', () => {
+  const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+  const SERVER: ServerRecord = {
+    id: 'server-1',
+    tenantId: TENANT,
+    appId: LIMITED.id,
+    name: 'Limited',
+    description: '',
+    serverCode: 'MetadataCode0001',
+    status: 'active',
+    authMode: 'oauth',
+    parameters: {},
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
+  };
+  const reports: unknown[] = [];
+  const hosts: Host[] = [];
+  afterAll(() => Promise.all(hosts.map((host) => host.close())));
+
+  const metadata = async (resolveServer: McpServerOptions['resolveServer']) => {
+    const host = await startHost(variant, await loadPackage(variant.major), {
+      resolveServer,
+      runApp,
+      resolveTimeoutMs: 100,
+      auth: { verifyToken, authorizationServers: ['https://idp.example.com'] },
+      onError: (error) => {
+        reports.push(error);
+      },
+    });
+    hosts.push(host);
+    const started = Date.now();
+    const reply = await host.send({
+      method: 'GET',
+      path: `${WELL_KNOWN}/mcp/server/${SERVER.serverCode}/mcp`,
+    });
+    return { reply, ms: Date.now() - started };
+  };
+
+  it('a lookup that does not answer within resolveTimeoutMs answers 503 with Retry-After, as the endpoint does', async () => {
+    const { reply, ms } = await metadata(() => new Promise(() => {}));
+    expect(reply.status).toBe(503);
+    expect(reply.headers['retry-after']).toBe('5');
+    expect(reply.json).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: 'MCP server temporarily unavailable: try again later',
+    });
+    expect(ms).toBeLessThan(1000);
+    expect(reports).toEqual([expect.objectContaining({ name: 'ResolveTimeout' })]);
+  });
+
+  it('a resolver that answers its stale copy when the deadline passes serves the metadata', async () => {
+    const { reply } = await metadata(
+      (_code, _req, options) =>
+        new Promise((resolve, reject) => {
+          // As the store does with `staleIfErrorMs`: the database hangs, the copy at hand is served.
+          options?.signal?.addEventListener('abort', () => {
+            const checking = options.checkServer?.(SERVER);
+            (checking ?? Promise.resolve()).then(() => resolve({ server: SERVER, app: LIMITED }), reject);
+          });
+        }),
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.json).toMatchObject({ authorization_servers: ['https://idp.example.com'] });
+  });
+
+  it('a database out of reach answers 503; any other failure stays a 500', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const { reply } = await metadata(() => Promise.reject(refused));
+    expect(reply.status).toBe(503);
+    expect(reply.headers['retry-after']).toBe('5');
+    const { reply: failed } = await metadata(() => Promise.reject(new Error('a bug')));
+    expect(failed.status).toBe(500);
+    expect(failed.json).toEqual({ error: 'server_error', error_description: 'Internal error' });
+  });
+});
