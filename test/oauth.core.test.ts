@@ -245,6 +245,49 @@ describe('bearerTokenOf', () => {
     });
   });
 
+  it('a stale copy answered at the deadline is served on an "oauth" server too: its token check gets time of its own', async () => {
+    const { ask, runs, reports } = core(100);
+    const reply = await ask({
+      // As the store does with `staleIfErrorMs`: the database hangs, the copy at hand is served.
+      resolve: (options) =>
+        new Promise<ResolvedServer>((resolve, reject) => {
+          options?.signal?.addEventListener('abort', () => {
+            (options.checkServer?.(server('oauth')) ?? Promise.resolve()).then(
+              () => resolve({ server: server('oauth'), app: APP }),
+              reject,
+            );
+          });
+        }),
+      // A JWT check answers after a turn or two of the event loop (keys, WebCrypto).
+      authenticate: () => new Promise<AuthInfo>((resolve) => setTimeout(() => resolve(ALICE), 20)),
+    });
+    expect(reply).toMatchObject({ kind: 'json', status: 200 });
+    expect(runs.map((run) => run.auth)).toEqual([ALICE]);
+    expect(reports).toEqual([]);
+  });
+
+  it('a token check begun at the deadline still has a deadline of its own: 503 when it does not answer', async () => {
+    const { ask, reports } = core(100);
+    const started = Date.now();
+    const reply = await ask({
+      resolve: (options) =>
+        new Promise<ResolvedServer>((resolve, reject) => {
+          options?.signal?.addEventListener('abort', () => {
+            (options.checkServer?.(server('oauth')) ?? Promise.resolve()).then(
+              () => resolve({ server: server('oauth'), app: APP }),
+              reject,
+            );
+          });
+        }),
+      authenticate: () => new Promise<AuthInfo>(() => {}),
+    });
+    expect(reply).toMatchObject({ kind: 'json', status: 503, headers: { 'Retry-After': '5' } });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(reports).toEqual([
+      { error: expect.objectContaining({ name: 'ResolveTimeout' }), context: { phase: 'resolve' } },
+    ]);
+  });
+
   it('a token check still running at the lookup deadline answers 503 with Retry-After, and loads nothing', async () => {
     const { ask, reports, runs } = core(100);
     let loaded = 0;

@@ -3,6 +3,7 @@ import type { AuthInfo } from '../auth/types.js';
 import { Drainer, type DrainOptions, type DrainResult } from '../drain.js';
 import { isMcpRoutePath, MCP_ROUTE } from '../mcp-route.js';
 import { McpError } from '../protocol/errors.js';
+import { ResolveDeadline } from '../protocol/resolve-deadline.js';
 import type { ResolveOptions, ServerRecord } from '../types.js';
 import { requestAuthenticator } from './authenticate-request.js';
 import {
@@ -180,7 +181,8 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
 
   const router = Router();
   if (config.auth) {
-    const metadata = protectedResourceHandler(config.resolveServer, config.auth, report);
+    const deadline = new ResolveDeadline(config.resolveTimeoutMs);
+    const metadata = protectedResourceHandler(config.resolveServer, config.auth, report, deadline);
     router.get(PROTECTED_RESOURCE_ROUTE, (req: Request, res: Response, next: NextFunction) => {
       metadata(req, res).catch(next);
     });

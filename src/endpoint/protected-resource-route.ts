@@ -3,7 +3,10 @@ import type { ParsedAuthOptions } from '../auth/auth-options.js';
 import { PROTECTED_RESOURCE_PREFIX, protectedResourceMetadata } from '../auth/protected-resource.js';
 import type { ResolveServer } from '../express/types.js';
 import { writeJson } from '../express/write.js';
+import { UNAVAILABLE_RETRY_MS } from '../protocol/access.js';
 import type { ErrorReporter } from '../protocol/report.js';
+import type { ResolveDeadline } from '../protocol/resolve-deadline.js';
+import { isTemporaryFailure } from '../protocol/unavailable.js';
 import type { ServerRecord } from '../types.js';
 import { resourceUrls } from './resource-urls.js';
 
@@ -15,7 +18,9 @@ const ENOUGH = Symbol('the server is enough');
 
 /**
  * `GET /.well-known/oauth-protected-resource/mcp/server/<code>/mcp`: the metadata of an `"oauth"`
- * server; 404 for an unknown code or a `"code"` server. The resource's path is the part of the
+ * server; 404 for an unknown code or a `"code"` server. The lookup has the endpoint's deadline
+ * (`resolveTimeoutMs`, so a stale copy is served as there) and its 503 when the database is out of
+ * reach or too slow (docs/http-contract.md, row 19a). The resource's path is the part of the
  * requested URL after the prefix (RFC 9728 §3.1), so a host that forwards this URL from its root
  * to a router mounted under a prefix gets the prefixed resource (see the README).
  */
@@ -23,6 +28,7 @@ export function protectedResourceHandler(
   resolveServer: ResolveServer,
   options: ParsedAuthOptions,
   report: ErrorReporter,
+  deadline: ResolveDeadline,
 ) {
   return async (req: Request, res: Response): Promise<void> => {
     // The document names the server's URL, which holds its code: no cache may keep it.
@@ -31,17 +37,25 @@ export function protectedResourceHandler(
     res.setHeader('Access-Control-Allow-Origin', '*');
     let server: ServerRecord | undefined;
     try {
-      const resolved = await resolveServer(req.params.serverCode as string, req, {
-        checkServer: async (found) => {
+      const resolved = await deadline.run(
+        (resolveOptions) => resolveServer(req.params.serverCode as string, req, resolveOptions),
+        async (found) => {
           server = found;
           throw ENOUGH;
         },
-      });
+      );
       server ??= resolved?.server;
     } catch (error) {
       if (error !== ENOUGH) {
         report(error, { phase: 'resolve' });
-        return writeJson(res, 500, { error: 'server_error', error_description: 'Internal error' });
+        if (!isTemporaryFailure(error)) {
+          return writeJson(res, 500, { error: 'server_error', error_description: 'Internal error' });
+        }
+        res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_MS / 1000));
+        return writeJson(res, 503, {
+          error: 'temporarily_unavailable',
+          error_description: 'MCP server temporarily unavailable: try again later',
+        });
       }
     }
     if (server?.authMode !== 'oauth') {

@@ -3,15 +3,16 @@ import type { Knex } from 'knex';
 /** A JSON-RPC request id, by which `notifications/cancelled` names a call. */
 export type CallId = string | number;
 
-export type CancelListener = (serverId: string, requestId: CallId) => void;
+/** `scope`: the server's id, or on an `"oauth"` server the server and the signed-in user (`callScope`). */
+export type CancelListener = (scope: string, requestId: CallId) => void;
 
 /**
  * What the instances of a farm share through the store's database, for `mcpServer({ store })`
  * (see the README, "Running several instances"). Only a store on PostgreSQL has one.
  */
 export interface Farm {
-  /** Tells every instance to abort the run of `requestId` on that server, if it runs there. */
-  publishCancel(serverId: string, requestId: CallId): Promise<void>;
+  /** Tells every instance to abort the run of `requestId` in that scope (see `CancelListener`), if it runs there. */
+  publishCancel(scope: string, requestId: CallId): Promise<void>;
   /** Hears the cancellations of every instance; returns a function that stops listening. */
   onCancel(listener: CancelListener): () => void;
   /** Where rate-limiter-flexible's PostgreSQL store keeps shared counters: the table `migrate` made. */

@@ -44,7 +44,7 @@ export function postgresFarm(
       else if (channel === streamEvent) onStreamEvent(payload);
       else if (channel === cancelled) {
         const cancel = parseCancel(payload);
-        if (cancel) for (const listen of cancelListeners) listen(cancel.serverId, cancel.requestId);
+        if (cancel) for (const listen of cancelListeners) listen(cancel.scope, cancel.requestId);
       }
     },
     // Whatever was cached before this moment may have missed a change.
@@ -55,9 +55,9 @@ export function postgresFarm(
     start: () => listener.start(),
     close: () => listener.close(),
 
-    async publishCancel(serverId, requestId) {
+    async publishCancel(scope, requestId) {
       listener.start();
-      await knex.raw('select pg_notify(?, ?)', [cancelled, JSON.stringify([serverId, requestId])]);
+      await knex.raw('select pg_notify(?, ?)', [cancelled, JSON.stringify([scope, requestId])]);
     },
 
     async announceStreamEvent(streamId) {
@@ -74,12 +74,12 @@ export function postgresFarm(
   };
 }
 
-function parseCancel(payload: string): { serverId: string; requestId: CallId } | null {
+function parseCancel(payload: string): { scope: string; requestId: CallId } | null {
   try {
-    const [serverId, requestId] = JSON.parse(payload) as unknown[];
-    if (typeof serverId !== 'string') return null;
+    const [scope, requestId] = JSON.parse(payload) as unknown[];
+    if (typeof scope !== 'string') return null;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return null;
-    return { serverId, requestId };
+    return { scope, requestId };
   } catch {
     return null; // not ours: another program on the same channel
   }

@@ -86,7 +86,7 @@ function refusal(admission: Extract<Admission, { ok: false }>, id: RequestId | n
 }
 
 /** How long a client is asked to wait before trying again while the server cannot be looked up. */
-const UNAVAILABLE_RETRY_MS = 5000;
+export const UNAVAILABLE_RETRY_MS = 5000;
 
 function lookupFailure(error: unknown, id: RequestId | null): McpError {
   if (!isTemporaryFailure(error)) return new McpError('internal', 'Internal error', undefined, id);

@@ -4,6 +4,7 @@ import { createCallObserver, type OnCall } from '../observe/on-call.js';
 import { isPlainJsonObject } from '../plain-object.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
+import { callScope } from '../tool/inflight.js';
 import type { RunObserver } from '../tool/observer.js';
 import { createToolRuns } from '../tool/runs.js';
 import { createToolCache, type ToolNamer } from '../tool/tool.js';
@@ -59,7 +60,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
   /** The `tools/list` result of each descriptor, made and serialized once (descriptors are cached per tool and version). */
   const listResults = new WeakMap<object, SerializedResult>();
   // A cancellation sent to any instance of the farm stops the run wherever it runs.
-  options.farm?.onCancel((serverId, requestId) => runs.cancel(serverId, requestId));
+  options.farm?.onCancel((scope, requestId) => runs.cancel(scope, requestId));
   const observer = createCallObserver(options.onCall, (error) => options.report(error, { phase: 'onCall' }));
 
   return {
@@ -122,16 +123,18 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
     },
 
     /**
-     * `notifications/cancelled`: aborts every matching call of the same server in this process, or,
-     * when none runs here, tells the other instances of the farm.
+     * `notifications/cancelled`: aborts every matching call of the same server (of the same
+     * signed-in user on an `"oauth"` server) in this process, or, when none runs here, tells the
+     * other instances of the farm.
      */
     cancel(target: ServingTarget, params: Record<string, unknown> | undefined): void {
       const parsed = CancelledParamsSchema.safeParse(params ?? {});
       if (!parsed.success) return;
       const { server, app } = target;
-      if (runs.cancel(server.id, parsed.data.requestId) || !options.farm) return;
+      const scope = callScope(server.id, target.auth?.subject);
+      if (runs.cancel(scope, parsed.data.requestId) || !options.farm) return;
       options.farm
-        .publishCancel(server.id, parsed.data.requestId)
+        .publishCancel(scope, parsed.data.requestId)
         .catch((error: unknown) =>
           options.report(error, { phase: 'dispatch', serverId: server.id, appId: app.id }),
         );

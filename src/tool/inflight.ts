@@ -4,26 +4,35 @@ import type { RunStop } from './stop.js';
 export type CallId = string | number;
 
 /**
+ * Whose calls a cancellation may stop: every caller of a `"code"` server shares its code, so its
+ * calls are one scope (the server id); on an `"oauth"` server each signed-in user's calls are a
+ * scope of their own, so one user's cancel never stops another's call (README "Cancellation").
+ * Server ids hold no line break, so the two forms never meet.
+ */
+export const callScope = (serverId: string, subject?: string): string =>
+  subject === undefined ? serverId : `${serverId}\n${subject}`;
+
+/**
  * The `tools/call` runs in progress in this process, so that `notifications/cancelled` can stop
- * the matching ones of the same server (MCP "Cancellation"). Transient by nature: a cancel that
- * reaches another instance finds nothing, which the protocol allows.
+ * the matching ones of the same scope (`callScope`; MCP "Cancellation"). Transient by nature: a
+ * cancel that reaches another instance finds nothing, which the protocol allows.
  *
  * A cancel names a request by its id alone, and the 2025 transports carry no session here, so
- * every run of the server with that id is stopped: two clients of one code whose ids collide can
+ * every run of the scope with that id is stopped: two clients of one code whose ids collide can
  * stop each other's calls (README "Cancellation"), but no run ever becomes impossible to cancel.
  */
 export class InflightCalls {
   /** One run per key, the usual case; a set only when ids collide. */
   readonly #calls = new Map<string, RunStop | Set<RunStop>>();
 
-  /** One flat key per server and id; `1` and `"1"` stay apart, as JSON-RPC ids are. */
-  static #key(serverId: string, id: CallId): string {
-    return typeof id === 'string' ? `${serverId}\u0000s${id}` : `${serverId}\u0000n${id}`;
+  /** One flat key per scope and id; `1` and `"1"` stay apart, as JSON-RPC ids are. */
+  static #key(scope: string, id: CallId): string {
+    return typeof id === 'string' ? `${scope}\u0000s${id}` : `${scope}\u0000n${id}`;
   }
 
   /** Registers a run; the returned function unregisters it. */
-  add(serverId: string, id: CallId, stop: RunStop): () => void {
-    const key = InflightCalls.#key(serverId, id);
+  add(scope: string, id: CallId, stop: RunStop): () => void {
+    const key = InflightCalls.#key(scope, id);
     const current = this.#calls.get(key);
     if (current === undefined) this.#calls.set(key, stop);
     else if (current instanceof Set) current.add(stop);
@@ -32,8 +41,8 @@ export class InflightCalls {
   }
 
   /** Stops every matching run; whether there was one. */
-  cancel(serverId: string, id: CallId, reason: unknown): boolean {
-    const current = this.#calls.get(InflightCalls.#key(serverId, id));
+  cancel(scope: string, id: CallId, reason: unknown): boolean {
+    const current = this.#calls.get(InflightCalls.#key(scope, id));
     if (current instanceof Set) for (const stop of [...current]) stop.stop(reason);
     else current?.stop(reason);
     return current !== undefined;

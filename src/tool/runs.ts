@@ -2,7 +2,7 @@ import { type CallObservation, outcomeOf } from '../observe/on-call.js';
 import type { AppRun, HostApp, RunApp, ServerRecord } from '../types.js';
 import { CallCancelled, type CallToolResult, runToolCall } from './call.js';
 import type { ToolFeatures } from './features.js';
-import { type CallId, InflightCalls } from './inflight.js';
+import { type CallId, callScope, InflightCalls } from './inflight.js';
 import type { RunObserver } from './observer.js';
 import { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
@@ -53,7 +53,7 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
       const { app, server } = call;
       const stop = new RunStop();
       const unwatch = call.onClosed(() => stop.stop());
-      const unregister = inflight.add(server.id, call.id, stop);
+      const unregister = inflight.add(callScope(server.id, call.auth?.subject), call.id, stop);
       const run: AppRun<HostRequest> = {
         app,
         server,
@@ -91,9 +91,9 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
       }
     },
 
-    /** Stops every matching run of the same server in this process (see `InflightCalls`); `false` when none runs here. */
-    cancel(serverId: string, id: CallId): boolean {
-      return inflight.cancel(serverId, id, new CallCancelled());
+    /** Stops every matching run of the same scope (`callScope`) in this process; `false` when none runs here. */
+    cancel(scope: string, id: CallId): boolean {
+      return inflight.cancel(scope, id, new CallCancelled());
     },
   };
 }
