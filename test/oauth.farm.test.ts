@@ -193,6 +193,7 @@ describe.each(databases)('per-user access with the farm’s features on $name', 
     );
   });
 
+  // PostgreSQL only: instances hear each other through NOTIFY, which SQLite lacks (README, "Running several instances").
   it.runIf(kind.name === 'postgres')(
     'on another instance too: a cancellation passed on stops the calls of the same user only',
     async () => {
@@ -217,6 +218,7 @@ describe.each(databases)('per-user access with the farm’s features on $name', 
     },
   );
 
+  // PostgreSQL only: instances hear each other through NOTIFY, which SQLite lacks (README, "Running several instances").
   it.runIf(kind.name === 'postgres')(
     'a server switched to "oauth" is refused on another instance within a second',
     async () => {
