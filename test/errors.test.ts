@@ -142,6 +142,24 @@ describe('"did you mean" for unknown options', () => {
   });
 });
 
+/** Every attempt rejects with a `MigrationRequiredError` naming its table, the driver's error as its cause. */
+async function expectMigrationRequired(attempts: Promise<unknown>[], tables: string[]): Promise<void> {
+  const errors = await Promise.all(
+    attempts.map((attempt) =>
+      attempt.then(
+        () => null,
+        (error) => error,
+      ),
+    ),
+  );
+  expect(errors.map((error) => [error?.name, error?.code, error?.table])).toEqual(
+    tables.map((table) => ['MigrationRequiredError', 'migration_required', table]),
+  );
+  expect(
+    errors.every((error) => error instanceof MigrationRequiredError && error.cause instanceof Error),
+  ).toBe(true);
+}
+
 describe.each(databases)('a store used before migrate() on $name', (kind) => {
   let database: TestDatabase;
   let knex: Knex;
@@ -179,25 +197,11 @@ describe.each(databases)('a store used before migrate() on $name', (kind) => {
       store.deleteServer('x'),
       store.getOrCreateEndUser(server, 'client'),
     ];
-    const errors = await Promise.all(
-      attempts.map((attempt) =>
-        attempt.then(
-          () => null,
-          (error) => error,
-        ),
-      ),
+    await expectMigrationRequired(
+      attempts,
+      // deleteServer deletes the servers first, the end user's row last.
+      attempts.map((_, index) => (index === 8 ? 'mcp_end_users' : 'mcp_servers')),
     );
-    expect(errors.map((error) => [error?.name, error?.code, error?.table])).toEqual(
-      attempts.map((_, index) => [
-        'MigrationRequiredError',
-        'migration_required',
-        // deleteServer deletes the servers first, the end user's row last.
-        index === 8 ? 'mcp_end_users' : 'mcp_servers',
-      ]),
-    );
-    expect(
-      errors.every((error) => error instanceof MigrationRequiredError && error.cause instanceof Error),
-    ).toBe(true);
   });
 
   it('every tool provider store method says so too, naming its table', async () => {
@@ -210,20 +214,10 @@ describe.each(databases)('a store used before migrate() on $name', (kind) => {
       providers.updateProvider('t', 'x', { name: 'q' }),
       providers.deleteProvider('t', 'x'),
     ];
-    const errors = await Promise.all(
-      attempts.map((attempt) =>
-        attempt.then(
-          () => null,
-          (error) => error,
-        ),
-      ),
+    await expectMigrationRequired(
+      attempts,
+      attempts.map(() => 'mcp_tool_providers'),
     );
-    expect(errors.map((error) => [error?.name, error?.code, error?.table])).toEqual(
-      attempts.map(() => ['MigrationRequiredError', 'migration_required', 'mcp_tool_providers']),
-    );
-    expect(
-      errors.every((error) => error instanceof MigrationRequiredError && error.cause instanceof Error),
-    ).toBe(true);
   });
 
   it('the endpoint answers a plain internal error and hands the clear one to onError', async () => {
