@@ -90,10 +90,19 @@ export async function runToolCall<HostRequest>(
     clearTimeout(timer);
   }
 
-  async function produce(): Promise<Produced> {
-    const result = await options.runApp(run);
-    if (isAsyncIterable(result)) return fromEvents(run.app.mode, result, stop, options.observer);
-    return fromPlainResult(run.app.mode, result);
+  // A callback on the app's promise rather than an async function: it waits as long as the run,
+  // and a pending async function keeps its whole frame for that time.
+  function produce(): Promise<Produced> {
+    let running: ReturnType<RunApp<HostRequest>>;
+    try {
+      running = options.runApp(run);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return Promise.resolve(running).then((result) => {
+      if (isAsyncIterable(result)) return fromEvents(run.app.mode, result, stop, options.observer);
+      return fromPlainResult(run.app.mode, result);
+    });
   }
 }
 
