@@ -153,8 +153,19 @@ function shape(
 function untilStopped<T>(start: () => Promise<T>, stop: RunStop): Promise<T> {
   if (stop.stopped) return Promise.reject(stop.reason);
   const work = start();
+  // Settled by hand rather than through `then(...).finally(...)`: that chain would hold two more
+  // promises for as long as the run.
   return new Promise<T>((resolve, reject) => {
     const unlisten = stop.onStop(() => reject(stop.reason));
-    work.then(resolve, reject).finally(unlisten);
+    work.then(
+      (value) => {
+        resolve(value);
+        unlisten();
+      },
+      (error: unknown) => {
+        reject(error);
+        unlisten();
+      },
+    );
   });
 }
