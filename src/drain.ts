@@ -39,11 +39,14 @@ export class Drainer {
   /** Counts `work` as in progress until it settles. */
   track(work: Promise<void>): Promise<void> {
     this.#inFlight++;
-    return work.finally(() => {
-      this.#inFlight--;
-      if (this.#inFlight === 0) for (const resolve of this.#idle.splice(0)) resolve();
-    });
+    return work.finally(this.#settled);
   }
+
+  /** One function for every request rather than one each: a streamed reply holds it while it runs. */
+  readonly #settled = (): void => {
+    this.#inFlight--;
+    if (this.#inFlight === 0) for (const resolve of this.#idle.splice(0)) resolve();
+  };
 
   drain(options?: DrainOptions): Promise<DrainResult> {
     let timeoutMs: number;

@@ -37,10 +37,13 @@ function readText(req: IncomingMessage, body: Readable, maxBodyBytes: number): P
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const cleanup = () => {
+    const detach = () => {
       body.off('data', onData);
       body.off('end', onEnd);
       req.off('error', onError);
+    };
+    const cleanup = () => {
+      detach();
       if (body !== req) body.destroy(); // a destroyed pipe destination unpipes itself
     };
     const onData = (chunk: Buffer) => {
@@ -53,9 +56,10 @@ function readText(req: IncomingMessage, body: Readable, maxBodyBytes: number): P
       }
       chunks.push(chunk);
     };
-    // After `end` no more data or error can matter (a settled promise ignores them), so the
-    // listeners are left to go with the request instead of being removed one by one.
+    // The listeners go at `end`: a streamed reply keeps the request for as long as it runs, and
+    // they would keep the body's chunks and text with it.
     const onEnd = () => {
+      detach();
       resolve(
         chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'),
       );

@@ -74,6 +74,8 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
   const allowedOrigins = new Set(config.allowedOrigins.map((origin) => origin.toLowerCase()));
   const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
   const { core, report } = createMcpCore(config);
+  // Only a stream is written over time; its failure can no longer change the reply, only be told.
+  const reportStreamFailure = (error: unknown) => report(error, { phase: 'dispatch' });
   const authenticateByToken = config.auth && requestAuthenticator(config.auth);
   // Without a store that keeps streams, `GET` stays 405 whatever it carries.
   const resumable = config.store?.streams !== undefined;
@@ -124,9 +126,8 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       ...lookup(req, res, route, serverCode),
       acceptsEventStream: acceptsEventStream(req.headers.accept),
     });
-    // Only a stream is written over time; its failure can no longer change the reply, only be told.
     const streaming = writeReply(res, reply);
-    if (streaming) await streaming.catch((error: unknown) => report(error, { phase: 'dispatch' }));
+    if (streaming) await streaming.catch(reportStreamFailure);
   }
 
   /** `GET` with `Last-Event-ID`: the rest of a stream (docs/http-contract.md, "Resumable streams"). */
@@ -153,7 +154,7 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       lastEventId,
     });
     const streaming = writeReply(res, reply);
-    if (streaming) await streaming.catch((error: unknown) => report(error, { phase: 'dispatch' }));
+    if (streaming) await streaming.catch(reportStreamFailure);
   }
 
   /** The parts of a core request that look the server up and let its caller in, for a `POST` and a resumption alike. */

@@ -86,16 +86,30 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
       return target;
     },
 
-    async guarded(work, id, target) {
+    // A callback on the method's promise rather than an async function: a `tools/call` runs for
+    // as long as its app, and a pending async function keeps its whole frame for that time.
+    guarded(work, id, target) {
       try {
-        return await work();
+        return Promise.resolve(work()).then(undefined, (error: unknown) => {
+          throw opaque(error, id, target, report);
+        });
       } catch (error) {
-        if (error instanceof McpError) throw error;
-        report(error, { phase: 'dispatch', serverId: target?.server.id, appId: target?.app.id });
-        throw new McpError('internal', 'Internal error', undefined, id);
+        return Promise.reject(opaque(error, id, target, report));
       }
     },
   };
+}
+
+/** What a method's failure answers: an `McpError` as it is, anything else an internal error reported with its cause. */
+function opaque(
+  error: unknown,
+  id: RequestId | null,
+  target: ServingTarget | undefined,
+  report: ErrorReporter,
+): McpError {
+  if (error instanceof McpError) return error;
+  report(error, { phase: 'dispatch', serverId: target?.server.id, appId: target?.app.id });
+  return new McpError('internal', 'Internal error', undefined, id);
 }
 
 /**

@@ -151,7 +151,9 @@ export function acceptNotification<HostRequest>(
   if (call.method === 'notifications/cancelled') ctx.methods.cancel(target, call.params);
 }
 
-const ignoreClose = (): (() => void) => () => {};
+const keepWatching = (): void => {};
+/** One shared function: a streamed call keeps what this returns for as long as it runs. */
+const ignoreClose = (): (() => void) => keepWatching;
 
 /**
  * A streamed reply of MCP 2025-03-26 or later, made resumable when the router has somewhere to keep

@@ -90,10 +90,19 @@ export async function runToolCall<HostRequest>(
     clearTimeout(timer);
   }
 
-  async function produce(): Promise<Produced> {
-    const result = await options.runApp(run);
-    if (isAsyncIterable(result)) return fromEvents(run.app.mode, result, stop, options.observer);
-    return fromPlainResult(run.app.mode, result);
+  // A callback on the app's promise rather than an async function: it waits as long as the run,
+  // and a pending async function keeps its whole frame for that time.
+  function produce(): Promise<Produced> {
+    let running: ReturnType<RunApp<HostRequest>>;
+    try {
+      running = options.runApp(run);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return Promise.resolve(running).then((result) => {
+      if (isAsyncIterable(result)) return fromEvents(run.app.mode, result, stop, options.observer);
+      return fromPlainResult(run.app.mode, result);
+    });
   }
 }
 
@@ -144,8 +153,19 @@ function shape(
 function untilStopped<T>(start: () => Promise<T>, stop: RunStop): Promise<T> {
   if (stop.stopped) return Promise.reject(stop.reason);
   const work = start();
+  // Settled by hand rather than through `then(...).finally(...)`: that chain would hold two more
+  // promises for as long as the run.
   return new Promise<T>((resolve, reject) => {
     const unlisten = stop.onStop(() => reject(stop.reason));
-    work.then(resolve, reject).finally(unlisten);
+    work.then(
+      (value) => {
+        resolve(value);
+        unlisten();
+      },
+      (error: unknown) => {
+        reject(error);
+        unlisten();
+      },
+    );
   });
 }
