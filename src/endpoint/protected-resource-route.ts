@@ -3,10 +3,9 @@ import type { ParsedAuthOptions } from '../auth/auth-options.js';
 import { PROTECTED_RESOURCE_PREFIX, protectedResourceMetadata } from '../auth/protected-resource.js';
 import type { ResolveServer } from '../express/types.js';
 import { writeJson } from '../express/write.js';
-import { UNAVAILABLE_RETRY_MS } from '../protocol/access.js';
+import { lookupFailure } from '../protocol/access.js';
 import type { ErrorReporter } from '../protocol/report.js';
 import type { ResolveDeadline } from '../protocol/resolve-deadline.js';
-import { isTemporaryFailure } from '../protocol/unavailable.js';
 import type { ServerRecord } from '../types.js';
 import { resourceUrls } from './resource-urls.js';
 
@@ -48,14 +47,13 @@ export function protectedResourceHandler(
     } catch (error) {
       if (error !== ENOUGH) {
         report(error, { phase: 'resolve' });
-        if (!isTemporaryFailure(error)) {
+        // The endpoint's answer to the same failure, in the words of an OAuth error (RFC 6749 §5.2).
+        const failure = lookupFailure(error, null);
+        if (failure.status !== 503) {
           return writeJson(res, 500, { error: 'server_error', error_description: 'Internal error' });
         }
-        res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_MS / 1000));
-        return writeJson(res, 503, {
-          error: 'temporarily_unavailable',
-          error_description: 'MCP server temporarily unavailable: try again later',
-        });
+        for (const [name, value] of Object.entries(failure.headers ?? {})) res.setHeader(name, value);
+        return writeJson(res, 503, { error: 'temporarily_unavailable', error_description: failure.message });
       }
     }
     if (server?.authMode !== 'oauth') {

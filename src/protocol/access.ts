@@ -86,9 +86,13 @@ function refusal(admission: Extract<Admission, { ok: false }>, id: RequestId | n
 }
 
 /** How long a client is asked to wait before trying again while the server cannot be looked up. */
-export const UNAVAILABLE_RETRY_MS = 5000;
+const UNAVAILABLE_RETRY_MS = 5000;
 
-function lookupFailure(error: unknown, id: RequestId | null): McpError {
+/**
+ * What a failed lookup answers: 503 with `Retry-After` when the database is out of reach or too
+ * slow (docs/http-contract.md, row 19a), an opaque internal error otherwise. The caller reports the cause.
+ */
+export function lookupFailure(error: unknown, id: RequestId | null): McpError {
   if (!isTemporaryFailure(error)) return new McpError('internal', 'Internal error', undefined, id);
   const message = 'MCP server temporarily unavailable: try again later';
   return new RetryLater('temporarilyUnavailable', message, UNAVAILABLE_RETRY_MS, id);
