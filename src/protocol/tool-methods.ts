@@ -2,13 +2,14 @@ import type { z } from 'zod';
 import type { Farm } from '../farm/farm.js';
 import { createCallObserver, type OnCall } from '../observe/on-call.js';
 import { isPlainJsonObject } from '../plain-object.js';
+import type { RunInputs } from '../tool/arguments.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
 import { callScope } from '../tool/inflight.js';
 import type { RunObserver } from '../tool/observer.js';
 import { createToolRuns } from '../tool/runs.js';
 import { createToolCache, type ToolNamer } from '../tool/tool.js';
-import type { RunApp } from '../types.js';
+import type { EndUser, RunApp } from '../types.js';
 import { DEFAULT_CLIENT_NAME } from './client-name.js';
 import { McpError } from './errors.js';
 import { CallToolParamsSchema, CancelledParamsSchema, describeIssues, type RequestId } from './messages.js';
@@ -91,35 +92,40 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
         requestId: call.id,
       });
       const observed = observing instanceof Promise ? await observing : observing;
+      let endUser: EndUser;
+      let inputs: RunInputs;
       try {
         const checked = tool.checkArguments(params.arguments ?? {});
         if (!checked.ok) {
           observed.finish('invalid_arguments');
           return invalidArguments(tool.name, checked.problems, features, call.id);
         }
-        const endUser = await call.target.endUser(call.clientName ?? DEFAULT_CLIENT_NAME);
-        observed.attribute(endUser);
-        return await runs.start({
-          id: call.id,
-          tool,
-          app,
-          server,
-          endUser,
-          ...checked.value,
-          features,
-          protocolVersion: call.protocolVersion,
-          request: call.request,
-          onClosed: call.onClosed,
-          observer: call.observer,
-          observed,
-          ...(call.target.auth ? { auth: call.target.auth } : {}),
-        });
+        inputs = checked.value;
+        endUser = await call.target.endUser(call.clientName ?? DEFAULT_CLIENT_NAME);
       } catch (error) {
         // An invalid-params error here is the pre-2025-11-25 form of invalid arguments.
         const invalid = error instanceof McpError && error.kind === 'invalidParams';
         observed.finish(invalid ? 'invalid_arguments' : 'failed');
         throw error;
       }
+      observed.attribute(endUser);
+      // Handed on, not awaited: the run tells `observed` how it ended, and this function's frame
+      // need not wait as long as the app.
+      return runs.start({
+        id: call.id,
+        tool,
+        app,
+        server,
+        endUser,
+        ...inputs,
+        features,
+        protocolVersion: call.protocolVersion,
+        request: call.request,
+        onClosed: call.onClosed,
+        observer: call.observer,
+        observed,
+        ...(call.target.auth ? { auth: call.target.auth } : {}),
+      });
     },
 
     /**

@@ -1,13 +1,9 @@
-import { isAppRunError } from '../errors.js';
-import type { AppRun, RunApp } from '../types.js';
 import { inlineBytes } from './app-file.js';
-import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
+import type { Produced } from './collect.js';
 import { type ContentBlock, fileBlock } from './content-blocks.js';
 import { attachConversation } from './conversation.js';
 import type { ToolFeatures } from './features.js';
-import type { RunObserver } from './observer.js';
 import { answerParts, outputParts } from './result-files.js';
-import type { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
 
 export interface CallToolResult {
@@ -28,21 +24,6 @@ export class CallCancelled extends Error {
   }
 }
 
-export interface CallOptions<HostRequest = unknown> {
-  runApp: RunApp<HostRequest>;
-  /** 0 = no limit. */
-  callTimeoutMs: number;
-  /**
-   * Receives failures whose cause must not reach the client: `run` for the app failing, `outputs`
-   * for outputs that break the app's declared output schema.
-   */
-  report: (error: unknown, phase?: 'run' | 'outputs') => void;
-  /** Most bytes of inline files one result may carry (README, "Files in and out"); more is an error result. Default: 4 MiB. */
-  maxInlineResultBytes?: number;
-  /** Told of the app's progress as it streams its events, for a reply that streams. */
-  observer?: RunObserver;
-}
-
 export const DEFAULT_MAX_INLINE_RESULT_BYTES = 4 * 1024 * 1024;
 
 /** An error result never carries `structuredContent`: there is no result to describe. */
@@ -51,66 +32,36 @@ export const errorResult = (text: string): CallToolResult => ({
   isError: true,
 });
 
-/**
- * Runs the app once and shapes its result (README, "runApp, mode by mode"). `stop` stops the run,
- * and `run.signal` must be a getter that reads `stop.signal`, so that the app's `AbortSignal` is
- * made only if the app reads it (see `RunStop`); for that reason `run` is handed to the app as it
- * is, never spread. This adds the timeout to `stop` and stops waiting as soon as the run stops,
- * whether or not the app honours its signal.
- */
-export async function runToolCall<HostRequest>(
-  tool: AppTool,
-  run: AppRun<HostRequest>,
-  stop: RunStop,
-  features: ToolFeatures,
-  options: CallOptions<HostRequest>,
-): Promise<CallToolResult> {
-  const timeoutMs = options.callTimeoutMs;
-  const timer =
-    timeoutMs > 0 ? setTimeout(() => stop.stop(new CallTimeout(timeoutMs)), timeoutMs) : undefined;
-  try {
-    const produced = await untilStopped(produce, stop);
-    const result = shape(produced, tool, features, options);
-    // An app that names no conversation continues the one the client asked for.
-    if (tool.conversations && produced.kind === 'answer' && !result.isError)
-      attachConversation(result, produced.conversationId ?? run.conversationId);
-    return result;
-  } catch (error) {
-    // Only a cancellation makes the result pointless; a timeout still has one to tell.
-    if (stop.reason instanceof CallCancelled) options.observer?.cancelled();
-    // Once stopped from outside, whatever the app throws is an echo of that stop.
-    if (stop.stopped && !isAppRunError(error)) {
-      const reason = stop.reason;
-      return errorResult(reason instanceof CallTimeout ? reason.message : new CallCancelled().message);
-    }
-    if (isAppRunError(error)) return errorResult(error.message);
-    options.report(error, 'run');
-    return errorResult('the app failed to run');
-  } finally {
-    clearTimeout(timer);
-  }
+/** Where `shape` reports outputs it refuses, and how many bytes of inline files a result may carry. */
+export interface ShapeOptions {
+  report: (error: unknown, phase: 'outputs') => void;
+  /** Most bytes of inline files one result may carry (README, "Files in and out"); more is an error result. Default: 4 MiB. */
+  maxInlineResultBytes?: number;
+}
 
-  // A callback on the app's promise rather than an async function: it waits as long as the run,
-  // and a pending async function keeps its whole frame for that time.
-  function produce(): Promise<Produced> {
-    let running: ReturnType<RunApp<HostRequest>>;
-    try {
-      running = options.runApp(run);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return Promise.resolve(running).then((result) => {
-      if (isAsyncIterable(result)) return fromEvents(run.app.mode, result, stop, options.observer);
-      return fromPlainResult(run.app.mode, result);
-    });
-  }
+/**
+ * The `tools/call` result of what a run produced (README, "runApp, mode by mode"): outputs checked
+ * against the declared output schema, files inlined within the limit, and an app that names no
+ * conversation continuing the one the client asked for.
+ */
+export function resultOf(
+  produced: Produced,
+  tool: AppTool,
+  features: ToolFeatures,
+  conversationId: string | undefined,
+  options: ShapeOptions,
+): CallToolResult {
+  const result = shape(produced, tool, features, options);
+  if (tool.conversations && produced.kind === 'answer' && !result.isError)
+    attachConversation(result, produced.conversationId ?? conversationId);
+  return result;
 }
 
 function shape(
   produced: Produced,
   tool: AppTool,
   features: ToolFeatures,
-  options: Pick<CallOptions, 'report' | 'maxInlineResultBytes'>,
+  options: ShapeOptions,
 ): CallToolResult {
   if (produced.kind === 'error') return errorResult(produced.message);
   if (produced.kind === 'outputs' && tool.checkOutputs) {
@@ -144,28 +95,4 @@ function shape(
   const result: CallToolResult = { content, isError: false };
   if (features.structured) result.structuredContent = parts.structured;
   return result;
-}
-
-/**
- * Settles with the work, or rejects with the stop's reason as soon as the run stops. Work whose run
- * has already stopped (a call cancelled before it ran) is not started at all.
- */
-function untilStopped<T>(start: () => Promise<T>, stop: RunStop): Promise<T> {
-  if (stop.stopped) return Promise.reject(stop.reason);
-  const work = start();
-  // Settled by hand rather than through `then(...).finally(...)`: that chain would hold two more
-  // promises for as long as the run.
-  return new Promise<T>((resolve, reject) => {
-    const unlisten = stop.onStop(() => reject(stop.reason));
-    work.then(
-      (value) => {
-        resolve(value);
-        unlisten();
-      },
-      (error: unknown) => {
-        reject(error);
-        unlisten();
-      },
-    );
-  });
 }

@@ -30,14 +30,17 @@ export class InflightCalls {
     return typeof id === 'string' ? `${scope}\u0000s${id}` : `${scope}\u0000n${id}`;
   }
 
-  /** Registers a run; the returned function unregisters it. */
-  add(scope: string, id: CallId, stop: RunStop): () => void {
+  /**
+   * Registers a run; returns the key that `remove` takes back (a key rather than a function that
+   * removes: a running call then holds no closure for it).
+   */
+  add(scope: string, id: CallId, stop: RunStop): string {
     const key = InflightCalls.#key(scope, id);
     const current = this.#calls.get(key);
     if (current === undefined) this.#calls.set(key, stop);
     else if (current instanceof Set) current.add(stop);
     else this.#calls.set(key, new Set([current, stop]));
-    return () => this.#remove(key, stop);
+    return key;
   }
 
   /** Stops every matching run; whether there was one. */
@@ -48,7 +51,8 @@ export class InflightCalls {
     return current !== undefined;
   }
 
-  #remove(key: string, stop: RunStop): void {
+  /** Unregisters a run that `add` registered under `key`. */
+  remove(key: string, stop: RunStop): void {
     const current = this.#calls.get(key);
     if (current === stop) this.#calls.delete(key);
     else if (current instanceof Set) {

@@ -1,6 +1,8 @@
+import { isAppRunError } from '../errors.js';
 import { type CallObservation, outcomeOf } from '../observe/on-call.js';
 import type { AppRun, HostApp, RunApp, ServerRecord } from '../types.js';
-import { CallCancelled, type CallToolResult, runToolCall } from './call.js';
+import { CallCancelled, CallTimeout, type CallToolResult, errorResult, resultOf } from './call.js';
+import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
 import type { ToolFeatures } from './features.js';
 import { type CallId, callScope, InflightCalls } from './inflight.js';
 import type { RunObserver } from './observer.js';
@@ -14,8 +16,8 @@ export interface ToolRunsOptions<HostRequest> {
   /** Most bytes of inline files one result may carry; more is an error result. */
   maxInlineResultBytes: number;
   /**
-   * Receives failures whose cause must not reach the client: the app failing, or its outputs
-   * breaking its declared schema.
+   * Receives failures whose cause must not reach the client: `run` for the app failing, `outputs`
+   * for outputs that break the app's declared output schema.
    */
   report: (error: unknown, phase: 'run' | 'outputs', server: ServerRecord, app: HostApp) => void;
 }
@@ -49,46 +51,11 @@ export interface ToolRun<HostRequest> extends Omit<AppRun<HostRequest>, 'signal'
 export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest>) {
   const inflight = new InflightCalls();
   return {
-    async start(call: ToolRun<HostRequest>): Promise<CallToolResult> {
-      const { app, server } = call;
-      const stop = new RunStop();
-      const unwatch = call.onClosed(() => stop.stop());
-      const unregister = inflight.add(callScope(server.id, call.auth?.subject), call.id, stop);
-      const run: AppRun<HostRequest> = {
-        app,
-        server,
-        endUser: call.endUser,
-        inputs: call.inputs,
-        ...(call.query === undefined ? {} : { query: call.query }),
-        ...(call.conversationId === undefined ? {} : { conversationId: call.conversationId }),
-        // A getter: the AbortSignal is made only if the app reads it (RunStop), so `run` is never
-        // spread from here on.
-        get signal() {
-          return stop.signal;
-        },
-        protocolVersion: call.protocolVersion,
-        request: call.request,
-        ...(call.auth ? { auth: call.auth } : {}),
-      };
-      const { observed } = call;
-      let appFailed = false;
-      try {
-        const result = await runToolCall(call.tool, run, stop, call.features, {
-          runApp: observed ? (appRun) => observed.run(() => options.runApp(appRun)) : options.runApp,
-          callTimeoutMs: options.callTimeoutMs,
-          maxInlineResultBytes: options.maxInlineResultBytes,
-          report: (error, phase = 'run') => {
-            if (phase === 'run') appFailed = true;
-            options.report(error, phase, server, app);
-          },
-          observer: call.observer,
-        });
-        observed?.finish(outcomeOf(result, stop, appFailed));
-        return result;
-      } finally {
-        unwatch();
-        unregister();
-      }
+    /** Runs the app once and shapes its result (README, "runApp, mode by mode"); never rejects for the app's sake. */
+    start(call: ToolRun<HostRequest>): Promise<CallToolResult> {
+      return new Promise((resolve) => {
+        new ToolCallRun(call, options, inflight, resolve);
+      });
     },
 
     /** Stops every matching run of the same scope (`callScope`) in this process; `false` when none runs here. */
@@ -96,4 +63,168 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
       return inflight.cancel(scope, id, new CallCancelled());
     },
   };
+}
+
+/** Where the app's run keeps its stopper, out of sight of `Object.keys`, spreads and JSON. */
+const RUN_STOP = Symbol('runStop');
+
+/**
+ * `run.signal`, one getter for every run: an own, enumerable accessor, so that an app that spreads
+ * its run still gets the signal, made only when something reads it (`RunStop`).
+ */
+const SIGNAL: PropertyDescriptor = {
+  get(this: { [RUN_STOP]: RunStop }) {
+    return this[RUN_STOP].signal;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+/**
+ * One run of a `tools/call`, from the app's start to the shaped result, as a single object:
+ * a call waits as long as its app, and everything it holds meanwhile is held by each open call
+ * (README, "Long runs"), so there is no chain of pending async functions and no closure per step.
+ * The first of the app's result and a stop settles the call; whatever comes after is ignored, whether
+ * or not the app honours its signal. A run whose client has already gone never starts the app.
+ */
+class ToolCallRun<HostRequest> extends RunStop {
+  readonly #tool: AppTool;
+  readonly #features: ToolFeatures;
+  readonly #observer: RunObserver | undefined;
+  readonly #observed: CallObservation | undefined;
+  readonly #run: AppRun<HostRequest>;
+  readonly #options: ToolRunsOptions<HostRequest>;
+  readonly #inflight: InflightCalls;
+  readonly #inflightKey: string;
+  readonly #unwatch: (() => void) | undefined;
+  #resolve: ((result: CallToolResult) => void) | undefined;
+  #timer: NodeJS.Timeout | undefined = undefined;
+  #appFailed = false;
+
+  constructor(
+    call: ToolRun<HostRequest>,
+    options: ToolRunsOptions<HostRequest>,
+    inflight: InflightCalls,
+    resolve: (result: CallToolResult) => void,
+  ) {
+    super();
+    this.#tool = call.tool;
+    this.#features = call.features;
+    this.#observer = call.observer;
+    this.#observed = call.observed;
+    this.#options = options;
+    this.#inflight = inflight;
+    this.#resolve = resolve;
+    this.#run = appRunOf(call, this);
+    this.#inflightKey = inflight.add(callScope(call.server.id, call.auth?.subject), call.id, this);
+    // May stop the run at once, when the client has already gone.
+    this.#unwatch = call.onClosed(() => this.stop());
+    if (this.stopped) return;
+    const timeoutMs = options.callTimeoutMs;
+    if (timeoutMs > 0) this.#timer = setTimeout(ToolCallRun.#timeOut, timeoutMs, this, timeoutMs);
+    this.#start();
+  }
+
+  static #timeOut(this: void, run: RunStop, ms: number): void {
+    run.stop(new CallTimeout(ms));
+  }
+
+  #start(): void {
+    const { runApp } = this.#options;
+    const run = this.#run;
+    const observed = this.#observed;
+    let running: ReturnType<RunApp<HostRequest>>;
+    try {
+      running = observed ? observed.run(() => runApp(run)) : runApp(run);
+    } catch (error) {
+      this.#failed(error);
+      return;
+    }
+    const fail = (error: unknown) => this.#failed(error);
+    Promise.resolve(running).then((result) => {
+      if (this.#resolve === undefined) return;
+      if (!isAsyncIterable(result)) {
+        this.#produced(fromPlainResult(run.app.mode, result));
+        return;
+      }
+      fromEvents(run.app.mode, result, this, this.#observer).then(
+        (produced) => this.#produced(produced),
+        fail,
+      );
+    }, fail);
+  }
+
+  #produced(produced: Produced): void {
+    if (this.#resolve === undefined) return;
+    let result: CallToolResult;
+    try {
+      result = resultOf(produced, this.#tool, this.#features, this.#run.conversationId, {
+        report: (error, phase) => this.#report(error, phase),
+        maxInlineResultBytes: this.#options.maxInlineResultBytes,
+      });
+    } catch (error) {
+      this.#failed(error);
+      return;
+    }
+    this.#settle(result);
+  }
+
+  #failed(error: unknown): void {
+    if (this.#resolve === undefined) return;
+    if (isAppRunError(error)) {
+      this.#settle(errorResult(error.message));
+      return;
+    }
+    this.#appFailed = true;
+    this.#report(error, 'run');
+    this.#settle(errorResult('the app failed to run'));
+  }
+
+  /** A stop from outside settles the call at once: whatever the app does after it is an echo of the stop. */
+  protected override onStopped(): void {
+    if (this.#resolve === undefined) return;
+    const reason = this.reason;
+    // Only a cancellation makes the result pointless; a timeout still has one to tell.
+    if (reason instanceof CallCancelled) this.#observer?.cancelled();
+    this.#settle(errorResult(reason instanceof CallTimeout ? reason.message : new CallCancelled().message));
+  }
+
+  #report(error: unknown, phase: 'run' | 'outputs'): void {
+    const run = this.#run;
+    this.#options.report(error, phase, run.server, run.app);
+  }
+
+  #settle(result: CallToolResult): void {
+    const resolve = this.#resolve;
+    if (resolve === undefined) return;
+    this.#resolve = undefined;
+    clearTimeout(this.#timer);
+    this.#unwatch?.();
+    this.#inflight.remove(this.#inflightKey, this);
+    this.#observed?.finish(outcomeOf(result, this, this.#appFailed));
+    resolve(result);
+  }
+}
+
+/**
+ * The run the app gets. Optional fields are set only when present, and `run.signal` reads the
+ * stopper through the shared getter, so that every run has the same few shapes.
+ */
+function appRunOf<HostRequest>(call: ToolRun<HostRequest>, stop: RunStop): AppRun<HostRequest> {
+  const run = {
+    app: call.app,
+    server: call.server,
+    endUser: call.endUser,
+    inputs: call.inputs,
+  } as AppRun<HostRequest> & {
+    [RUN_STOP]: RunStop;
+  };
+  if (call.query !== undefined) run.query = call.query;
+  if (call.conversationId !== undefined) run.conversationId = call.conversationId;
+  Object.defineProperty(run, 'signal', SIGNAL);
+  run.protocolVersion = call.protocolVersion;
+  run.request = call.request;
+  if (call.auth) run.auth = call.auth;
+  Object.defineProperty(run, RUN_STOP, { value: stop });
+  return run;
 }

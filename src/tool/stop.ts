@@ -2,13 +2,13 @@
  * Stops one `tools/call` run, whoever stops it first: the client closing the response, a
  * `notifications/cancelled`, or the timeout, each with its own reason. The `AbortSignal` the app
  * reads as `run.signal` is made only when it is read: on Node 20 making one costs about 10 µs under
- * load, a few percent of a call, and many apps never look at it.
+ * load, a few percent of a call, and many apps never look at it. The run itself extends this class
+ * and learns of the stop through `onStopped`, so that a running call holds no listener for it.
  */
 export class RunStop {
   #stopped = false;
   #reason: unknown = undefined;
   #controller: AbortController | undefined = undefined;
-  #listeners: (() => void)[] | undefined = undefined;
 
   get stopped(): boolean {
     return this.#stopped;
@@ -40,24 +40,11 @@ export class RunStop {
     this.#stopped = true;
     this.#reason =
       reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
-    // The app's signal first, then our own listeners: the order of one signal shared by both.
+    // The app's signal first, then the run: the order of one signal shared by both.
     this.#controller?.abort(this.#reason);
-    const listeners = this.#listeners;
-    this.#listeners = undefined;
-    if (listeners !== undefined) for (const listener of listeners) listener();
+    this.onStopped();
   }
 
-  /**
-   * Calls `listener` once, when the run stops; the returned function stops listening. Like an
-   * abort listener added to an aborted signal, it is never called if the run has already stopped.
-   */
-  onStop(listener: () => void): () => void {
-    if (this.#stopped) return () => {};
-    if (this.#listeners === undefined) this.#listeners = [listener];
-    else this.#listeners.push(listener);
-    return () => {
-      const index = this.#listeners?.indexOf(listener) ?? -1;
-      if (index !== -1) this.#listeners?.splice(index, 1);
-    };
-  }
+  /** Called once, on the first stop, after the app's signal has aborted. */
+  protected onStopped(): void {}
 }

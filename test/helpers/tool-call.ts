@@ -4,8 +4,8 @@
  */
 import type { Request } from 'express';
 import { featuresOf } from '../../src/protocol/versions.js';
-import { type CallToolResult, runToolCall } from '../../src/tool/call.js';
-import { RunStop } from '../../src/tool/stop.js';
+import { type CallToolResult, DEFAULT_MAX_INLINE_RESULT_BYTES } from '../../src/tool/call.js';
+import { createToolRuns } from '../../src/tool/runs.js';
 import { createToolCache } from '../../src/tool/tool.js';
 import type { AppEvent, AppMode, AppRun, DeclaredOutput, HostApp, RunApp } from '../../src/types.js';
 import { serverRecordFor } from './apps.js';
@@ -47,38 +47,36 @@ export async function call(
   const runs: AppRun[] = [];
   const server = serverRecordFor(app);
   const tool = createToolCache()(app, server);
-  // The caller's signal stops the run, as the client closing the response or a cancel does.
-  const stop = new RunStop();
-  if (signal.aborted) stop.stop(signal.reason);
-  else signal.addEventListener('abort', () => stop.stop(signal.reason), { once: true });
-  const result = await runToolCall(
+  const toolRuns = createToolRuns({
+    runApp: (run) => {
+      runs.push(run);
+      return runApp(run);
+    },
+    callTimeoutMs,
+    maxInlineResultBytes: DEFAULT_MAX_INLINE_RESULT_BYTES,
+    report: (error, phase) => {
+      reports.push(error);
+      phases.push(phase);
+    },
+  });
+  const result = await toolRuns.start({
+    id: 1,
     tool,
-    {
-      app,
-      server,
-      endUser: { id: 'end-user-1', name: 'tests@1.0.0' },
-      inputs: {},
-      ...(app.mode === 'workflow' ? {} : { query: app.mode === 'completion' ? '' : 'question' }),
-      get signal() {
-        return stop.signal;
-      },
-      protocolVersion: version,
-      request: {} as Request,
+    features: featuresOf(version),
+    app,
+    server,
+    endUser: { id: 'end-user-1', name: 'tests@1.0.0' },
+    inputs: {},
+    ...(app.mode === 'workflow' ? {} : { query: app.mode === 'completion' ? '' : 'question' }),
+    protocolVersion: version,
+    request: {} as Request,
+    // The caller's signal stops the run, as the client closing the response does.
+    onClosed: (listener) => {
+      if (signal.aborted) listener();
+      else signal.addEventListener('abort', listener, { once: true });
+      return () => signal.removeEventListener('abort', listener);
     },
-    stop,
-    featuresOf(version),
-    {
-      runApp: (run) => {
-        runs.push(run);
-        return runApp(run);
-      },
-      callTimeoutMs,
-      report: (error, phase) => {
-        reports.push(error);
-        phases.push(phase);
-      },
-    },
-  );
+  });
   return { result, reports, phases, runs };
 }
 
