@@ -36,14 +36,13 @@ export class Drainer {
     return this.#draining;
   }
 
-  /** Counts `work` as in progress until it settles. */
-  track(work: Promise<void>): Promise<void> {
+  /** Counts a request as in progress until `leave` is called for it. */
+  enter(): void {
     this.#inFlight++;
-    return work.finally(this.#settled);
   }
 
   /** One function for every request rather than one each: a streamed reply holds it while it runs. */
-  readonly #settled = (): void => {
+  readonly leave = (): void => {
     this.#inFlight--;
     if (this.#inFlight === 0) for (const resolve of this.#idle.splice(0)) resolve();
   };

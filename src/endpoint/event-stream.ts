@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { PushQueue, type PushReader } from '../protocol/push-queue.js';
 import { KEEP_ALIVE, type StreamItem } from '../protocol/reply.js';
 
 /** A response that a buffering middleware such as `compression()` wraps: `flush()` sends what it holds. */
@@ -12,8 +13,9 @@ const COMMENT = ': keep-alive\n\n';
  * later): one `data:` event per message, each on the wire as soon as it comes, the response last.
  * No `Content-Length`: the body's end is the stream's end. When the client goes away the stream
  * is given up, which tells its producer; whether that cancels the run is the protocol's decision.
+ * Settles when the body has ended; rejects when reading the stream fails.
  */
-export async function writeEventStream(
+export function writeEventStream(
   res: BufferedResponse,
   status: number,
   items: AsyncIterable<StreamItem>,
@@ -23,32 +25,98 @@ export async function writeEventStream(
   res.setHeader('Cache-Control', 'no-cache');
   // nginx buffers a proxied reply unless it says not to (README, "Long runs").
   res.setHeader('X-Accel-Buffering', 'no');
-  const iterator = items[Symbol.asyncIterator]();
-  const giveUp = () => {
-    iterator.return?.();
-  };
-  if (res.destroyed) giveUp();
-  else res.once('close', giveUp);
-  // Events produced together (an app that reports several stages at once) leave in one write,
-  // at the end of the tick that produced them.
-  let pending = '';
-  const send = () => {
-    if (pending === '' || res.writableEnded) return;
-    res.write(pending);
-    pending = '';
+  return new Promise((resolve, reject) => {
+    const writer = new EventStreamWriter(res, resolve, reject);
+    if (items instanceof PushQueue) writer.readQueue(items);
+    else writer.readIterator(items[Symbol.asyncIterator]());
+  });
+}
+
+/**
+ * One stream being written, as an object whose methods the stream calls rather than an async loop:
+ * a stream stays open as long as its run, and a pending async function keeps its whole frame for
+ * that time (README, "Long runs"). A `PushQueue`, what the core's streams are, hands its items
+ * over as they are pushed; any other async iterable is read one `next()` at a time.
+ */
+class EventStreamWriter implements PushReader<StreamItem> {
+  readonly #res: BufferedResponse;
+  readonly #resolve: () => void;
+  readonly #reject: (error: unknown) => void;
+  /** Events produced together (an app that reports several stages at once) leave in one write. */
+  #pending = '';
+  /** Stops reading when the client goes away, which tells the stream's producer. */
+  #giveUp: (() => void) | undefined;
+
+  constructor(res: BufferedResponse, resolve: () => void, reject: (error: unknown) => void) {
+    this.#res = res;
+    this.#resolve = resolve;
+    this.#reject = reject;
+  }
+
+  readQueue(queue: PushQueue<StreamItem>): void {
+    this.#watch(() => {
+      queue.return();
+    });
+    queue.read(this);
+  }
+
+  readIterator(iterator: AsyncIterator<StreamItem>): void {
+    this.#watch(() => {
+      iterator.return?.();
+    });
+    const onNext = (next: IteratorResult<StreamItem>): void => {
+      if (next.done) {
+        this.end();
+        return;
+      }
+      this.item(next.value);
+      read();
+    };
+    const onError = (error: unknown): void => {
+      this.#finish();
+      this.#reject(error);
+    };
+    const read = (): void => {
+      try {
+        iterator.next().then(onNext, onError);
+      } catch (error) {
+        onError(error);
+      }
+    };
+    read();
+  }
+
+  item(item: StreamItem): void {
+    if (this.#pending === '') process.nextTick(EventStreamWriter.#send, this);
+    this.#pending += format(item);
+  }
+
+  end(): void {
+    this.#finish();
+    this.#resolve();
+  }
+
+  #watch(giveUp: () => void): void {
+    this.#giveUp = giveUp;
+    // `on` rather than `once`: `once` wraps the listener in two more objects, held as long as the stream.
+    if (this.#res.destroyed) giveUp();
+    else this.#res.on('close', giveUp);
+  }
+
+  /** What the tick produced, in one write, at the end of the tick. */
+  static #send(writer: EventStreamWriter): void {
+    const res = writer.#res;
+    if (writer.#pending === '' || res.writableEnded) return;
+    res.write(writer.#pending);
+    writer.#pending = '';
     // A compressing middleware would otherwise hold the events until it has enough to compress.
     res.flush?.();
-  };
-  try {
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-      const item = next.value;
-      if (pending === '') process.nextTick(send);
-      pending += format(item);
-    }
-  } finally {
-    res.off('close', giveUp);
-    res.end(pending);
-    pending = '';
+  }
+
+  #finish(): void {
+    if (this.#giveUp) this.#res.off('close', this.#giveUp);
+    this.#res.end(this.#pending);
+    this.#pending = '';
   }
 }
 

@@ -126,8 +126,8 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       ...lookup(req, res, route, serverCode),
       acceptsEventStream: acceptsEventStream(req.headers.accept),
     });
-    const streaming = writeReply(res, reply);
-    if (streaming) await streaming.catch(reportStreamFailure);
+    // Handed on rather than awaited: a stream stays open as long as its run, and this frame need not.
+    return writeReply(res, reply)?.catch(reportStreamFailure);
   }
 
   /** `GET` with `Last-Event-ID`: the rest of a stream (docs/http-contract.md, "Resumable streams"). */
@@ -153,8 +153,7 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       acceptsEventStream: true,
       lastEventId,
     });
-    const streaming = writeReply(res, reply);
-    if (streaming) await streaming.catch(reportStreamFailure);
+    return writeReply(res, reply)?.catch(reportStreamFailure);
   }
 
   /** The parts of a core request that look the server up and let its caller in, for a `POST` and a resumption alike. */
@@ -172,7 +171,10 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
   const drainer = new Drainer();
   const serve = (route: McpRouteAccess) => (req: Request, res: Response, next: NextFunction) => {
     if (drainer.draining) return refuseWhileDraining(res);
-    drainer.track(handleMcpRequest(req, res, route)).catch((error) => {
+    drainer.enter();
+    // One callback per outcome, no `finally`: a streamed reply holds them for as long as it runs.
+    handleMcpRequest(req, res, route).then(drainer.leave, (error: unknown) => {
+      drainer.leave();
       // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.
       report(error, { phase: 'dispatch' });
       if (!res.headersSent) writeError(res, new McpError('internal', 'Internal error'));

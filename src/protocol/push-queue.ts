@@ -1,5 +1,11 @@
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, done: true });
 
+/** Takes a queue's items as they are pushed (`PushQueue.read`). Called synchronously: must not throw. */
+export interface PushReader<T> {
+  item(value: T): void;
+  end(): void;
+}
+
 /**
  * An async iterable that a producer feeds as things happen, for one reader: items come out in the
  * order they were pushed, whether the reader asked before or after. `end()` lets the reader finish
@@ -11,6 +17,7 @@ export class PushQueue<T> implements AsyncIterableIterator<T> {
   readonly #items: T[] = [];
   #ended = false;
   #waiting: ((result: IteratorResult<T>) => void) | undefined;
+  #reader: PushReader<T> | undefined;
   readonly #onReturn: (() => void) | undefined;
 
   constructor(onReturn?: () => void) {
@@ -19,6 +26,10 @@ export class PushQueue<T> implements AsyncIterableIterator<T> {
 
   push(item: T): void {
     if (this.#ended) return;
+    if (this.#reader !== undefined) {
+      this.#reader.item(item);
+      return;
+    }
     const waiting = this.#waiting;
     if (waiting === undefined) this.#items.push(item);
     else {
@@ -33,6 +44,18 @@ export class PushQueue<T> implements AsyncIterableIterator<T> {
     const waiting = this.#waiting;
     this.#waiting = undefined;
     waiting?.(DONE);
+    this.#reader?.end();
+  }
+
+  /**
+   * Hands every item, those queued and those to come, to `reader` as it is pushed, and then the
+   * end, in place of `next()`: a reader that stays for as long as a long run holds no promise per
+   * item while it waits. Once called, the queue is read this way only.
+   */
+  read(reader: PushReader<T>): void {
+    this.#reader = reader;
+    for (const item of this.#items.splice(0)) reader.item(item);
+    if (this.#ended) reader.end();
   }
 
   next(): Promise<IteratorResult<T>> {
