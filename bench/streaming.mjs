@@ -118,6 +118,10 @@ export async function soak({ calls, heartbeatMs, runMs, file = 'streaming.mjs' }
       extraHeapMiB: mib(during.heapUsed + during.external - before.heapUsed - before.external),
       extraHeapTotalMiB: mib(during.heapTotal - before.heapTotal),
       peakExtraRssMiB: measurable ? mib(peakRss - before.rss) : null,
+      // Where the heap grew, space by space (V8's physical size, after a forced GC).
+      extraSpacesMiB: Object.fromEntries(
+        Object.keys(during.spaces).map((name) => [name, mib(during.spaces[name] - (before.spaces[name] ?? 0))]),
+      ),
     };
   } finally {
     agent.destroy();

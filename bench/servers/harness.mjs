@@ -4,6 +4,8 @@
  * over HTTP): `memory` (after a forced GC when started with --expose-gc), `cpu` (the CPU time the
  * process used so far, in µs) and `stop`.
  */
+import v8 from 'node:v8';
+
 export function serve(app, path, { onStop } = {}) {
   const server = app.listen(0, '127.0.0.1', () => {
     const { port } = server.address();
@@ -18,7 +20,10 @@ export function serve(app, path, { onStop } = {}) {
         globalThis.gc();
       }
       const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
-      send({ type: 'memory', rss, heapUsed, heapTotal, external });
+      const spaces = Object.fromEntries(
+        v8.getHeapSpaceStatistics().map((space) => [space.space_name, space.physical_space_size]),
+      );
+      send({ type: 'memory', rss, heapUsed, heapTotal, external, spaces });
     } else if (message?.type === 'cpu') {
       const { user, system } = process.cpuUsage();
       send({ type: 'cpu', micros: user + system });

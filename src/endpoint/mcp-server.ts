@@ -3,6 +3,7 @@ import type { AuthInfo } from '../auth/types.js';
 import { Drainer, type DrainOptions, type DrainResult } from '../drain.js';
 import { isMcpRoutePath, MCP_ROUTE } from '../mcp-route.js';
 import { McpError } from '../protocol/errors.js';
+import type { EndpointReply } from '../protocol/reply.js';
 import { ResolveDeadline } from '../protocol/resolve-deadline.js';
 import type { ResolveOptions, ServerRecord } from '../types.js';
 import { requestAuthenticator } from './authenticate-request.js';
@@ -74,8 +75,23 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
   const allowedOrigins = new Set(config.allowedOrigins.map((origin) => origin.toLowerCase()));
   const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
   const { core, report } = createMcpCore(config);
+  const drainer = new Drainer();
   // Only a stream is written over time; its failure can no longer change the reply, only be told.
-  const reportStreamFailure = (error: unknown) => report(error, { phase: 'dispatch' });
+  const streamFailed = (error: unknown) => {
+    drainer.leave();
+    report(error, { phase: 'dispatch' });
+  };
+  /**
+   * Writes the core's reply. A stream is counted in progress on its own until it ends, and the
+   * request's handler returns without waiting for it: a stream stays open as long as its run, and
+   * whatever waited for it would be held that long.
+   */
+  const writeAnswer = (res: Response, reply: EndpointReply): void => {
+    const streaming = writeReply(res, reply);
+    if (streaming === undefined) return;
+    drainer.enter();
+    streaming.then(drainer.leave, streamFailed);
+  };
   const authenticateByToken = config.auth && requestAuthenticator(config.auth);
   // Without a store that keeps streams, `GET` stays 405 whatever it carries.
   const resumable = config.store?.streams !== undefined;
@@ -126,8 +142,7 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       ...lookup(req, res, route, serverCode),
       acceptsEventStream: acceptsEventStream(req.headers.accept),
     });
-    // Handed on rather than awaited: a stream stays open as long as its run, and this frame need not.
-    return writeReply(res, reply)?.catch(reportStreamFailure);
+    writeAnswer(res, reply);
   }
 
   /** `GET` with `Last-Event-ID`: the rest of a stream (docs/http-contract.md, "Resumable streams"). */
@@ -153,7 +168,7 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       acceptsEventStream: true,
       lastEventId,
     });
-    return writeReply(res, reply)?.catch(reportStreamFailure);
+    writeAnswer(res, reply);
   }
 
   /** The parts of a core request that look the server up and let its caller in, for a `POST` and a resumption alike. */
@@ -168,11 +183,9 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
     };
   }
 
-  const drainer = new Drainer();
   const serve = (route: McpRouteAccess) => (req: Request, res: Response, next: NextFunction) => {
     if (drainer.draining) return refuseWhileDraining(res);
     drainer.enter();
-    // One callback per outcome, no `finally`: a streamed reply holds them for as long as it runs.
     handleMcpRequest(req, res, route).then(drainer.leave, (error: unknown) => {
       drainer.leave();
       // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.

@@ -6,7 +6,7 @@ import type { RunApp } from '../types.js';
 import { resolveWithAccess } from './access.js';
 import { McpError } from './errors.js';
 import type { RequestId } from './messages.js';
-import type { ErrorReporter } from './report.js';
+import type { ErrorContext, ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
 import { ResolveDeadline } from './resolve-deadline.js';
 import type { Resumability } from './resumability.js';
@@ -89,26 +89,23 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     // A callback on the method's promise rather than an async function: a `tools/call` runs for
     // as long as its app, and a pending async function keeps its whole frame for that time.
     guarded(work, id, target) {
+      // Only the ids are kept for the report: the handler lives as long as the method.
+      const where: ErrorContext = { phase: 'dispatch', serverId: target?.server.id, appId: target?.app.id };
       try {
         return Promise.resolve(work()).then(undefined, (error: unknown) => {
-          throw opaque(error, id, target, report);
+          throw opaque(error, id, where, report);
         });
       } catch (error) {
-        return Promise.reject(opaque(error, id, target, report));
+        return Promise.reject(opaque(error, id, where, report));
       }
     },
   };
 }
 
 /** What a method's failure answers: an `McpError` as it is, anything else an internal error reported with its cause. */
-function opaque(
-  error: unknown,
-  id: RequestId | null,
-  target: ServingTarget | undefined,
-  report: ErrorReporter,
-): McpError {
+function opaque(error: unknown, id: RequestId | null, where: ErrorContext, report: ErrorReporter): McpError {
   if (error instanceof McpError) return error;
-  report(error, { phase: 'dispatch', serverId: target?.server.id, appId: target?.app.id });
+  report(error, where);
   return new McpError('internal', 'Internal error', undefined, id);
 }
 

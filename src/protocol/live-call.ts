@@ -27,7 +27,9 @@ export class LiveCall implements RunObserver {
   #phase: Phase = 'open';
   readonly #timer: NodeJS.Timeout | undefined;
   #stream: PushQueue<StreamItem> | undefined;
-  #openStream: ((reply: EndpointReply) => void) | undefined;
+  /** How `reply` answers, until it has: the stream, the JSON response, or the failure. */
+  #answer: ((reply: EndpointReply) => void) | undefined;
+  #refuse: ((error: unknown) => void) | undefined;
 
   constructor(
     readonly id: RequestId,
@@ -44,20 +46,24 @@ export class LiveCall implements RunObserver {
    */
   reply(work: Promise<unknown>): Promise<EndpointReply> {
     return new Promise<EndpointReply>((resolve, reject) => {
-      this.#openStream = resolve;
-      work.then(
-        (result) => {
-          const response = resultResponse(this.id, result);
-          if (this.#settle()) resolve(jsonReply(200, response));
-          else this.#last(response.message);
-        },
-        (error: unknown) => {
-          if (this.#settle()) reject(error);
-          else this.#last(errorBody(toMcpError(error, this.id), this.id));
-        },
-      );
+      this.#answer = resolve;
+      this.#refuse = reject;
+      work.then(this.#onResult, this.#onFailure);
     });
   }
+
+  // Fields rather than closures over `reply`'s promise: once the reply is out, a streaming call
+  // lets go of that promise's resolving functions, and holds only these while its run goes on.
+  readonly #onResult = (result: unknown): void => {
+    const response = resultResponse(this.id, result);
+    if (this.#settle()) this.#answer?.(jsonReply(200, response));
+    else this.#last(response.message);
+  };
+
+  readonly #onFailure = (error: unknown): void => {
+    if (this.#settle()) this.#refuse?.(error);
+    else this.#last(errorBody(toMcpError(error, this.id), this.id));
+  };
 
   progress(report: AppProgress): void {
     if (this.notes === undefined || !this.#saying) return;
@@ -93,7 +99,10 @@ export class LiveCall implements RunObserver {
     const stream = new PushQueue<StreamItem>(() => this.#abandon());
     this.#stream = stream;
     stream.push(item);
-    this.#openStream?.({ kind: 'stream', status: 200, messages: stream });
+    const answer = this.#answer;
+    this.#answer = undefined;
+    this.#refuse = undefined;
+    answer?.({ kind: 'stream', status: 200, messages: stream });
   }
 
   /** The result is in; `true` when it is still to be answered as JSON. */

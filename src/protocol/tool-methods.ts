@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Farm } from '../farm/farm.js';
-import { createCallObserver, type OnCall } from '../observe/on-call.js';
+import { type CallObservation, createCallObserver, type OnCall } from '../observe/on-call.js';
 import { isPlainJsonObject } from '../plain-object.js';
 import type { RunInputs } from '../tool/arguments.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
@@ -8,7 +8,7 @@ import type { ToolFeatures } from '../tool/features.js';
 import { callScope } from '../tool/inflight.js';
 import type { RunObserver } from '../tool/observer.js';
 import { createToolRuns } from '../tool/runs.js';
-import { createToolCache, type ToolNamer } from '../tool/tool.js';
+import { type AppTool, createToolCache, type ToolNamer } from '../tool/tool.js';
 import type { EndUser, RunApp } from '../types.js';
 import { DEFAULT_CLIENT_NAME } from './client-name.js';
 import { McpError } from './errors.js';
@@ -64,6 +64,45 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
   options.farm?.onCancel((scope, requestId) => runs.cancel(scope, requestId));
   const observer = createCallObserver(options.onCall, (error) => options.report(error, { phase: 'onCall' }));
 
+  /**
+   * Checks the arguments and starts the run. The end user is looked up while the run is made, and
+   * the run starts once it is known; a lookup that fails fails the call.
+   */
+  function run({ call, tool, args, features }: CheckedCall<HostRequest>, observed: CallObservation) {
+    let inputs: RunInputs;
+    let endUser: Promise<EndUser>;
+    try {
+      const checked = tool.checkArguments(args);
+      if (!checked.ok) {
+        observed.finish('invalid_arguments');
+        return Promise.resolve(invalidArguments(tool.name, checked.problems, features, call.id));
+      }
+      inputs = checked.value;
+      endUser = call.target.endUser(call.clientName ?? DEFAULT_CLIENT_NAME);
+    } catch (error) {
+      // An invalid-params error here is the pre-2025-11-25 form of invalid arguments.
+      const invalid = error instanceof McpError && error.kind === 'invalidParams';
+      observed.finish(invalid ? 'invalid_arguments' : 'failed');
+      return Promise.reject(error);
+    }
+    const { server, app } = call.target;
+    return runs.start({
+      id: call.id,
+      tool,
+      app,
+      server,
+      endUser,
+      ...inputs,
+      features,
+      protocolVersion: call.protocolVersion,
+      request: call.request,
+      onClosed: call.onClosed,
+      observer: call.observer,
+      observed,
+      ...(call.target.auth ? { auth: call.target.auth } : {}),
+    });
+  }
+
   return {
     listTools(target: ServingTarget, protocolVersion: string): SerializedResult {
       const descriptor = toolFor(target.app, target.server).describe(featuresOf(protocolVersion));
@@ -75,57 +114,34 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
       return result;
     },
 
-    async callTool(call: ToolCall<HostRequest>): Promise<CallToolResult> {
-      const params = isCallToolParams(call.params) ? call.params : parseCallParams(call);
-      const { server, app } = call.target;
-      const tool = toolFor(app, server);
-      if (params.name !== tool.name) {
-        throw new McpError('unknownTool', `Unknown tool: ${params.name}`, undefined, call.id);
-      }
-      const features = featuresOf(call.protocolVersion);
-      const observing = observer.start({
-        serverId: server.id,
-        tenantId: server.tenantId,
-        appId: app.id,
-        tool: tool.name,
-        protocolVersion: call.protocolVersion,
-        requestId: call.id,
-      });
-      const observed = observing instanceof Promise ? await observing : observing;
-      let endUser: EndUser;
-      let inputs: RunInputs;
+    /**
+     * Checks the call and hands it to its run. Not `async`: the run's promise is what the caller
+     * gets, rather than another one that waits for it as long as the app runs.
+     */
+    callTool(call: ToolCall<HostRequest>): Promise<CallToolResult> {
+      let observing: CallObservation | Promise<CallObservation>;
+      let checked: CheckedCall<HostRequest>;
       try {
-        const checked = tool.checkArguments(params.arguments ?? {});
-        if (!checked.ok) {
-          observed.finish('invalid_arguments');
-          return invalidArguments(tool.name, checked.problems, features, call.id);
+        const params = isCallToolParams(call.params) ? call.params : parseCallParams(call);
+        const { server, app } = call.target;
+        const tool = toolFor(app, server);
+        if (params.name !== tool.name) {
+          throw new McpError('unknownTool', `Unknown tool: ${params.name}`, undefined, call.id);
         }
-        inputs = checked.value;
-        endUser = await call.target.endUser(call.clientName ?? DEFAULT_CLIENT_NAME);
+        checked = { call, tool, args: params.arguments ?? {}, features: featuresOf(call.protocolVersion) };
+        observing = observer.start({
+          serverId: server.id,
+          tenantId: server.tenantId,
+          appId: app.id,
+          tool: tool.name,
+          protocolVersion: call.protocolVersion,
+          requestId: call.id,
+        });
       } catch (error) {
-        // An invalid-params error here is the pre-2025-11-25 form of invalid arguments.
-        const invalid = error instanceof McpError && error.kind === 'invalidParams';
-        observed.finish(invalid ? 'invalid_arguments' : 'failed');
-        throw error;
+        return Promise.reject(error);
       }
-      observed.attribute(endUser);
-      // Handed on, not awaited: the run tells `observed` how it ended, and this function's frame
-      // need not wait as long as the app.
-      return runs.start({
-        id: call.id,
-        tool,
-        app,
-        server,
-        endUser,
-        ...inputs,
-        features,
-        protocolVersion: call.protocolVersion,
-        request: call.request,
-        onClosed: call.onClosed,
-        observer: call.observer,
-        observed,
-        ...(call.target.auth ? { auth: call.target.auth } : {}),
-      });
+      if (observing instanceof Promise) return observing.then((observed) => run(checked, observed));
+      return run(checked, observing);
     },
 
     /**
@@ -146,6 +162,14 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
         );
     },
   };
+}
+
+/** A `tools/call` whose params passed and whose tool is known; its arguments still to check. */
+interface CheckedCall<HostRequest = unknown> {
+  call: ToolCall<HostRequest>;
+  tool: AppTool;
+  args: Record<string, unknown>;
+  features: ToolFeatures;
 }
 
 export type ToolMethods<HostRequest> = ReturnType<typeof createToolMethods<HostRequest>>;

@@ -1,6 +1,6 @@
 import { isAppRunError } from '../errors.js';
 import { type CallObservation, outcomeOf } from '../observe/on-call.js';
-import type { AppRun, HostApp, RunApp, ServerRecord } from '../types.js';
+import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types.js';
 import { CallCancelled, CallTimeout, type CallToolResult, errorResult, resultOf } from './call.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
 import type { ToolFeatures } from './features.js';
@@ -26,7 +26,9 @@ export interface ToolRunsOptions<HostRequest> {
  * One `tools/call` whose arguments passed, ready to run: what the app's run gets, less the signal
  * (made when it starts), and what the call needs around it.
  */
-export interface ToolRun<HostRequest> extends Omit<AppRun<HostRequest>, 'signal'> {
+export interface ToolRun<HostRequest> extends Omit<AppRun<HostRequest>, 'signal' | 'endUser'> {
+  /** Who the run is for; the app starts once it is known, and a lookup that fails fails the call. */
+  endUser: EndUser | Promise<EndUser>;
   /** The JSON-RPC id, by which `notifications/cancelled` names the call. */
   id: CallId;
   tool: AppTool;
@@ -53,8 +55,8 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
   return {
     /** Runs the app once and shapes its result (README, "runApp, mode by mode"); never rejects for the app's sake. */
     start(call: ToolRun<HostRequest>): Promise<CallToolResult> {
-      return new Promise((resolve) => {
-        new ToolCallRun(call, options, inflight, resolve);
+      return new Promise((resolve, reject) => {
+        new ToolCallRun(call, options, inflight, resolve, reject);
       });
     },
 
@@ -92,12 +94,14 @@ class ToolCallRun<HostRequest> extends RunStop {
   readonly #features: ToolFeatures;
   readonly #observer: RunObserver | undefined;
   readonly #observed: CallObservation | undefined;
-  readonly #run: AppRun<HostRequest>;
   readonly #options: ToolRunsOptions<HostRequest>;
   readonly #inflight: InflightCalls;
-  readonly #inflightKey: string;
-  readonly #unwatch: (() => void) | undefined;
+  #run: AppRun<HostRequest> | undefined = undefined;
+  #inflightKey = '';
+  #unwatch: (() => void) | undefined = undefined;
   #resolve: ((result: CallToolResult) => void) | undefined;
+  /** Only for a failure before the run, the end user's lookup: the app's own failures are results. */
+  #reject: ((error: unknown) => void) | undefined;
   #timer: NodeJS.Timeout | undefined = undefined;
   #appFailed = false;
 
@@ -106,6 +110,7 @@ class ToolCallRun<HostRequest> extends RunStop {
     options: ToolRunsOptions<HostRequest>,
     inflight: InflightCalls,
     resolve: (result: CallToolResult) => void,
+    reject: (error: unknown) => void,
   ) {
     super();
     this.#tool = call.tool;
@@ -115,23 +120,41 @@ class ToolCallRun<HostRequest> extends RunStop {
     this.#options = options;
     this.#inflight = inflight;
     this.#resolve = resolve;
-    this.#run = appRunOf(call, this);
-    this.#inflightKey = inflight.add(callScope(call.server.id, call.auth?.subject), call.id, this);
+    this.#reject = reject;
+    const { endUser } = call;
+    if (!(endUser instanceof Promise)) {
+      this.#begin(call, endUser);
+      return;
+    }
+    endUser.then(
+      (known) => this.#begin(call, known),
+      (error: unknown) => {
+        this.#resolve = undefined;
+        this.#observed?.finish('failed');
+        this.#reject?.(error);
+      },
+    );
+  }
+
+  #begin(call: ToolRun<HostRequest>, endUser: EndUser): void {
+    this.#reject = undefined;
+    this.#observed?.attribute(endUser);
+    this.#run = appRunOf(call, endUser, this);
+    this.#inflightKey = this.#inflight.add(callScope(call.server.id, call.auth?.subject), call.id, this);
     // May stop the run at once, when the client has already gone.
     this.#unwatch = call.onClosed(() => this.stop());
     if (this.stopped) return;
-    const timeoutMs = options.callTimeoutMs;
+    const timeoutMs = this.#options.callTimeoutMs;
     if (timeoutMs > 0) this.#timer = setTimeout(ToolCallRun.#timeOut, timeoutMs, this, timeoutMs);
-    this.#start();
+    this.#start(this.#run);
   }
 
   static #timeOut(this: void, run: RunStop, ms: number): void {
     run.stop(new CallTimeout(ms));
   }
 
-  #start(): void {
+  #start(run: AppRun<HostRequest>): void {
     const { runApp } = this.#options;
-    const run = this.#run;
     const observed = this.#observed;
     let running: ReturnType<RunApp<HostRequest>>;
     try {
@@ -158,7 +181,7 @@ class ToolCallRun<HostRequest> extends RunStop {
     if (this.#resolve === undefined) return;
     let result: CallToolResult;
     try {
-      result = resultOf(produced, this.#tool, this.#features, this.#run.conversationId, {
+      result = resultOf(produced, this.#tool, this.#features, this.#run?.conversationId, {
         report: (error, phase) => this.#report(error, phase),
         maxInlineResultBytes: this.#options.maxInlineResultBytes,
       });
@@ -190,7 +213,7 @@ class ToolCallRun<HostRequest> extends RunStop {
   }
 
   #report(error: unknown, phase: 'run' | 'outputs'): void {
-    const run = this.#run;
+    const run = this.#run as AppRun<HostRequest>;
     this.#options.report(error, phase, run.server, run.app);
   }
 
@@ -210,11 +233,15 @@ class ToolCallRun<HostRequest> extends RunStop {
  * The run the app gets. Optional fields are set only when present, and `run.signal` reads the
  * stopper through the shared getter, so that every run has the same few shapes.
  */
-function appRunOf<HostRequest>(call: ToolRun<HostRequest>, stop: RunStop): AppRun<HostRequest> {
+function appRunOf<HostRequest>(
+  call: ToolRun<HostRequest>,
+  endUser: EndUser,
+  stop: RunStop,
+): AppRun<HostRequest> {
   const run = {
     app: call.app,
     server: call.server,
-    endUser: call.endUser,
+    endUser,
     inputs: call.inputs,
   } as AppRun<HostRequest> & {
     [RUN_STOP]: RunStop;
