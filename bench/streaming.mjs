@@ -118,9 +118,17 @@ export async function soak({ calls, heartbeatMs, runMs, file = 'streaming.mjs' }
       extraHeapMiB: mib(during.heapUsed + during.external - before.heapUsed - before.external),
       extraHeapTotalMiB: mib(during.heapTotal - before.heapTotal),
       peakExtraRssMiB: measurable ? mib(peakRss - before.rss) : null,
-      // Where the heap grew, space by space (V8's physical size, after a forced GC).
+      // Where the heap grew, space by space, after a forced GC: the pages V8 holds, and the objects in them.
       extraSpacesMiB: Object.fromEntries(
-        Object.keys(during.spaces).map((name) => [name, mib(during.spaces[name] - (before.spaces[name] ?? 0))]),
+        Object.entries(during.spaces)
+          .filter(([name]) => ['new_space', 'old_space'].includes(name))
+          .map(([name, { physical, used }]) => [
+            name,
+            {
+              physical: mib(physical - before.spaces[name].physical),
+              used: mib(used - before.spaces[name].used),
+            },
+          ]),
       ),
     };
   } finally {
@@ -212,7 +220,9 @@ export function longRunReport(streamed, soaked) {
           `(heartbeatMs ${run.heartbeatMs}, ${run.heartbeats} heartbeats); gaps between events ` +
           `p50 ${run.gapSeconds.p50} s, p99 ${run.gapSeconds.p99} s, max ${run.gapSeconds.max} s; ` +
           `extra RSS ${run.extraRssMiB} MiB while all are open (after a forced GC), ${peak} at the peak; ` +
-          `of it, live objects and buffers ${run.extraHeapMiB} MiB, V8 heap reserved +${run.extraHeapTotalMiB} MiB`,
+          `of it, live objects and buffers ${run.extraHeapMiB} MiB, V8 heap reserved +${run.extraHeapTotalMiB} MiB ` +
+          `(young generation +${run.extraSpacesMiB.new_space.physical} MiB; old generation ` +
+          `+${run.extraSpacesMiB.old_space.physical} MiB, of which objects ${run.extraSpacesMiB.old_space.used} MiB)`,
       );
     }
   }

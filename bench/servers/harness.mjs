@@ -21,7 +21,12 @@ export function serve(app, path, { onStop } = {}) {
       }
       const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
       const spaces = Object.fromEntries(
-        v8.getHeapSpaceStatistics().map((space) => [space.space_name, space.physical_space_size]),
+        v8
+          .getHeapSpaceStatistics()
+          .map((space) => [
+            space.space_name,
+            { physical: space.physical_space_size, used: space.space_used_size },
+          ]),
       );
       send({ type: 'memory', rss, heapUsed, heapTotal, external, spaces });
     } else if (message?.type === 'cpu') {

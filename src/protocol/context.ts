@@ -1,3 +1,4 @@
+import type { DelayQueue } from '../delay-queue.js';
 import type { Farm } from '../farm/farm.js';
 import type { RateCheck } from '../farm/rate-limit.js';
 import type { OnCall } from '../observe/on-call.js';
@@ -5,6 +6,7 @@ import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
 import { resolveWithAccess } from './access.js';
 import { McpError } from './errors.js';
+import { LiveCall } from './live-call.js';
 import type { RequestId } from './messages.js';
 import type { ErrorContext, ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
@@ -49,8 +51,8 @@ export interface EraContext<HostRequest> {
   serverInfo: ServerInfo;
   methods: ToolMethods<HostRequest>;
   report: ErrorReporter;
-  /** See `CoreOptions.heartbeatMs`; 0: no heartbeats. */
-  heartbeatMs: number;
+  /** Where streamed calls wait for their next heartbeat (`CoreOptions.heartbeatMs`); none when 0. */
+  heartbeats: DelayQueue<LiveCall> | undefined;
   /** See `CoreOptions.resumability`. */
   resumability?: Resumability;
   /**
@@ -75,7 +77,7 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     serverInfo: options.serverInfo,
     methods: createToolMethods(options),
     report,
-    heartbeatMs: options.heartbeatMs ?? 0,
+    heartbeats: LiveCall.heartbeats(options.heartbeatMs ?? 0),
     resumability: options.resumability,
 
     async resolveTarget(request, id, countsToRateLimit = true) {

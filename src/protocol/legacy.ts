@@ -44,7 +44,7 @@ export async function handleLegacy<HostRequest>(
   }
   const live =
     call.method === 'tools/call'
-      ? openLiveCall(request, call.id, call.params, call.protocolVersion, ctx.heartbeatMs)
+      ? openLiveCall(request, call.id, call.params, call.protocolVersion, ctx.heartbeats)
       : undefined;
   const work = ctx.guarded(() => dispatchLegacy(call, target, request, ctx, live), id, target);
   if (live) return resumableReply(await live.reply(work), target, call.protocolVersion, ctx);

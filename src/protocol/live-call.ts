@@ -1,3 +1,4 @@
+import { type Delayed, DelayQueue } from '../delay-queue.js';
 import type { AppProgress, RunObserver } from '../tool/observer.js';
 import { errorBody, toMcpError } from './errors.js';
 import type { RequestId } from './messages.js';
@@ -25,7 +26,9 @@ type Phase = 'open' | 'json' | 'streaming' | 'over';
  */
 export class LiveCall implements RunObserver {
   #phase: Phase = 'open';
-  readonly #timer: NodeJS.Timeout | undefined;
+  readonly #heartbeats: DelayQueue<LiveCall> | undefined;
+  /** This call's place among the heartbeats: moved on whenever something is sent. */
+  readonly #beat: Delayed<LiveCall> | undefined;
   #stream: PushQueue<StreamItem> | undefined;
   /** How `reply` answers, until it has: the stream, the JSON response, or the failure. */
   #answer: ((reply: EndpointReply) => void) | undefined;
@@ -34,10 +37,19 @@ export class LiveCall implements RunObserver {
   constructor(
     readonly id: RequestId,
     readonly notes: ProgressNotes | undefined,
-    heartbeatMs: number,
+    heartbeats: DelayQueue<LiveCall> | undefined,
   ) {
-    // One timer for every heartbeat: `refresh()` moves it on whenever something is sent.
-    if (heartbeatMs > 0) this.#timer = setTimeout(LiveCall.#onSilence, heartbeatMs, this);
+    this.#heartbeats = heartbeats;
+    this.#beat = heartbeats?.add(this);
+  }
+
+  /** Where the calls of one core wait for their next heartbeat, `heartbeatMs` apart; none for 0. */
+  static heartbeats(heartbeatMs: number): DelayQueue<LiveCall> | undefined {
+    return heartbeatMs > 0 ? new DelayQueue(heartbeatMs, LiveCall.#onSilence) : undefined;
+  }
+
+  #stopBeating(): void {
+    if (this.#beat) this.#heartbeats?.remove(this.#beat);
   }
 
   /**
@@ -72,7 +84,7 @@ export class LiveCall implements RunObserver {
   }
 
   cancelled(): void {
-    clearTimeout(this.#timer);
+    this.#stopBeating();
     if (this.#phase === 'open') this.#phase = 'json';
     else if (this.#phase === 'streaming') {
       this.#phase = 'over';
@@ -90,7 +102,7 @@ export class LiveCall implements RunObserver {
   }
 
   #say(item: StreamItem): void {
-    this.#timer?.refresh();
+    if (this.#beat) this.#heartbeats?.refresh(this.#beat);
     if (this.#phase === 'streaming') {
       this.#stream?.push(item);
       return;
@@ -107,7 +119,7 @@ export class LiveCall implements RunObserver {
 
   /** The result is in; `true` when it is still to be answered as JSON. */
   #settle(): boolean {
-    clearTimeout(this.#timer);
+    this.#stopBeating();
     const phase = this.#phase;
     if (phase === 'streaming') return false;
     this.#phase = 'over';
@@ -124,7 +136,7 @@ export class LiveCall implements RunObserver {
 
   /** The client went away: nothing more to send (whether that stops the run is the era's call). */
   #abandon(): void {
-    clearTimeout(this.#timer);
+    this.#stopBeating();
     this.#phase = 'over';
   }
 }
@@ -139,11 +151,11 @@ export function openLiveCall(
   id: RequestId,
   params: Record<string, unknown>,
   protocolVersion: string,
-  heartbeatMs: number,
+  heartbeats: DelayQueue<LiveCall> | undefined,
 ): LiveCall | undefined {
   if (request.acceptsEventStream !== true) return undefined;
   const token = progressTokenOf(params);
-  if (token === undefined && heartbeatMs === 0) return undefined;
+  if (token === undefined && heartbeats === undefined) return undefined;
   const notes = token === undefined ? undefined : new ProgressNotes(token, protocolVersion);
-  return new LiveCall(id, notes, heartbeatMs);
+  return new LiveCall(id, notes, heartbeats);
 }

@@ -1,3 +1,4 @@
+import { type Delayed, DelayQueue } from '../delay-queue.js';
 import { isAppRunError } from '../errors.js';
 import { type CallObservation, outcomeOf } from '../observe/on-call.js';
 import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types.js';
@@ -51,12 +52,21 @@ export interface ToolRun<HostRequest> extends Omit<AppRun<HostRequest>, 'signal'
  * controller per cause cost more than the rest of a call).
  */
 export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest>) {
-  const inflight = new InflightCalls();
+  const { callTimeoutMs } = options;
+  const shared: SharedRuns<HostRequest> = {
+    options,
+    inflight: new InflightCalls(),
+    timeouts:
+      callTimeoutMs > 0
+        ? new DelayQueue<RunStop>(callTimeoutMs, (run) => run.stop(new CallTimeout(callTimeoutMs)))
+        : undefined,
+  };
+  const { inflight } = shared;
   return {
     /** Runs the app once and shapes its result (README, "runApp, mode by mode"); never rejects for the app's sake. */
     start(call: ToolRun<HostRequest>): Promise<CallToolResult> {
       return new Promise((resolve, reject) => {
-        new ToolCallRun(call, options, inflight, resolve, reject);
+        new ToolCallRun(call, shared, resolve, reject);
       });
     },
 
@@ -65,6 +75,14 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
       return inflight.cancel(scope, id, new CallCancelled());
     },
   };
+}
+
+/** What every run of one `createToolRuns` shares. */
+interface SharedRuns<HostRequest> {
+  options: ToolRunsOptions<HostRequest>;
+  inflight: InflightCalls;
+  /** Where runs wait for `callTimeoutMs`; none when it is 0. */
+  timeouts: DelayQueue<RunStop> | undefined;
 }
 
 /** Where the app's run keeps its stopper, out of sight of `Object.keys`, spreads and JSON. */
@@ -94,21 +112,20 @@ class ToolCallRun<HostRequest> extends RunStop {
   readonly #features: ToolFeatures;
   readonly #observer: RunObserver | undefined;
   readonly #observed: CallObservation | undefined;
-  readonly #options: ToolRunsOptions<HostRequest>;
-  readonly #inflight: InflightCalls;
+  readonly #shared: SharedRuns<HostRequest>;
   #run: AppRun<HostRequest> | undefined = undefined;
   #inflightKey = '';
   #unwatch: (() => void) | undefined = undefined;
   #resolve: ((result: CallToolResult) => void) | undefined;
   /** Only for a failure before the run, the end user's lookup: the app's own failures are results. */
   #reject: ((error: unknown) => void) | undefined;
-  #timer: NodeJS.Timeout | undefined = undefined;
+  /** This run's place among the call timeouts. */
+  #deadline: Delayed<RunStop> | undefined = undefined;
   #appFailed = false;
 
   constructor(
     call: ToolRun<HostRequest>,
-    options: ToolRunsOptions<HostRequest>,
-    inflight: InflightCalls,
+    shared: SharedRuns<HostRequest>,
     resolve: (result: CallToolResult) => void,
     reject: (error: unknown) => void,
   ) {
@@ -117,8 +134,7 @@ class ToolCallRun<HostRequest> extends RunStop {
     this.#features = call.features;
     this.#observer = call.observer;
     this.#observed = call.observed;
-    this.#options = options;
-    this.#inflight = inflight;
+    this.#shared = shared;
     this.#resolve = resolve;
     this.#reject = reject;
     const { endUser } = call;
@@ -140,21 +156,20 @@ class ToolCallRun<HostRequest> extends RunStop {
     this.#reject = undefined;
     this.#observed?.attribute(endUser);
     this.#run = appRunOf(call, endUser, this);
-    this.#inflightKey = this.#inflight.add(callScope(call.server.id, call.auth?.subject), call.id, this);
+    this.#inflightKey = this.#shared.inflight.add(
+      callScope(call.server.id, call.auth?.subject),
+      call.id,
+      this,
+    );
     // May stop the run at once, when the client has already gone.
     this.#unwatch = call.onClosed(() => this.stop());
     if (this.stopped) return;
-    const timeoutMs = this.#options.callTimeoutMs;
-    if (timeoutMs > 0) this.#timer = setTimeout(ToolCallRun.#timeOut, timeoutMs, this, timeoutMs);
+    this.#deadline = this.#shared.timeouts?.add(this);
     this.#start(this.#run);
   }
 
-  static #timeOut(this: void, run: RunStop, ms: number): void {
-    run.stop(new CallTimeout(ms));
-  }
-
   #start(run: AppRun<HostRequest>): void {
-    const { runApp } = this.#options;
+    const { runApp } = this.#shared.options;
     const observed = this.#observed;
     let running: ReturnType<RunApp<HostRequest>>;
     try {
@@ -183,7 +198,7 @@ class ToolCallRun<HostRequest> extends RunStop {
     try {
       result = resultOf(produced, this.#tool, this.#features, this.#run?.conversationId, {
         report: (error, phase) => this.#report(error, phase),
-        maxInlineResultBytes: this.#options.maxInlineResultBytes,
+        maxInlineResultBytes: this.#shared.options.maxInlineResultBytes,
       });
     } catch (error) {
       this.#failed(error);
@@ -214,16 +229,16 @@ class ToolCallRun<HostRequest> extends RunStop {
 
   #report(error: unknown, phase: 'run' | 'outputs'): void {
     const run = this.#run as AppRun<HostRequest>;
-    this.#options.report(error, phase, run.server, run.app);
+    this.#shared.options.report(error, phase, run.server, run.app);
   }
 
   #settle(result: CallToolResult): void {
     const resolve = this.#resolve;
     if (resolve === undefined) return;
     this.#resolve = undefined;
-    clearTimeout(this.#timer);
+    if (this.#deadline) this.#shared.timeouts?.remove(this.#deadline);
     this.#unwatch?.();
-    this.#inflight.remove(this.#inflightKey, this);
+    this.#shared.inflight.remove(this.#inflightKey, this);
     this.#observed?.finish(outcomeOf(result, this, this.#appFailed));
     resolve(result);
   }

@@ -86,7 +86,7 @@ export async function handleModern<HostRequest>(
   const target = await ctx.resolveTarget(request, id);
   // The same streaming rules as the 2025 era, the progress token in `params._meta` too (MCP 2026-07-28).
   const live =
-    method === 'tools/call' ? openLiveCall(request, id, params, version, ctx.heartbeatMs) : undefined;
+    method === 'tools/call' ? openLiveCall(request, id, params, version, ctx.heartbeats) : undefined;
   const served = { id, method, params, version, envelope, target, request, live };
   const work = ctx.guarded(() => dispatch(served, ctx), id, target);
   if (live) return live.reply(work);
