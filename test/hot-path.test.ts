@@ -21,6 +21,7 @@ import { MessageSchema } from '../src/protocol/messages.js';
 import { parseMessage } from '../src/protocol/parse.js';
 import { databases, type TestDatabase } from './helpers/databases.js';
 import { hostVariants, startHost } from './helpers/hosts.js';
+import { untilListening } from './helpers/stores.js';
 
 const ECHO: HostApp = {
   id: 'echo',
@@ -344,16 +345,19 @@ describe.each(databases)('a cached code on $name', (kind) => {
       description: '',
       parameters: {},
     });
-    return { running: await listen(store, {}), code: server.serverCode };
+    return { store, running: await listen(store, {}), code: server.serverCode };
   }
 
   const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
 
   it('answers tools/list and tools/call without a database query once the code and end user are known', async () => {
-    const { running, code } = await serve(60_000);
+    const { store, running, code } = await serve(60_000);
     try {
       const first = await post(running.url(code), call(1));
       expect(first.body.result.structuredContent).toEqual({ text: 'hello' });
+      // Once the store hears the other instances, it reads the code once more (see untilListening).
+      await untilListening(store);
+      expect((await post(running.url(code), list)).status).toBe(200);
       queries.length = 0;
       for (let i = 0; i < 5; i++) {
         expect((await post(running.url(code), list)).body.result.tools[0].name).toBe('Echo');

@@ -10,6 +10,7 @@ import { generateServerCode } from '../src/store/codes.js';
 import { knexServerStore, migrate, rollback, type ServerStore } from '../src/store/index.js';
 import type { ServerRecord } from '../src/types.js';
 import { databases, type TestDatabase } from './helpers/databases.js';
+import { untilListening } from './helpers/stores.js';
 
 // The real generator, wrapped so a test can force a collision with an existing code.
 vi.mock('../src/store/codes.js', async (importOriginal) => {
@@ -186,6 +187,8 @@ describe.each(databases)('the Knex store on $name', (kind) => {
   describe('the code cache', () => {
     it('a cached lookup does not query the database', async () => {
       const server = await publish();
+      expect(await store.getServerByCode('AAAAAAAAAAAAAAAB')).toBeNull();
+      await untilListening(store);
       const counter = queryCounter(knex);
       try {
         expect(await store.getServerByCode(server.serverCode)).toEqual(server);
@@ -234,6 +237,8 @@ describe.each(databases)('the Knex store on $name', (kind) => {
     it('holds at most cacheMaxEntries codes, dropping the least recently used', async () => {
       const small = knexServerStore(knex, { cacheMaxEntries: 2 });
       const [a, b, c] = await Promise.all([publish(small), publish(small), publish(small)]);
+      expect(await small.getServerByCode('AAAAAAAAAAAAAAAB')).toBeNull();
+      await untilListening(small);
       const counter = queryCounter(knex);
       try {
         for (const server of [a!, b!, c!]) await small.getServerByCode(server.serverCode);

@@ -20,6 +20,8 @@ export interface FarmNames {
 export interface PostgresFarm extends Farm {
   start(): void;
   close(): Promise<void>;
+  /** Whether the `LISTEN` connection is up: from then on, changes made elsewhere are heard. */
+  readonly listening: boolean;
   /** Tells every instance that a stream has a new event. */
   announceStreamEvent(streamId: string): Promise<void>;
 }
@@ -54,6 +56,9 @@ export function postgresFarm(
   return {
     start: () => listener.start(),
     close: () => listener.close(),
+    get listening() {
+      return listener.listening;
+    },
 
     async publishCancel(scope, requestId) {
       listener.start();

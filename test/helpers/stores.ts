@@ -4,6 +4,8 @@
  * `ServerStore` contract run the same tests on each (`describe.each(storeKinds)`).
  */
 import type { Knex } from 'knex';
+import { expect, vi } from 'vitest';
+import type { PostgresFarm } from '../../src/farm/postgres-farm.js';
 import { knexServerStore, memoryServerStore, migrate, type ServerStore } from '../../src/store/index.js';
 import { databases } from './databases.js';
 
@@ -62,3 +64,13 @@ export const storeKinds: StoreKind[] = [
     }),
   ),
 ];
+
+/**
+ * Waits until a Knex store on PostgreSQL hears the other instances (its `LISTEN` connection, opened
+ * on its first lookup, is up). That connection expires whatever the store cached before it, since
+ * a change may have gone unheard until then; a test that counts queries waits for it first.
+ */
+export async function untilListening(store: ServerStore): Promise<void> {
+  const farm = store.farm as PostgresFarm | undefined;
+  if (farm) await vi.waitFor(() => expect(farm.listening).toBe(true), { timeout: 5000, interval: 10 });
+}
