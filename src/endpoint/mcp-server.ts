@@ -89,6 +89,9 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
   const writeAnswer = (res: Response, reply: EndpointReply): void => {
     const streaming = writeReply(res, reply);
     if (streaming === undefined) return;
+    // Express keeps its routing state for the request in `req.next`: closures through every router
+    // on the way. A stream never calls on it again, and would otherwise hold it as long as its run.
+    (res.req as { next?: unknown }).next = undefined;
     drainer.enter();
     streaming.then(drainer.leave, streamFailed);
   };
