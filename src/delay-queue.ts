@@ -47,10 +47,10 @@ export class DelayQueue<T> {
   remove(entry: Delayed<T>): void {
     if (!entry.queued) return;
     this.#unlink(entry);
-    if (this.#head === undefined) {
-      clearTimeout(this.#timer);
-      this.#timer = undefined;
-    }
+    // Empty: the timer stays for the next entry, which falls due after it fires anyway (a fast
+    // call empties the queue it joined, and a timer made and cleared per call costs more than the
+    // rest of the queue), but no longer keeps the process alive.
+    if (this.#head === undefined) this.#timer?.unref();
   }
 
   #append(entry: Delayed<T>): void {
@@ -61,8 +61,11 @@ export class DelayQueue<T> {
     if (this.#tail) this.#tail.next = entry;
     else this.#head = entry;
     this.#tail = entry;
-    // Only the head needs a timer; one armed for it already fires in time for every later entry.
-    if (this.#head === entry && this.#timer === undefined) this.#arm(entry.dueAt);
+    // Only the head needs a timer; one armed for it already fires in time for every later entry,
+    // and one left from an earlier head fires before this one is due.
+    if (this.#head !== entry) return;
+    if (this.#timer === undefined) this.#arm(entry.dueAt);
+    else this.#timer.ref();
   }
 
   #unlink(entry: Delayed<T>): void {

@@ -1,7 +1,7 @@
 /**
  * The queue behind call timeouts and heartbeats: every entry falls due a fixed delay after it was
- * added or refreshed, in time, with one timer for the whole queue and none once it is empty. Run on
- * a fake clock, so that "in time" is exact.
+ * added or refreshed, in time, with one timer for the whole queue that keeps the process alive only
+ * while something is queued. Run on a fake clock, so that "in time" is exact.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DelayQueue } from '../src/delay-queue.js';
@@ -81,14 +81,27 @@ describe('DelayQueue', () => {
     ]);
   });
 
-  it('holds one timer while anything is queued, and none once it is empty', () => {
-    const { queue } = recordingQueue(1000);
+  it('holds one timer while anything is queued; emptied, it keeps it for the next entry without keeping the process alive', () => {
+    const armed = vi.spyOn(globalThis, 'setTimeout');
+    const { queue, due } = recordingQueue(1000);
     const entries = ['a', 'b', 'c'].map((name) => queue.add(name));
     expect(vi.getTimerCount()).toBe(1);
+    const timer = armed.mock.results[0]?.value as NodeJS.Timeout;
+    expect(timer.hasRef()).toBe(true);
+
     for (const entry of entries) queue.remove(entry);
-    expect(vi.getTimerCount()).toBe(0);
+    expect(timer.hasRef()).toBe(false);
+
+    vi.advanceTimersByTime(500);
     queue.add('d');
-    vi.advanceTimersByTime(1000);
+    expect(armed).toHaveBeenCalledTimes(1);
+    expect(timer.hasRef()).toBe(true);
+    // The timer left from 'a' fires first and finds nothing due; the next one is armed for 'd'.
+    vi.advanceTimersByTime(500);
+    expect(due).toEqual([]);
+    expect(armed).toHaveBeenCalledTimes(2);
+    vi.advanceTimersByTime(500);
+    expect(due).toEqual([['d', 1500]]);
     expect(vi.getTimerCount()).toBe(0);
   });
 
