@@ -27,11 +27,15 @@ type Outcome = { done: true } | { failed: unknown };
 async function serve(reply: () => EndpointReply): Promise<{ url: string; written: Promise<Outcome>[] }> {
   const written: Promise<Outcome>[] = [];
   server = http.createServer((_req, res) => {
+    const answer = reply();
     written.push(
-      Promise.resolve(writeReply(res, reply())).then(
-        (): Outcome => ({ done: true }),
-        (failed: unknown): Outcome => ({ failed }),
-      ),
+      new Promise<Outcome>((resolve) => {
+        writeReply(res, answer, {
+          ended: () => resolve({ done: true }),
+          failed: (failed) => resolve({ failed }),
+        });
+        if (answer.kind !== 'stream') resolve({ done: true });
+      }),
     );
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));

@@ -8,28 +8,34 @@ type BufferedResponse = ServerResponse & { flush?: () => void };
 /** An SSE comment line: clients skip it (HTML "Server-sent events", §9.2.6); proxies see traffic. */
 const COMMENT = ': keep-alive\n\n';
 
+/** Told once how a stream reply's writing ended: its body ended, or reading the stream failed. */
+export interface StreamWatcher {
+  ended(): void;
+  failed(error: unknown): void;
+}
+
 /**
  * Writes a stream reply as server-sent events (the Streamable HTTP transport of MCP 2025-03-26 and
  * later): one `data:` event per message, each on the wire as soon as it comes, the response last.
  * No `Content-Length`: the body's end is the stream's end. When the client goes away the stream
  * is given up, which tells its producer; whether that cancels the run is the protocol's decision.
- * Settles when the body has ended; rejects when reading the stream fails.
+ * `watcher` learns how it ended: one object for every stream rather than a promise for each, held
+ * as long as its run.
  */
 export function writeEventStream(
   res: BufferedResponse,
   status: number,
   items: AsyncIterable<StreamItem>,
-): Promise<void> {
+  watcher: StreamWatcher,
+): void {
   res.statusCode = status;
   res.setHeader('Content-Type', 'text/event-stream');
   res.setHeader('Cache-Control', 'no-cache');
   // nginx buffers a proxied reply unless it says not to (README, "Long runs").
   res.setHeader('X-Accel-Buffering', 'no');
-  return new Promise((resolve, reject) => {
-    const writer = new EventStreamWriter(res, resolve, reject);
-    if (items instanceof PushQueue) writer.readQueue(items);
-    else writer.readIterator(items[Symbol.asyncIterator]());
-  });
+  const writer = new EventStreamWriter(res, watcher);
+  if (items instanceof PushQueue) writer.readQueue(items);
+  else writer.readIterator(items[Symbol.asyncIterator]());
 }
 
 /**
@@ -40,17 +46,15 @@ export function writeEventStream(
  */
 class EventStreamWriter implements PushReader<StreamItem> {
   readonly #res: BufferedResponse;
-  readonly #resolve: () => void;
-  readonly #reject: (error: unknown) => void;
+  readonly #watcher: StreamWatcher;
   /** Events produced together (an app that reports several stages at once) leave in one write. */
   #pending = '';
   /** Stops reading when the client goes away, which tells the stream's producer. */
   #giveUp: (() => void) | undefined;
 
-  constructor(res: BufferedResponse, resolve: () => void, reject: (error: unknown) => void) {
+  constructor(res: BufferedResponse, watcher: StreamWatcher) {
     this.#res = res;
-    this.#resolve = resolve;
-    this.#reject = reject;
+    this.#watcher = watcher;
   }
 
   readQueue(queue: PushQueue<StreamItem>): void {
@@ -74,7 +78,7 @@ class EventStreamWriter implements PushReader<StreamItem> {
     };
     const onError = (error: unknown): void => {
       this.#finish();
-      this.#reject(error);
+      this.#watcher.failed(error);
     };
     const read = (): void => {
       try {
@@ -93,7 +97,7 @@ class EventStreamWriter implements PushReader<StreamItem> {
 
   end(): void {
     this.#finish();
-    this.#resolve();
+    this.#watcher.ended();
   }
 
   #watch(giveUp: () => void): void {

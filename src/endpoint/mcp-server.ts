@@ -17,6 +17,7 @@ import {
 import { BodyTooLarge, parsedByHost, readJsonBody } from './body.js';
 import { header, mcpHeaders, watchClose } from './core-request.js';
 import { corsForOrigins } from './cors.js';
+import type { StreamWatcher } from './event-stream.js';
 import { acceptsEventStream, checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
 import { listensOnLoopback } from './loopback.js';
 import { createMcpCore } from './mcp-core.js';
@@ -77,9 +78,12 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
   const { core, report } = createMcpCore(config);
   const drainer = new Drainer();
   // Only a stream is written over time; its failure can no longer change the reply, only be told.
-  const streamFailed = (error: unknown) => {
-    drainer.leave();
-    report(error, { phase: 'dispatch' });
+  const streams: StreamWatcher = {
+    ended: drainer.leave,
+    failed: (error) => {
+      drainer.leave();
+      report(error, { phase: 'dispatch' });
+    },
   };
   /**
    * Writes the core's reply. A stream is counted in progress on its own until it ends, and the
@@ -87,13 +91,13 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
    * whatever waited for it would be held that long.
    */
   const writeAnswer = (res: Response, reply: EndpointReply): void => {
-    const streaming = writeReply(res, reply);
-    if (streaming === undefined) return;
-    // Express keeps its routing state for the request in `req.next`: closures through every router
-    // on the way. A stream never calls on it again, and would otherwise hold it as long as its run.
-    (res.req as { next?: unknown }).next = undefined;
-    drainer.enter();
-    streaming.then(drainer.leave, streamFailed);
+    if (reply.kind === 'stream') {
+      // Express keeps its routing state for the request in `req.next`: closures through every router
+      // on the way. A stream never calls on it again, and would otherwise hold it as long as its run.
+      (res.req as { next?: unknown }).next = undefined;
+      drainer.enter();
+    }
+    writeReply(res, reply, streams);
   };
   const authenticateByToken = config.auth && requestAuthenticator(config.auth);
   // Without a store that keeps streams, `GET` stays 405 whatever it carries.

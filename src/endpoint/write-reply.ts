@@ -2,21 +2,24 @@ import type { ServerResponse } from 'node:http';
 import { writeEmpty, writeJson } from '../express/write.js';
 import { errorBody, type McpError } from '../protocol/errors.js';
 import type { EndpointReply } from '../protocol/reply.js';
-import { writeEventStream } from './event-stream.js';
+import { type StreamWatcher, writeEventStream } from './event-stream.js';
 
-/** Writes what the core answered: 202 with no body, one JSON body, or an event stream. */
-export function writeReply(res: ServerResponse, reply: EndpointReply): Promise<void> | undefined {
+/**
+ * Writes what the core answered: 202 with no body, one JSON body, or an event stream, which goes on
+ * being written after this returns (`watcher` learns when it ends, possibly before this returns).
+ */
+export function writeReply(res: ServerResponse, reply: EndpointReply, watcher: StreamWatcher): void {
   switch (reply.kind) {
     case 'accepted':
       writeEmpty(res, 202);
-      return undefined;
+      return;
     case 'json':
       if (reply.headers)
         for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
       writeJson(res, reply.status, reply.body, reply.json === undefined ? {} : { json: reply.json });
-      return undefined;
+      return;
     case 'stream':
-      return writeEventStream(res, reply.status, reply.messages);
+      writeEventStream(res, reply.status, reply.messages, watcher);
   }
 }
 

@@ -68,6 +68,10 @@ export interface EraContext<HostRequest> {
   ): Promise<ServingTarget>;
   /** Runs a method, turning anything unexpected into an opaque internal error reported with its cause. */
   guarded<T>(work: () => T | Promise<T>, id: RequestId | null, target?: ServingTarget): Promise<T>;
+  /** Runs a method as `guarded` does, leaving its failures as they are, for a caller that maps them with `opaque`. */
+  attempt<T>(work: () => T | Promise<T>): Promise<T>;
+  /** What a method's failure answers: an `McpError` as it is, anything else an internal error reported with its cause. */
+  opaque(error: unknown, id: RequestId | null, target?: ServingTarget): McpError;
 }
 
 export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>): EraContext<HostRequest> {
@@ -92,7 +96,7 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     // as long as its app, and a pending async function keeps its whole frame for that time.
     guarded(work, id, target) {
       // Only the ids are kept for the report: the handler lives as long as the method.
-      const where: ErrorContext = { phase: 'dispatch', serverId: target?.server.id, appId: target?.app.id };
+      const where = whereOf(target);
       try {
         return Promise.resolve(work()).then(undefined, (error: unknown) => {
           throw opaque(error, id, where, report);
@@ -101,8 +105,24 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
         return Promise.reject(opaque(error, id, where, report));
       }
     },
+
+    attempt(work) {
+      try {
+        return Promise.resolve(work());
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+
+    opaque: (error, id, target) => opaque(error, id, whereOf(target), report),
   };
 }
+
+const whereOf = (target: ServingTarget | undefined): ErrorContext => ({
+  phase: 'dispatch',
+  serverId: target?.server.id,
+  appId: target?.app.id,
+});
 
 /** What a method's failure answers: an `McpError` as it is, anything else an internal error reported with its cause. */
 function opaque(error: unknown, id: RequestId | null, where: ErrorContext, report: ErrorReporter): McpError {

@@ -46,8 +46,11 @@ export async function handleLegacy<HostRequest>(
     call.method === 'tools/call'
       ? openLiveCall(request, call.id, call.params, call.protocolVersion, ctx.heartbeats)
       : undefined;
-  const work = ctx.guarded(() => dispatchLegacy(call, target, request, ctx, live), id, target);
-  if (live) return resumableReply(await live.reply(work), target, call.protocolVersion, ctx);
+  if (live) {
+    const work = ctx.attempt(() => dispatchLegacy(call, target, request, ctx, live));
+    return resumableReply(await live.reply(work, ctx, target), target, call.protocolVersion, ctx);
+  }
+  const work = ctx.guarded(() => dispatchLegacy(call, target, request, ctx), id, target);
   return jsonReply(200, resultResponse(id, await work));
 }
 

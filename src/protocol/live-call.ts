@@ -1,11 +1,17 @@
 import { type Delayed, DelayQueue } from '../delay-queue.js';
 import type { AppProgress, RunObserver } from '../tool/observer.js';
-import { errorBody, toMcpError } from './errors.js';
+import { errorBody, type McpError, toMcpError } from './errors.js';
 import type { RequestId } from './messages.js';
 import { ProgressNotes, progressTokenOf } from './progress.js';
 import { PushQueue } from './push-queue.js';
 import { type EndpointReply, jsonReply, KEEP_ALIVE, resultResponse, type StreamItem } from './reply.js';
 import type { EndpointRequest } from './request.js';
+import type { ServingTarget } from './target.js';
+
+/** Turns a failure of the call into what its client may see (`EraContext.opaque`). */
+export interface CallFailures {
+  opaque(error: unknown, id: RequestId | null, target?: ServingTarget): McpError;
+}
 
 /**
  * - `open`: nothing said yet; the reply is JSON if the result comes first, a stream otherwise;
@@ -33,6 +39,9 @@ export class LiveCall implements RunObserver {
   /** How `reply` answers, until it has: the stream, the JSON response, or the failure. */
   #answer: ((reply: EndpointReply) => void) | undefined;
   #refuse: ((error: unknown) => void) | undefined;
+  /** How a failure of the call's work is told; kept rather than wrapped around the work, for as long as the run. */
+  #failures: CallFailures | undefined;
+  #target: ServingTarget | undefined;
 
   constructor(
     readonly id: RequestId,
@@ -54,9 +63,12 @@ export class LiveCall implements RunObserver {
 
   /**
    * The reply: JSON when `work` settles first (a failure rejects, as for any request), else the
-   * stream, which then ends with the response or the error of `work`.
+   * stream, which then ends with the response or the error of `work`. Failures of `work` are told
+   * as `failures` says, for `target`.
    */
-  reply(work: Promise<unknown>): Promise<EndpointReply> {
+  reply(work: Promise<unknown>, failures: CallFailures, target: ServingTarget): Promise<EndpointReply> {
+    this.#failures = failures;
+    this.#target = target;
     return new Promise<EndpointReply>((resolve, reject) => {
       this.#answer = resolve;
       this.#refuse = reject;
@@ -73,8 +85,9 @@ export class LiveCall implements RunObserver {
   };
 
   readonly #onFailure = (error: unknown): void => {
-    if (this.#settle()) this.#refuse?.(error);
-    else this.#last(errorBody(toMcpError(error, this.id), this.id));
+    const failure = this.#failures ? this.#failures.opaque(error, this.id, this.#target) : error;
+    if (this.#settle()) this.#refuse?.(failure);
+    else this.#last(errorBody(toMcpError(failure, this.id), this.id));
   };
 
   progress(report: AppProgress): void {

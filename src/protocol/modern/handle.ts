@@ -88,9 +88,13 @@ export async function handleModern<HostRequest>(
   const live =
     method === 'tools/call' ? openLiveCall(request, id, params, version, ctx.heartbeats) : undefined;
   const served = { id, method, params, version, envelope, target, request, live };
-  const work = ctx.guarded(() => dispatch(served, ctx), id, target);
-  if (live) return live.reply(work);
-  return jsonReply(200, resultResponse(id, await work));
+  if (live)
+    return live.reply(
+      ctx.attempt(() => dispatch(served, ctx)),
+      ctx,
+      target,
+    );
+  return jsonReply(200, resultResponse(id, await ctx.guarded(() => dispatch(served, ctx), id, target)));
 }
 
 interface ModernCall<HostRequest> {
