@@ -1,16 +1,17 @@
 /**
  * `onCall`: one event per finished `tools/call` of a server's tool, with who, what and how it
  * ended, never the server code; and, with `@opentelemetry/api` present, one span per call in which
- * the app's own spans nest (checked with the SDK's in-memory exporter).
+ * the app's own spans nest (checked with the SDK's in-memory exporter), none while no tracer
+ * provider is registered.
  */
-import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, ProxyTracer, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as Package from '../src/index.js';
 import type { CallEvent, McpServerOptions, RunApp } from '../src/index.js';
 import { createWorld, FAQ_BOT, STORE_FAILURE, TENANT, TEXT_STATS, type World } from './helpers/apps.js';
@@ -350,5 +351,45 @@ describe('OpenTelemetry, with @opentelemetry/api present', () => {
         'invalid_arguments',
       ],
     ]);
+  });
+});
+
+describe('OpenTelemetry, with @opentelemetry/api present and no tracer provider registered', () => {
+  let world: World;
+  let host: Host;
+  const started = vi.spyOn(ProxyTracer.prototype, 'startSpan');
+
+  beforeAll(async () => {
+    ({ world, host } = await startObservedHost(() => ({})));
+  });
+  afterAll(async () => {
+    await host?.close();
+    trace.disable();
+    started.mockRestore();
+  });
+
+  it('a call makes no span; a provider registered later gets the next call’s span', async () => {
+    const call = () =>
+      host.post(world.codes.textStats, callTool(1, 'Text_Stats', { text: 'a b' }), V('2025-11-25'));
+    const untraced = await call();
+    expect(untraced.status).toBe(200);
+    expect(untraced.json).toEqual(
+      rpcResult(
+        1,
+        expect.objectContaining({
+          isError: false,
+          structuredContent: expect.objectContaining({ word_count: 2 }),
+        }),
+      ),
+    );
+    expect(started).not.toHaveBeenCalled();
+
+    const exporter = new InMemorySpanExporter();
+    trace.setGlobalTracerProvider(
+      new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+    );
+    // The same reply, whole: tracing changes nothing for the client.
+    expectRpcReply(await call(), 200, untraced.json);
+    expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(['tools/call Text_Stats']);
   });
 });

@@ -4,7 +4,7 @@ import { PACKAGE_VERSION } from '../version.js';
 /**
  * OpenTelemetry, when the host has `@opentelemetry/api` installed (an optional peer dependency):
  * loaded once, on first use, and never a failure when it is absent. Spans go to whatever tracer
- * provider the host registered; with none, a call costs one no-op span and nothing else.
+ * provider the host registered; with none, a call makes no span.
  */
 type OpenTelemetryApi = typeof import('@opentelemetry/api');
 
@@ -43,6 +43,7 @@ export interface CallSpan {
 }
 
 let tracer: Tracer | undefined;
+const TRACER_NAME = 'express-app-mcp';
 
 /**
  * Starts the span of a `tools/call`, named and attributed after the OpenTelemetry semantic
@@ -54,7 +55,16 @@ export function startCallSpan(
 ): CallSpan | null {
   if (!api) return null;
   const otel = api;
-  tracer ??= otel.trace.getTracer('express-app-mcp', PACKAGE_VERSION);
+  // The API alone, as many dependencies bring it, with no tracer provider registered: every span
+  // would be a no-op, so none is made. Checked on each call: a host may register one at any time.
+  const provider = otel.trace.getTracerProvider();
+  if (
+    provider instanceof otel.ProxyTracerProvider &&
+    provider.getDelegateTracer(TRACER_NAME, PACKAGE_VERSION) === undefined
+  ) {
+    return null;
+  }
+  tracer ??= otel.trace.getTracer(TRACER_NAME, PACKAGE_VERSION);
   const span = tracer.startSpan(`tools/call ${toolName}`, {
     kind: otel.SpanKind.SERVER,
     attributes: {
