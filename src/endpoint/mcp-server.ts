@@ -91,12 +91,7 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
    * whatever waited for it would be held that long.
    */
   const writeAnswer = (res: Response, reply: EndpointReply): void => {
-    if (reply.kind === 'stream') {
-      // Express keeps its routing state for the request in `req.next`: closures through every router
-      // on the way. A stream never calls on it again, and would otherwise hold it as long as its run.
-      (res.req as { next?: unknown }).next = undefined;
-      drainer.enter();
-    }
+    if (reply.kind === 'stream') drainer.enter();
     writeReply(res, reply, streams);
   };
   const authenticateByToken = config.auth && requestAuthenticator(config.auth);
@@ -144,12 +139,13 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       return writeError(res, new McpError('internal', 'Internal error'));
     }
 
-    const reply = await core({
+    // Returned rather than awaited, so that this frame is not held until a call that may stream
+    // knows whether it does (`heartbeatMs` away).
+    return core({
       payload,
       ...lookup(req, res, route, serverCode),
       acceptsEventStream: acceptsEventStream(req.headers.accept),
-    });
-    writeAnswer(res, reply);
+    }).then((reply) => writeAnswer(res, reply));
   }
 
   /** `GET` with `Last-Event-ID`: the rest of a stream (docs/http-contract.md, "Resumable streams"). */
@@ -169,13 +165,12 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       res.setHeader('WWW-Authenticate', BEARER_CHALLENGE);
       return writeError(res, missingBearer());
     }
-    const reply = await core({
+    return core({
       payload: undefined,
       ...lookup(req, res, route, serverCode),
       acceptsEventStream: true,
       lastEventId,
-    });
-    writeAnswer(res, reply);
+    }).then((reply) => writeAnswer(res, reply));
   }
 
   /** The parts of a core request that look the server up and let its caller in, for a `POST` and a resumption alike. */
@@ -190,15 +185,20 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
     };
   }
 
-  const serve = (route: McpRouteAccess) => (req: Request, res: Response, next: NextFunction) => {
+  const serve = (route: McpRouteAccess) => (req: Request, res: Response) => {
+    // Express keeps its routing state for the request in `req.next`: closures through every router
+    // on the way. The endpoint answers every request itself and never hands one on, and a call
+    // that streams would otherwise hold that state as long as its run.
+    (req as { next?: unknown }).next = undefined;
     if (drainer.draining) return refuseWhileDraining(res);
     drainer.enter();
     handleMcpRequest(req, res, route).then(drainer.leave, (error: unknown) => {
       drainer.leave();
-      // Unreachable by design: the core answers every failure. Never hand over to the host's HTML error page.
+      // Unreachable by design: the core answers every failure. Never hand over to the host's HTML
+      // error page; a reply already begun is cut off, as Express does after its headers went out.
       report(error, { phase: 'dispatch' });
       if (!res.headersSent) writeError(res, new McpError('internal', 'Internal error'));
-      else next(error);
+      else res.destroy();
     });
   };
 

@@ -48,7 +48,12 @@ export async function handleLegacy<HostRequest>(
       : undefined;
   if (live) {
     const work = ctx.attempt(() => dispatchLegacy(call, target, request, ctx, live));
-    return resumableReply(await live.reply(work, ctx, target), target, call.protocolVersion, ctx);
+    const reply = live.reply(work, ctx, target);
+    // Returned rather than awaited: this function's frame is not held until the reply is known,
+    // which for a call that ends up streaming is the first event, `heartbeatMs` away.
+    if (!ctx.resumability) return reply;
+    const { protocolVersion } = call;
+    return reply.then((answer) => resumableReply(answer, target, protocolVersion, ctx));
   }
   const work = ctx.guarded(() => dispatchLegacy(call, target, request, ctx), id, target);
   return jsonReply(200, resultResponse(id, await work));

@@ -20,19 +20,26 @@ export function createProtocolCore<HostRequest>(
   options: CoreOptions<HostRequest>,
 ): ProtocolCore<HostRequest> {
   const ctx = createEraContext(options);
-  return async (request) => {
+  const answerFailure = (error: unknown): EndpointReply => {
+    if (!(error instanceof McpError)) options.report(error, { phase: 'dispatch' });
+    return errorReply(toMcpError(error));
+  };
+  const route = (request: EndpointRequest<HostRequest>): Promise<EndpointReply> => {
+    if (request.lastEventId !== undefined && ctx.resumability) {
+      return resumeStream(request, request.lastEventId, ctx, ctx.resumability);
+    }
+    if (Array.isArray(request.payload)) return handleBatch(request, ctx);
+    if (isModernRequest(request.payload, request.headers.protocolVersion)) return handleModern(request, ctx);
+    return handleLegacy(request, ctx);
+  };
+  // A callback on the era's promise rather than an async function: a `tools/call` that may stream
+  // settles when it is known whether it does (`LiveCall`), and a pending async function would keep
+  // its frame until then.
+  return (request) => {
     try {
-      if (request.lastEventId !== undefined && ctx.resumability) {
-        return await resumeStream(request, request.lastEventId, ctx, ctx.resumability);
-      }
-      if (Array.isArray(request.payload)) return await handleBatch(request, ctx);
-      if (isModernRequest(request.payload, request.headers.protocolVersion)) {
-        return await handleModern(request, ctx);
-      }
-      return await handleLegacy(request, ctx);
+      return route(request).then(undefined, answerFailure);
     } catch (error) {
-      if (!(error instanceof McpError)) options.report(error, { phase: 'dispatch' });
-      return errorReply(toMcpError(error));
+      return Promise.resolve(answerFailure(error));
     }
   };
 }
