@@ -3,7 +3,7 @@ import type { AppProgress, RunObserver } from '../tool/observer.js';
 import { errorBody, type McpError, toMcpError } from './errors.js';
 import type { RequestId } from './messages.js';
 import { ProgressNotes, progressTokenOf } from './progress.js';
-import { PushQueue } from './push-queue.js';
+import { PushQueue, type QueueProducer } from './push-queue.js';
 import { type EndpointReply, jsonReply, KEEP_ALIVE, resultResponse, type StreamItem } from './reply.js';
 import type { EndpointRequest } from './request.js';
 import type { ServingTarget } from './target.js';
@@ -30,7 +30,7 @@ type Phase = 'open' | 'json' | 'streaming' | 'over';
  * `notifications/cancelled` ends a stream without a response (MCP "Cancellation": no response to a
  * cancelled request).
  */
-export class LiveCall implements RunObserver {
+export class LiveCall implements RunObserver, QueueProducer {
   #phase: Phase = 'open';
   readonly #heartbeats: DelayQueue<LiveCall> | undefined;
   /** This call's place among the heartbeats: moved on whenever something is sent. */
@@ -121,7 +121,7 @@ export class LiveCall implements RunObserver {
       return;
     }
     this.#phase = 'streaming';
-    const stream = new PushQueue<StreamItem>(() => this.#abandon());
+    const stream = new PushQueue<StreamItem>(this);
     this.#stream = stream;
     stream.push(item);
     const answer = this.#answer;
@@ -148,7 +148,7 @@ export class LiveCall implements RunObserver {
   }
 
   /** The client went away: nothing more to send (whether that stops the run is the era's call). */
-  #abandon(): void {
+  readerGone(): void {
     this.#stopBeating();
     this.#phase = 'over';
   }

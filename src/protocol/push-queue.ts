@@ -6,22 +6,28 @@ export interface PushReader<T> {
   end(): void;
 }
 
+/** Learns that the reader of its queue stopped early (`PushQueue.return`), so that it can stop producing. */
+export interface QueueProducer {
+  readerGone(): void;
+}
+
 /**
  * An async iterable that a producer feeds as things happen, for one reader: items come out in the
  * order they were pushed, whether the reader asked before or after. `end()` lets the reader finish
  * what is queued; nothing pushed after it comes out. A reader that stops early (`return()`, as a
  * `for await` loop does on `break`, or as the writer does when the client goes away) drops what is
- * queued and tells the producer through `onReturn`.
+ * queued and tells the producer (an object rather than a callback: a queue can stay open as long
+ * as a long run, and a closure per queue would be held that long).
  */
 export class PushQueue<T> implements AsyncIterableIterator<T> {
   readonly #items: T[] = [];
   #ended = false;
   #waiting: ((result: IteratorResult<T>) => void) | undefined;
   #reader: PushReader<T> | undefined;
-  readonly #onReturn: (() => void) | undefined;
+  readonly #producer: QueueProducer | undefined;
 
-  constructor(onReturn?: () => void) {
-    this.#onReturn = onReturn;
+  constructor(producer?: QueueProducer) {
+    this.#producer = producer;
   }
 
   push(item: T): void {
@@ -70,7 +76,7 @@ export class PushQueue<T> implements AsyncIterableIterator<T> {
     const wasEnded = this.#ended;
     this.#items.length = 0;
     this.end();
-    if (!wasEnded) this.#onReturn?.();
+    if (!wasEnded) this.#producer?.readerGone();
     return Promise.resolve(DONE);
   }
 

@@ -111,7 +111,7 @@ export async function resumeStream<HostRequest>(
   let reading: Promise<void> | undefined;
   let readAgain = false;
 
-  const out = new PushQueue<StreamItem>(() => stop());
+  const out = new PushQueue<StreamItem>({ readerGone: stop });
   const stopWindow = windowOf(out, resumability.windowMs);
   const unwatch = store.watch(streamId, () => follow());
   const poller = setInterval(() => follow(), FOLLOW_POLL_MS);

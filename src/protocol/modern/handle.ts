@@ -109,10 +109,11 @@ interface ModernCall<HostRequest> {
   live: LiveCall | undefined;
 }
 
-async function dispatch<HostRequest>(
+/** Not `async`: a list answers at once, and a call's promise is handed on rather than awaited. */
+function dispatch<HostRequest>(
   call: ModernCall<HostRequest>,
   ctx: EraContext<HostRequest>,
-): Promise<Record<string, unknown> | SerializedResult> {
+): Record<string, unknown> | SerializedResult | Promise<Record<string, unknown>> {
   const { target } = call;
   const meta = { [META_SERVER_INFO]: ctx.serverInfo };
   switch (call.method) {
@@ -130,7 +131,7 @@ async function dispatch<HostRequest>(
         .listTools(target, call.version)
         .between(COMPLETE, { ttlMs: LIST_TTL_MS, cacheScope: CACHE_SCOPE, _meta: meta });
     default: {
-      const outcome = await ctx.methods.callTool({
+      const calling = ctx.methods.callTool({
         id: call.id,
         params: call.params,
         protocolVersion: call.version,
@@ -141,7 +142,7 @@ async function dispatch<HostRequest>(
         clientName: clientNameOf(call.envelope[META_CLIENT_INFO]),
         observer: call.live,
       });
-      return { ...COMPLETE, ...outcome, _meta: meta };
+      return calling.then((outcome) => ({ ...COMPLETE, ...outcome, _meta: meta }));
     }
   }
 }
