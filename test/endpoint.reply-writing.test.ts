@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeReply } from '../src/endpoint/write-reply.js';
 import type { JsonRpcNotification, JsonRpcResponse } from '../src/protocol/messages.js';
-import type { EndpointReply } from '../src/protocol/reply.js';
+import type { NowReply } from '../src/protocol/reply.js';
 import { send } from './helpers/hosts.js';
 
 let server: http.Server | undefined;
@@ -24,7 +24,7 @@ afterEach(async () => {
 type Outcome = { done: true } | { failed: unknown };
 
 /** Serves one reply for every request; resolves with the server's URL and how each writing ended. */
-async function serve(reply: () => EndpointReply): Promise<{ url: string; written: Promise<Outcome>[] }> {
+async function serve(reply: () => NowReply): Promise<{ url: string; written: Promise<Outcome>[] }> {
   const written: Promise<Outcome>[] = [];
   server = http.createServer((_req, res) => {
     const answer = reply();

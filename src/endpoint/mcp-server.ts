@@ -3,7 +3,7 @@ import type { AuthInfo } from '../auth/types.js';
 import { Drainer, type DrainOptions, type DrainResult } from '../drain.js';
 import { isMcpRoutePath, MCP_ROUTE } from '../mcp-route.js';
 import { McpError } from '../protocol/errors.js';
-import type { EndpointReply } from '../protocol/reply.js';
+import type { EndpointReply, NowReply, ReplySink } from '../protocol/reply.js';
 import { ResolveDeadline } from '../protocol/resolve-deadline.js';
 import type { ResolveOptions, ServerRecord } from '../types.js';
 import { requestAuthenticator } from './authenticate-request.js';
@@ -91,9 +91,24 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
    * whatever waited for it would be held that long.
    */
   const writeAnswer = (res: Response, reply: EndpointReply): void => {
+    if (reply.kind === 'later') {
+      // In progress until it is known and written; one small object per call meanwhile.
+      drainer.enter();
+      reply.reply.deliver(new LaterWrite(res));
+      return;
+    }
     if (reply.kind === 'stream') drainer.enter();
     writeReply(res, reply, streams);
   };
+  /** Writes a reply known later to its response (`ReplySink`). */
+  class LaterWrite implements ReplySink {
+    constructor(readonly res: Response) {}
+
+    reply(reply: NowReply): void {
+      writeAnswer(this.res, reply);
+      drainer.leave();
+    }
+  }
   const authenticateByToken = config.auth && requestAuthenticator(config.auth);
   // Without a store that keeps streams, `GET` stays 405 whatever it carries.
   const resumable = config.store?.streams !== undefined;

@@ -1,14 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import { writeEmpty, writeJson } from '../express/write.js';
 import { errorBody, type McpError } from '../protocol/errors.js';
-import type { EndpointReply } from '../protocol/reply.js';
+import type { NowReply } from '../protocol/reply.js';
 import { type StreamWatcher, writeEventStream } from './event-stream.js';
 
 /**
  * Writes what the core answered: 202 with no body, one JSON body, or an event stream, which goes on
  * being written after this returns (`watcher` learns when it ends, possibly before this returns).
  */
-export function writeReply(res: ServerResponse, reply: EndpointReply, watcher: StreamWatcher): void {
+export function writeReply(res: ServerResponse, reply: NowReply, watcher: StreamWatcher): void {
   switch (reply.kind) {
     case 'accepted':
       writeEmpty(res, 202);

@@ -5,7 +5,15 @@ import { McpError } from './errors.js';
 import { openLiveCall } from './live-call.js';
 import { describeIssues, InitializeParamsSchema, type Message, type RequestId } from './messages.js';
 import { parseMessage } from './parse.js';
-import { ACCEPTED, type EndpointReply, jsonReply, resultResponse } from './reply.js';
+import {
+  ACCEPTED,
+  type EndpointReply,
+  jsonReply,
+  type LaterReply,
+  type NowReply,
+  type ReplySink,
+  resultResponse,
+} from './reply.js';
 import type { EndpointRequest } from './request.js';
 import { recordStream } from './resumable.js';
 import type { ServingTarget } from './target.js';
@@ -49,11 +57,8 @@ export async function handleLegacy<HostRequest>(
   if (live) {
     const work = ctx.attempt(() => dispatchLegacy(call, target, request, ctx, live));
     const reply = live.reply(work, ctx, target);
-    // Returned rather than awaited: this function's frame is not held until the reply is known,
-    // which for a call that ends up streaming is the first event, `heartbeatMs` away.
-    if (!ctx.resumability) return reply;
-    const { protocolVersion } = call;
-    return reply.then((answer) => resumableReply(answer, target, protocolVersion, ctx));
+    if (!ctx.resumability || call.protocolVersion < '2025-03-26') return reply;
+    return resumableLater(live, target, call.protocolVersion, ctx);
   }
   const work = ctx.guarded(() => dispatchLegacy(call, target, request, ctx), id, target);
   return jsonReply(200, resultResponse(id, await work));
@@ -163,16 +168,35 @@ const keepWatching = (): void => {};
 /** One shared function: a streamed call keeps what this returns for as long as it runs. */
 const ignoreClose = (): (() => void) => keepWatching;
 
+/** The later reply of `live`, its stream made resumable before it is handed over (`resumableReply`). */
+function resumableLater<HostRequest>(
+  live: LaterReply,
+  target: ServingTarget,
+  protocolVersion: string,
+  ctx: EraContext<HostRequest>,
+): EndpointReply {
+  const deliver = (sink: ReplySink) =>
+    live.deliver({
+      reply: (answer) => {
+        resumableReply(answer, target, protocolVersion, ctx).then(
+          (resumable) => sink.reply(resumable),
+          () => sink.reply(answer),
+        );
+      },
+    });
+  return { kind: 'later', reply: { deliver } };
+}
+
 /**
  * A streamed reply of MCP 2025-03-26 or later, made resumable when the router has somewhere to keep
  * its events (2024-11-05 has no resumption; 2026-07-28's closing is cancellation).
  */
 async function resumableReply<HostRequest>(
-  reply: EndpointReply,
+  reply: NowReply,
   target: ServingTarget,
   protocolVersion: string,
   ctx: EraContext<HostRequest>,
-): Promise<EndpointReply> {
+): Promise<NowReply> {
   if (reply.kind !== 'stream' || !ctx.resumability || protocolVersion < '2025-03-26') return reply;
   try {
     const { server } = target;

@@ -4,7 +4,17 @@ import { errorBody, type McpError, toMcpError } from './errors.js';
 import type { RequestId } from './messages.js';
 import { ProgressNotes, progressTokenOf } from './progress.js';
 import { PushQueue, type QueueProducer } from './push-queue.js';
-import { type EndpointReply, jsonReply, KEEP_ALIVE, resultResponse, type StreamItem } from './reply.js';
+import {
+  type EndpointReply,
+  errorReply,
+  jsonReply,
+  KEEP_ALIVE,
+  type LaterReply,
+  type NowReply,
+  type ReplySink,
+  resultResponse,
+  type StreamItem,
+} from './reply.js';
 import type { EndpointRequest } from './request.js';
 import type { ServingTarget } from './target.js';
 
@@ -30,15 +40,15 @@ type Phase = 'open' | 'json' | 'streaming' | 'over';
  * `notifications/cancelled` ends a stream without a response (MCP "Cancellation": no response to a
  * cancelled request).
  */
-export class LiveCall implements RunObserver, QueueProducer {
+export class LiveCall implements RunObserver, QueueProducer, LaterReply {
   #phase: Phase = 'open';
   readonly #heartbeats: DelayQueue<LiveCall> | undefined;
   /** This call's place among the heartbeats: moved on whenever something is sent. */
   readonly #beat: Delayed<LiveCall> | undefined;
   #stream: PushQueue<StreamItem> | undefined;
-  /** How `reply` answers, until it has: the stream, the JSON response, or the failure. */
-  #answer: ((reply: EndpointReply) => void) | undefined;
-  #refuse: ((error: unknown) => void) | undefined;
+  /** Where the reply goes once it is known (`deliver`); until then, the reply if it is known first. */
+  #sink: ReplySink | undefined;
+  #known: NowReply | undefined;
   /** How a failure of the call's work is told; kept rather than wrapped around the work, for as long as the run. */
   #failures: CallFailures | undefined;
   #target: ServingTarget | undefined;
@@ -62,31 +72,47 @@ export class LiveCall implements RunObserver, QueueProducer {
   }
 
   /**
-   * The reply: JSON when `work` settles first (a failure rejects, as for any request), else the
-   * stream, which then ends with the response or the error of `work`. Failures of `work` are told
-   * as `failures` says, for `target`.
+   * The reply, known later: JSON when `work` settles first (a failure is its error reply, as for
+   * any request), else the stream, which then ends with the response or the error of `work`.
+   * Failures of `work` are told as `failures` says, for `target`.
    */
-  reply(work: Promise<unknown>, failures: CallFailures, target: ServingTarget): Promise<EndpointReply> {
+  reply(work: Promise<unknown>, failures: CallFailures, target: ServingTarget): EndpointReply {
     this.#failures = failures;
     this.#target = target;
-    return new Promise<EndpointReply>((resolve, reject) => {
-      this.#answer = resolve;
-      this.#refuse = reject;
-      work.then(this.#onResult, this.#onFailure);
-    });
+    work.then(this.#onResult, this.#onFailure);
+    return { kind: 'later', reply: this };
   }
 
-  // Fields rather than closures over `reply`'s promise: once the reply is out, a streaming call
-  // lets go of that promise's resolving functions, and holds only these while its run goes on.
+  deliver(sink: ReplySink): void {
+    const known = this.#known;
+    if (known === undefined) {
+      this.#sink = sink;
+      return;
+    }
+    this.#known = undefined;
+    sink.reply(known);
+  }
+
+  #answer(reply: NowReply): void {
+    const sink = this.#sink;
+    if (sink === undefined) {
+      this.#known = reply;
+      return;
+    }
+    this.#sink = undefined;
+    sink.reply(reply);
+  }
+
+  // Fields rather than methods: they are the callbacks of the work's promise.
   readonly #onResult = (result: unknown): void => {
     const response = resultResponse(this.id, result);
-    if (this.#settle()) this.#answer?.(jsonReply(200, response));
+    if (this.#settle()) this.#answer(jsonReply(200, response));
     else this.#last(response.message);
   };
 
   readonly #onFailure = (error: unknown): void => {
-    const failure = this.#failures ? this.#failures.opaque(error, this.id, this.#target) : error;
-    if (this.#settle()) this.#refuse?.(failure);
+    const failure = this.#failures ? this.#failures.opaque(error, this.id, this.#target) : toMcpError(error);
+    if (this.#settle()) this.#answer(errorReply(toMcpError(failure, this.id)));
     else this.#last(errorBody(toMcpError(failure, this.id), this.id));
   };
 
@@ -124,10 +150,7 @@ export class LiveCall implements RunObserver, QueueProducer {
     const stream = new PushQueue<StreamItem>(this);
     this.#stream = stream;
     stream.push(item);
-    const answer = this.#answer;
-    this.#answer = undefined;
-    this.#refuse = undefined;
-    answer?.({ kind: 'stream', status: 200, messages: stream });
+    this.#answer({ kind: 'stream', status: 200, messages: stream });
   }
 
   /** The result is in; `true` when it is still to be answered as JSON. */

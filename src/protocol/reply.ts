@@ -58,12 +58,25 @@ export type StreamItem =
   | IdentifiedEvent
   | RetryHint;
 
+/** Where a reply that is known later goes: the HTTP layer's writer of one response. */
+export interface ReplySink {
+  reply(reply: NowReply): void;
+}
+
+/** A reply known later: hands it to `sink` once it is known, at once if it is already. */
+export interface LaterReply {
+  deliver(sink: ReplySink): void;
+}
+
 /**
  * What the core answers, for the HTTP layer to write:
  * - `accepted`: 202 with no body (notifications only);
  * - `json`: one JSON-RPC response, or an array of them for a batch, as `application/json`;
  *   `json` is its exact text when the core has it already;
- * - `stream`: messages to send one by one as they come (a `text/event-stream`), the response last.
+ * - `stream`: messages to send one by one as they come (a `text/event-stream`), the response last;
+ * - `later`: one of the others, once it is known (a `tools/call` that may stream: JSON if its
+ *   result comes first, a stream otherwise). Handed over as an object rather than awaited, so that
+ *   nothing on the way holds a pending async function until then (`heartbeatMs` at most).
  */
 export type EndpointReply =
   | { kind: 'accepted' }
@@ -78,7 +91,11 @@ export type EndpointReply =
        */
       headers?: Readonly<Record<string, string>>;
     }
-  | { kind: 'stream'; status: number; messages: AsyncIterable<StreamItem> };
+  | { kind: 'stream'; status: number; messages: AsyncIterable<StreamItem> }
+  | { kind: 'later'; reply: LaterReply };
+
+/** A reply that is known now: what a `later` reply turns into. */
+export type NowReply = Exclude<EndpointReply, { kind: 'later' }>;
 
 export const ACCEPTED: EndpointReply = Object.freeze({ kind: 'accepted' });
 
@@ -99,14 +116,14 @@ export function errorResponse(error: McpError, id: RequestId | null = error.id):
 }
 
 /** One response as a `json` reply. */
-export function jsonReply(status: number, response: OutgoingResponse): EndpointReply {
+export function jsonReply(status: number, response: OutgoingResponse): NowReply {
   return response.json === undefined
     ? { kind: 'json', status, body: response.message }
     : { kind: 'json', status, body: response.message, json: response.json };
 }
 
 /** Several responses (a batch) as one `json` reply; the text is joined from the texts at hand. */
-export function batchReply(responses: OutgoingResponse[]): EndpointReply {
+export function batchReply(responses: OutgoingResponse[]): NowReply {
   const body = responses.map((response) => response.message);
   if (!responses.some((response) => response.json !== undefined)) return { kind: 'json', status: 200, body };
   const json = `[${responses.map((response) => response.json ?? JSON.stringify(response.message)).join(',')}]`;
@@ -114,7 +131,7 @@ export function batchReply(responses: OutgoingResponse[]): EndpointReply {
 }
 
 /** An error as the whole reply, with its own status. */
-export function errorReply(error: McpError): EndpointReply {
-  const reply: EndpointReply = { kind: 'json', status: error.status, body: errorBody(error) };
+export function errorReply(error: McpError): NowReply {
+  const reply: NowReply = { kind: 'json', status: error.status, body: errorBody(error) };
   return error.headers === undefined ? reply : { ...reply, headers: error.headers };
 }

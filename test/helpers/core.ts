@@ -79,5 +79,7 @@ function asReply(reply: EndpointReply): Reply {
     }
     case 'stream':
       throw new Error('a streamed reply: read reply.messages from handle() instead');
+    case 'later':
+      throw new Error('a reply known later comes only to a client that accepts an event stream');
   }
 }
