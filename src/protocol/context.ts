@@ -92,30 +92,29 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
       return target;
     },
 
-    // A callback on the method's promise rather than an async function: a `tools/call` runs for
-    // as long as its app, and a pending async function keeps its whole frame for that time.
+    // A callback on the method's promise rather than an async function, which would keep its
+    // whole frame for as long as the method runs.
     guarded(work, id, target) {
       // Only the ids are kept for the report: the handler lives as long as the method.
       const where = whereOf(target);
-      try {
-        return Promise.resolve(work()).then(undefined, (error: unknown) => {
-          throw opaque(error, id, where, report);
-        });
-      } catch (error) {
-        return Promise.reject(opaque(error, id, where, report));
-      }
+      return attempt(work).then(undefined, (error: unknown) => {
+        throw opaque(error, id, where, report);
+      });
     },
 
-    attempt(work) {
-      try {
-        return Promise.resolve(work());
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
+    attempt,
 
     opaque: (error, id, target) => opaque(error, id, whereOf(target), report),
   };
+}
+
+/** Runs `work`: its promise as it is, a synchronous throw as a rejection. */
+export function attempt<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(work());
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 const whereOf = (target: ServingTarget | undefined): ErrorContext => ({

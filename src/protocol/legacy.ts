@@ -15,6 +15,7 @@ import {
   resultResponse,
 } from './reply.js';
 import type { EndpointRequest } from './request.js';
+import type { Resumability } from './resumability.js';
 import { recordStream } from './resumable.js';
 import type { ServingTarget } from './target.js';
 import {
@@ -57,8 +58,9 @@ export async function handleLegacy<HostRequest>(
   if (live) {
     const work = ctx.attempt(() => dispatchLegacy(call, target, request, ctx, live));
     const reply = live.reply(work, ctx, target);
+    // 2024-11-05 has no resumption; 2026-07-28's closing is cancellation (README, "Running several instances").
     if (!ctx.resumability || call.protocolVersion < '2025-03-26') return reply;
-    return resumableLater(live, target, call.protocolVersion, ctx);
+    return resumableLater(live, target, call.protocolVersion, ctx.resumability, ctx);
   }
   const work = ctx.guarded(() => dispatchLegacy(call, target, request, ctx), id, target);
   return jsonReply(200, resultResponse(id, await work));
@@ -173,12 +175,13 @@ function resumableLater<HostRequest>(
   live: LaterReply,
   target: ServingTarget,
   protocolVersion: string,
+  resumability: Resumability,
   ctx: EraContext<HostRequest>,
 ): EndpointReply {
   const deliver = (sink: ReplySink) =>
     live.deliver({
       reply: (answer) => {
-        resumableReply(answer, target, protocolVersion, ctx).then(
+        resumableReply(answer, target, protocolVersion, resumability, ctx).then(
           (resumable) => sink.reply(resumable),
           () => sink.reply(answer),
         );
@@ -188,21 +191,22 @@ function resumableLater<HostRequest>(
 }
 
 /**
- * A streamed reply of MCP 2025-03-26 or later, made resumable when the router has somewhere to keep
- * its events (2024-11-05 has no resumption; 2026-07-28's closing is cancellation).
+ * A streamed reply made resumable, for a router that has somewhere to keep its events; any other
+ * reply as it is.
  */
 async function resumableReply<HostRequest>(
   reply: NowReply,
   target: ServingTarget,
   protocolVersion: string,
+  resumability: Resumability,
   ctx: EraContext<HostRequest>,
 ): Promise<NowReply> {
-  if (reply.kind !== 'stream' || !ctx.resumability || protocolVersion < '2025-03-26') return reply;
+  if (reply.kind !== 'stream') return reply;
   try {
     const { server } = target;
     return {
       ...reply,
-      messages: await recordStream(reply.messages, server.id, protocolVersion, ctx.resumability, ctx.report),
+      messages: await recordStream(reply.messages, server.id, protocolVersion, resumability, ctx.report),
     };
   } catch (error) {
     // No place to keep the stream (the database failing): the client still gets it, live.

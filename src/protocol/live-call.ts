@@ -1,6 +1,6 @@
 import { type Delayed, DelayQueue } from '../delay-queue.js';
 import type { AppProgress, RunObserver } from '../tool/observer.js';
-import { errorBody, type McpError, toMcpError } from './errors.js';
+import { errorBody, type McpError } from './errors.js';
 import type { RequestId } from './messages.js';
 import { ProgressNotes, progressTokenOf } from './progress.js';
 import { PushQueue, type QueueProducer } from './push-queue.js';
@@ -84,23 +84,23 @@ export class LiveCall implements RunObserver, QueueProducer, LaterReply {
   }
 
   deliver(sink: ReplySink): void {
-    const known = this.#known;
-    if (known === undefined) {
-      this.#sink = sink;
-      return;
-    }
-    this.#known = undefined;
-    sink.reply(known);
+    this.#sink = sink;
+    this.#handOver();
   }
 
   #answer(reply: NowReply): void {
+    this.#known = reply;
+    this.#handOver();
+  }
+
+  /** The reply to its sink, once both are there, whichever came first. */
+  #handOver(): void {
     const sink = this.#sink;
-    if (sink === undefined) {
-      this.#known = reply;
-      return;
-    }
+    const known = this.#known;
+    if (sink === undefined || known === undefined) return;
     this.#sink = undefined;
-    sink.reply(reply);
+    this.#known = undefined;
+    sink.reply(known);
   }
 
   // Fields rather than methods: they are the callbacks of the work's promise.
@@ -111,9 +111,10 @@ export class LiveCall implements RunObserver, QueueProducer, LaterReply {
   };
 
   readonly #onFailure = (error: unknown): void => {
-    const failure = this.#failures ? this.#failures.opaque(error, this.id, this.#target) : toMcpError(error);
-    if (this.#settle()) this.#answer(errorReply(toMcpError(failure, this.id)));
-    else this.#last(errorBody(toMcpError(failure, this.id), this.id));
+    // `#failures` is set by `reply`, which is what attaches this callback.
+    const failure = (this.#failures as CallFailures).opaque(error, this.id, this.#target);
+    if (this.#settle()) this.#answer(errorReply(failure));
+    else this.#last(errorBody(failure, this.id));
   };
 
   progress(report: AppProgress): void {

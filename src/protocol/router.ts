@@ -1,5 +1,5 @@
 import { handleBatch } from './batch.js';
-import { type CoreOptions, createEraContext } from './context.js';
+import { attempt, type CoreOptions, createEraContext } from './context.js';
 import { isModernRequest } from './era.js';
 import { McpError, toMcpError } from './errors.js';
 import { handleLegacy } from './legacy.js';
@@ -35,11 +35,5 @@ export function createProtocolCore<HostRequest>(
   // A callback on the era's promise rather than an async function: a `tools/call` that may stream
   // settles when it is known whether it does (`LiveCall`), and a pending async function would keep
   // its frame until then.
-  return (request) => {
-    try {
-      return route(request).then(undefined, answerFailure);
-    } catch (error) {
-      return Promise.resolve(answerFailure(error));
-    }
-  };
+  return (request) => attempt(() => route(request)).then(undefined, answerFailure);
 }
