@@ -39,8 +39,9 @@ export function startServer(file, { env = {}, execArgv = [] } = {}) {
       child.on('message', onMessage);
       child.once('exit', onExit);
     });
-  return next('ready').then(({ url }) => ({
+  return next('ready').then(({ url, urls = [url] }) => ({
     url,
+    urls,
     pid: child.pid,
     async memory() {
       const reply = next('memory');
@@ -62,19 +63,29 @@ export function startServer(file, { env = {}, execArgv = [] } = {}) {
 /**
  * One autocannon run against `url`. `requests` cycles through the given methods (or through the
  * given request bodies) on every connection; a run with any error, timeout or non-2xx reply is
- * refused rather than reported.
+ * refused rather than reported. Given several URLs (of one server), the requests take their paths
+ * from them in turn, across all connections, so that requests in flight together differ.
  */
 export async function load(
-  url,
+  urls,
   { methods, bodies = methods.map((m) => METHODS[m]), connections, duration, amount },
 ) {
+  const [url, ...others] = [urls].flat();
+  const paths = others.length > 0 ? [url, ...others].map((each) => new URL(each).pathname) : null;
+  let turn = 0;
+  const nextPath = (request) => ({ ...request, path: paths[turn++ % paths.length] });
   const result = await autocannon({
     url,
     method: 'POST',
     headers: HEADERS,
     connections,
     ...(amount ? { amount } : { duration }),
-    requests: bodies.map((body) => ({ method: 'POST', headers: HEADERS, body })),
+    requests: bodies.map((body) => ({
+      method: 'POST',
+      headers: HEADERS,
+      body,
+      ...(paths ? { setupRequest: nextPath } : {}),
+    })),
   });
   const failed = result.errors + result.timeouts + result.non2xx;
   if (failed > 0) {

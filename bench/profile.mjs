@@ -21,8 +21,8 @@ rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
 
 const server = await startServer(`${target}.mjs`, { execArgv: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
-await load(server.url, { methods: [method], connections: 20, duration: 2 }); // warm-up
-const run = await load(server.url, { methods: [method], connections: 20, duration: seconds });
+await load(server.urls, { methods: [method], connections: 20, duration: 2 }); // warm-up
+const run = await load(server.urls, { methods: [method], connections: 20, duration: seconds });
 await server.stop();
 console.log(`${target} ${method}: ${Math.round(run.rps)} req/s while profiled`);
 

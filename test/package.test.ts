@@ -72,7 +72,7 @@ describe('the published package (npm pack)', () => {
   });
 
   it('declares its runtime dependencies with caret ranges, so that applications share their copies', () => {
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['cors', 'lru-cache', 'zod']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['cors', 'dataloader', 'lru-cache', 'zod']);
     for (const [name, range] of Object.entries(manifest.dependencies)) {
       expect(`${name}@${range}`).toMatch(/@\^\d+\.\d+\.\d+$/);
     }

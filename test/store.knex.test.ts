@@ -295,6 +295,58 @@ describe.each(databases)('the Knex store on $name', (kind) => {
     });
   });
 
+  describe('lookups that start in the same turn', () => {
+    /** A store without a code cache, listening already, so that only lookups query. */
+    const uncachedStore = async () => {
+      const uncached = knexServerStore(knex, { cacheTtlMs: 0 });
+      expect(await uncached.getServerByCode('AAAAAAAAAAAAAAAB')).toBeNull();
+      await untilListening(uncached);
+      return uncached;
+    };
+
+    it('share one query, and each gets its own server, or null for a code nobody has', async () => {
+      const uncached = await uncachedStore();
+      const [a, b, c] = await Promise.all([publish(), publish(), publish()]);
+      const counter = queryCounter(knex);
+      try {
+        const found = await Promise.all(
+          [a, b, c, null, a].map((server) =>
+            uncached.getServerByCode(server?.serverCode ?? 'AAAAAAAAAAAAAAAC'),
+          ),
+        );
+        expect(found).toEqual([a, b, c, null, a]);
+        expect(counter.count).toBe(1);
+      } finally {
+        counter.stop();
+      }
+    });
+
+    it('put 100 codes in one query at most', async () => {
+      const uncached = await uncachedStore();
+      const codes = Array.from({ length: 250 }, () => realGenerator());
+      const counter = queryCounter(knex);
+      try {
+        const found = await Promise.all(codes.map((code) => uncached.getServerByCode(code)));
+        expect(found).toEqual(codes.map(() => null));
+        expect(counter.count).toBe(3);
+      } finally {
+        counter.stop();
+      }
+    });
+
+    it('a lookup that starts once the query went out reads the database again, and sees a write made since', async () => {
+      const uncached = await uncachedStore();
+      const server = await publish();
+      const first = uncached.getServerByCode(server.serverCode);
+      await new Promise((resolve) => setImmediate(resolve)); // the first lookup's query is sent
+      const deactivated = await uncached.deactivateServer(server.id);
+      const second = await uncached.getServerByCode(server.serverCode);
+      expect((await first)?.status).toBe('active');
+      expect(second).toEqual(deactivated);
+      expect(second?.status).toBe('inactive');
+    });
+  });
+
   describe('end users', () => {
     it('the end user is a row of type mcp; a fresh instance reads the same record', async () => {
       const server = await publish();
@@ -361,6 +413,24 @@ describe.each(databases)('the Knex store on $name', (kind) => {
       expect(failure).toBeInstanceOf(Error);
       expect(failure?.message).toContain('missing_mcp_servers');
       expect(`${failure?.message}\n${failure?.stack}`).not.toContain(code);
+    });
+
+    it('a failed query shared by several lookups reports the error to each, without any of their codes', async () => {
+      const codes = [realGenerator(), realGenerator(), realGenerator()];
+      const store = broken();
+      const failures = await Promise.all(
+        codes.map((code) =>
+          store.getServerByCode(code).then(
+            () => null,
+            (error: Error) => error,
+          ),
+        ),
+      );
+      for (const failure of failures) {
+        expect(failure).toBeInstanceOf(Error);
+        expect(failure?.message).toContain('missing_mcp_servers');
+        for (const code of codes) expect(`${failure?.message}\n${failure?.stack}`).not.toContain(code);
+      }
     });
 
     it('a failed insert reports the database error without the new code in it', async () => {

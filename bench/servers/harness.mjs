@@ -1,15 +1,16 @@
 /**
  * What every bench server shares: it listens on 127.0.0.1 (port chosen by the OS), tells the
- * orchestrator its URL over the IPC channel, and answers admin messages on that channel only (never
+ * orchestrator its URL (or URLs: one per path it serves) over the IPC channel, and answers admin messages on that channel only (never
  * over HTTP): `memory` (after a forced GC when started with --expose-gc), `cpu` (the CPU time the
  * process used so far, in µs) and `stop`.
  */
 import v8 from 'node:v8';
 
-export function serve(app, path, { onStop } = {}) {
+export function serve(app, paths, { onStop } = {}) {
   const server = app.listen(0, '127.0.0.1', () => {
     const { port } = server.address();
-    send({ type: 'ready', url: `http://127.0.0.1:${port}${path}` });
+    const urls = [paths].flat().map((path) => `http://127.0.0.1:${port}${path}`);
+    send({ type: 'ready', url: urls[0], urls });
   });
   server.keepAliveTimeout = 60_000;
 

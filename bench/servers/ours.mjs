@@ -59,13 +59,19 @@ if (postgresUrl) {
 
 await migrate(knex);
 const store = knexServerStore(knex, cache ? {} : { cacheTtlMs: 0 });
-const server = await store.createServer({
-  tenantId: 'bench',
-  appId: ECHO_APP.id,
-  name: ECHO_APP.name,
-  description: '',
-  parameters: {},
-});
+// BENCH_SERVERS=n publishes the app under n codes (one tenant each), which the load takes in turn.
+const servers = [];
+for (let index = 0; index < Number(process.env.BENCH_SERVERS ?? 1); index++) {
+  servers.push(
+    await store.createServer({
+      tenantId: index === 0 ? 'bench' : `bench-${index}`,
+      appId: ECHO_APP.id,
+      name: ECHO_APP.name,
+      description: '',
+      parameters: {},
+    }),
+  );
+}
 
 const apps = new Map([[ECHO_APP.id, ECHO_APP]]);
 const loadApp =
@@ -79,7 +85,11 @@ app.use(
   }),
 );
 
-serve(app, `/mcp/server/${server.serverCode}/mcp`, { onStop: cleanup });
+serve(
+  app,
+  servers.map((server) => `/mcp/server/${server.serverCode}/mcp`),
+  { onStop: cleanup },
+);
 
 /** The host's own `apps` table, holding the echo app, and a `loadApp` that reads one row of it. */
 async function appsTable(db) {

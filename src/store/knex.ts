@@ -5,6 +5,7 @@ import { parseFactoryOptions } from '../factory-options.js';
 import type { AuthMode, EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
 import { annotationsToColumn, withAnnotations } from './annotations.js';
 import { CodeCache } from './cache.js';
+import { codeLookups } from './code-lookups.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
 import { EndUserCache } from './end-user-cache.js';
 import { knexFarm } from './knex-farm.js';
@@ -119,6 +120,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   const endUsers = new EndUserCache(cacheMaxEntries);
 
   const servers = () => knex<ServerRow>(tables.servers);
+  const lookUp = codeLookups<ServerRow>((codes) => servers().whereIn('server_code', codes));
 
   /** Retries `write` with a fresh code while the code, and only the code, collides. */
   async function withFreshCode<T>(write: (code: string) => Promise<T>): Promise<T> {
@@ -205,10 +207,8 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       farm?.start();
       const token = codes?.begin() ?? 0;
       const read = async () => {
-        const row = await withCodeRedacted(serverCode, () =>
-          servers().where({ server_code: serverCode }).first(),
-        );
-        return row ? toServer(row as ServerRow) : null;
+        const row = await lookUp(serverCode);
+        return row ? toServer(row) : null;
       };
       const { server, fresh } = await staleIfError.read(read, codes?.getStale(serverCode), options?.signal);
       if (server && fresh) codes?.remember(serverCode, server, token);

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { pickAnnotations } from '../annotations.js';
 import type { HostApp, ServerRecord } from '../types.js';
 import { type ArgumentCheck, compileArgumentChecker } from './arguments.js';
@@ -71,8 +72,15 @@ function buildTool(
 }
 
 /**
- * Caches tools by app object and server revision (id, `updatedAt`, description), so the hot path
- * builds nothing and allocates nothing to find them. A host that returns a new app object per
+ * How many servers' tools are kept built (about 4 KB each for a one-input app): as many as the
+ * resolver keeps apps by default (`appCacheMaxEntries`).
+ */
+const TOOL_CACHE_ENTRIES = 1000;
+
+/**
+ * Caches tools by server, for its app object and revision (`updatedAt`, description), so the hot
+ * path builds nothing and allocates nothing to find them; the least recently called servers' tools
+ * go first. Many servers may share one app object. A host that returns a new app object per
  * request still gets correct tools, only rebuilt each time.
  */
 export function createToolCache(
@@ -80,25 +88,24 @@ export function createToolCache(
   limits: FileInputLimits = DEFAULT_FILE_INPUT_LIMITS,
 ): (app: HostApp, server: ServerRecord) => AppTool {
   interface Built {
+    app: HostApp;
     updatedAt: number | undefined;
     description: string;
     tool: AppTool;
   }
-  // Per app object, the latest revision seen of each of its servers.
-  const byApp = new WeakMap<HostApp, Map<string, Built>>();
+  const byServer = new LRUCache<string, Built>({ max: TOOL_CACHE_ENTRIES });
   return (app, server) => {
     const updatedAt: number | undefined = server.updatedAt?.getTime?.();
-    let builds = byApp.get(app);
-    if (!builds) {
-      builds = new Map();
-      byApp.set(app, builds);
-    }
-    const built = builds.get(server.id);
-    if (built && Object.is(built.updatedAt, updatedAt) && built.description === server.description)
+    const built = byServer.get(server.id);
+    if (
+      built &&
+      built.app === app &&
+      Object.is(built.updatedAt, updatedAt) &&
+      built.description === server.description
+    )
       return built.tool;
-    if (!built && builds.size >= 8) builds.clear(); // an app object shared by many servers
     const tool = buildTool(app, server, toolName, limits);
-    builds.set(server.id, { updatedAt, description: server.description, tool });
+    byServer.set(server.id, { app, updatedAt, description: server.description, tool });
     return tool;
   };
 }

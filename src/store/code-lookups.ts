@@ -1,0 +1,35 @@
+import DataLoader from 'dataloader';
+import { redactSecret } from '../redact-secret.js';
+import { REDACTED_CODE } from './redact.js';
+
+/** At most this many codes in one query: far below SQLite's 32,766 bound parameters. */
+const MAX_CODES_PER_QUERY = 100;
+
+/**
+ * Code lookups that start in the same turn of the event loop go to the database as one query
+ * (`server_code in (…)`), sent once the turn's I/O callbacks have run (`setImmediate`). Every
+ * lookup still reads the database after it began, so this is as fresh as a query of its own; under
+ * load a burst of cache misses costs one round trip instead of one each. Nothing is remembered
+ * between turns: caching is the code cache's job.
+ */
+export function codeLookups<Row extends { server_code: string }>(
+  query: (codes: string[]) => Promise<Row[]>,
+): (code: string) => Promise<Row | null> {
+  const loader = new DataLoader<string, Row | null>(
+    async (codes) => {
+      const unique = [...new Set(codes)];
+      let rows: Row[];
+      try {
+        rows = await query(unique);
+      } catch (error) {
+        // Knex quotes the bindings in its message: every code of the query is a credential.
+        for (const code of unique) redactSecret(error, code, REDACTED_CODE);
+        throw error;
+      }
+      const byCode = new Map(rows.map((row) => [row.server_code, row]));
+      return codes.map((code) => byCode.get(code) ?? null);
+    },
+    { cache: false, maxBatchSize: MAX_CODES_PER_QUERY, batchScheduleFn: (send) => setImmediate(send) },
+  );
+  return (code) => loader.load(code);
+}
