@@ -210,7 +210,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
         const row = await lookUp(serverCode);
         return row ? toServer(row) : null;
       };
-      const { server, fresh } = await staleIfError.read(read, codes?.getStale(serverCode), options?.signal);
+      const { server, fresh } = await staleIfError.read(read, codes?.getStale(serverCode), options);
       if (server && fresh) codes?.remember(serverCode, server, token);
       return server;
     },

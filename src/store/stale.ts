@@ -15,8 +15,8 @@ const TROUBLE_MS = 1000;
 /**
  * Lookups that ride out database trouble (RFC 5861's `stale-if-error`, applied to code lookups):
  * when a copy that is no longer fresh but still within `staleIfErrorMs` is at hand, a query that
- * fails, or that is still waiting when `signal` aborts (the endpoint's deadline), yields that copy
- * instead. Without one, the query's own outcome stands.
+ * fails, or that is still waiting when the `signal` of `options` aborts (the endpoint's deadline),
+ * yields that copy instead. Without one, the query's own outcome stands.
  */
 export class StaleIfError {
   #troubleUntil = 0;
@@ -24,9 +24,11 @@ export class StaleIfError {
   async read(
     read: () => Promise<ServerRecord | null>,
     stale: ServerRecord | undefined,
-    signal: AbortSignal | undefined,
+    options: { readonly signal?: AbortSignal } | undefined,
   ): Promise<Looked> {
     if (!stale) return { server: await read(), fresh: true };
+    // Read only here: the endpoint makes the signal on first use (an AbortSignal is not free).
+    const signal = options?.signal;
     const served: Looked = { server: stale, fresh: false };
     if (signal?.aborted || Date.now() < this.#troubleUntil) return served;
     return new Promise<Looked>((resolve) => {
