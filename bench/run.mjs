@@ -38,7 +38,8 @@ const log = (line) => console.error(`[${((Date.now() - started) / 1000).toFixed(
 
 // The cache-off rows spread their requests over this many codes, taken in turn, so that lookups in
 // flight together are for different codes, as in a host with many servers: none shares another's.
-// As many as the resolver's app cache and the tool cache keep by default: what differs is the lookup.
+// As many as the resolver's app cache keeps by default, and the tool cache per app object, so that
+// what differs from the cache-on rows is the lookup.
 const CODES_MISSED = '1000';
 const TARGETS = [
   { key: 'floor', label: 'floor (Express + express.json)', file: 'floor.mjs' },

@@ -1,7 +1,7 @@
 /**
  * The tool cache in front of `tools/list` and `tools/call`: a server's tool (names, schemas,
  * checks) is built once per app object and server revision, however many servers share one app
- * object, and the least recently called servers' tools are the ones let go.
+ * object; past 1,000 servers of one app object, the tool built longest ago is let go.
  */
 import { describe, expect, it } from 'vitest';
 import { featuresOf } from '../src/protocol/versions.js';
@@ -13,7 +13,7 @@ const app = appOf('workflow');
 const serverNumber = (index: number) => serverRecordFor(app, { id: `server-${index}` });
 
 describe('the tool cache', () => {
-  it('builds each server’s tool once, when many servers share one app object and are called in turn', () => {
+  it('builds each server’s tool once when many servers share one app object, called in turn', () => {
     const toolFor = createToolCache();
     const servers = Array.from({ length: 50 }, (_, index) => serverNumber(index));
     const first = servers.map((server) => toolFor(app, server));
@@ -41,13 +41,23 @@ describe('the tool cache', () => {
     expect(toolFor(app, later)).not.toBe(rebuilt);
   });
 
-  it('keeps the tools of the 1,000 most recently called servers and builds older ones again', () => {
+  it('keeps the tools of the 1,000 servers of one app object built last, and builds older ones again', () => {
     const toolFor = createToolCache();
     const oldest = toolFor(app, serverNumber(0));
     const kept = toolFor(app, serverNumber(1));
     for (let index = 2; index <= 1000; index++) toolFor(app, serverNumber(index));
-    // Server 0 is now the 1,001st most recently called; server 1 the 1,000th.
+    // Server 0 is now the 1,001st built; server 1 the 1,000th.
     expect(toolFor(app, serverNumber(1))).toBe(kept);
     expect(toolFor(app, serverNumber(0))).not.toBe(oldest);
+  });
+
+  it('counts that bound per app object: servers of other apps do not push a tool out', () => {
+    const toolFor = createToolCache();
+    const apps = [appOf('workflow'), appOf('workflow'), appOf('workflow')];
+    const servers = Array.from({ length: 600 }, (_, index) => serverNumber(index));
+    const first = apps.map((each) => servers.map((server) => toolFor(each, server)));
+    for (const [appIndex, each] of apps.entries())
+      for (const [index, server] of servers.entries())
+        expect(toolFor(each, server)).toBe(first[appIndex]?.[index]);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * What every bench server shares: it listens on 127.0.0.1 (port chosen by the OS), tells the
- * orchestrator its URL (or URLs: one per path it serves) over the IPC channel, and answers admin messages on that channel only (never
- * over HTTP): `memory` (after a forced GC when started with --expose-gc), `cpu` (the CPU time the
- * process used so far, in µs) and `stop`.
+ * orchestrator its URL (or URLs: one per path it serves) over the IPC channel, and answers admin
+ * messages on that channel only (never over HTTP): `memory` (after a forced GC when started with
+ * --expose-gc), `cpu` (the CPU time the process used so far, in µs) and `stop`.
  */
 import v8 from 'node:v8';
 

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import { pickAnnotations } from '../annotations.js';
 import type { HostApp, ServerRecord } from '../types.js';
 import { type ArgumentCheck, compileArgumentChecker } from './arguments.js';
@@ -72,40 +71,44 @@ function buildTool(
 }
 
 /**
- * How many servers' tools are kept built (about 4 KB each for a one-input app): as many as the
- * resolver keeps apps by default (`appCacheMaxEntries`).
+ * How many servers' tools are kept built per app object (about 4 KB each for a one-input app): as
+ * many apps as the resolver keeps by default (`appCacheMaxEntries`) may each be one server's.
  */
-const TOOL_CACHE_ENTRIES = 1000;
+const TOOLS_PER_APP = 1000;
 
 /**
- * Caches tools by server, for its app object and revision (`updatedAt`, description), so the hot
- * path builds nothing and allocates nothing to find them; the least recently called servers' tools
- * go first. Many servers may share one app object. A host that returns a new app object per
- * request still gets correct tools, only rebuilt each time.
+ * Caches tools by app object and server revision (id, `updatedAt`, description), so the hot path
+ * builds nothing and allocates nothing to find them. A tool lives as long as its app object: when
+ * the host (or the resolver's app cache) lets an app go, its tools go with it. Many servers may
+ * share one app object; past `TOOLS_PER_APP` of them, the one built longest ago goes first. A host
+ * that returns a new app object per request still gets correct tools, only rebuilt each time.
  */
 export function createToolCache(
   toolName?: ToolNamer,
   limits: FileInputLimits = DEFAULT_FILE_INPUT_LIMITS,
 ): (app: HostApp, server: ServerRecord) => AppTool {
   interface Built {
-    app: HostApp;
     updatedAt: number | undefined;
     description: string;
     tool: AppTool;
   }
-  const byServer = new LRUCache<string, Built>({ max: TOOL_CACHE_ENTRIES });
+  // Per app object, the latest revision seen of each of its servers, in the order they were built.
+  const byApp = new WeakMap<HostApp, Map<string, Built>>();
   return (app, server) => {
     const updatedAt: number | undefined = server.updatedAt?.getTime?.();
-    const built = byServer.get(server.id);
-    if (
-      built &&
-      built.app === app &&
-      Object.is(built.updatedAt, updatedAt) &&
-      built.description === server.description
-    )
+    let builds = byApp.get(app);
+    if (!builds) {
+      builds = new Map();
+      byApp.set(app, builds);
+    }
+    const built = builds.get(server.id);
+    if (built && Object.is(built.updatedAt, updatedAt) && built.description === server.description)
       return built.tool;
     const tool = buildTool(app, server, toolName, limits);
-    byServer.set(server.id, { app, updatedAt, description: server.description, tool });
+    // Re-inserted, a server moves to the end: the first key is the one built longest ago.
+    builds.delete(server.id);
+    if (builds.size >= TOOLS_PER_APP) builds.delete(builds.keys().next().value as string);
+    builds.set(server.id, { updatedAt, description: server.description, tool });
     return tool;
   };
 }
