@@ -71,8 +71,8 @@ function buildTool(
 }
 
 /**
- * How many servers' tools are kept built per app object (about 4 KB each for a one-input app): as
- * many apps as the resolver keeps by default (`appCacheMaxEntries`) may each be one server's.
+ * How many of the servers that share one app object keep their tool built (about 4 KB each for a
+ * one-input app): as many as the resolver keeps apps by default (`appCacheMaxEntries`).
  */
 const TOOLS_PER_APP = 1000;
 
