@@ -180,10 +180,10 @@ function resumableLater<HostRequest>(
 ): EndpointReply {
   const deliver = (sink: ReplySink) =>
     live.deliver({
+      // Never rejects: a stream it cannot record goes out live.
       reply: (answer) => {
-        resumableReply(answer, target, protocolVersion, resumability, ctx).then(
-          (resumable) => sink.reply(resumable),
-          () => sink.reply(answer),
+        resumableReply(answer, target, protocolVersion, resumability, ctx).then((resumable) =>
+          sink.reply(resumable),
         );
       },
     });

@@ -1,7 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import DataLoader from 'dataloader';
-import { redactSecret } from '../redact-secret.js';
-import { REDACTED_CODE } from './redact.js';
+import { withCodeRedacted } from './redact.js';
 
 /** At most this many codes in one query: far below SQLite's 32,766 bound parameters. */
 const MAX_CODES_PER_QUERY = 100;
@@ -33,14 +32,7 @@ export function codeLookups<Row extends { server_code: string }>(
   const loader = new DataLoader<string, Row | null>(
     async (codes) => {
       const unique = [...new Set(codes)];
-      let rows: Row[];
-      try {
-        rows = await query(unique);
-      } catch (error) {
-        // Knex quotes the bindings in its message: every code of the query is a credential.
-        for (const code of unique) redactSecret(error, code, REDACTED_CODE);
-        throw error;
-      }
+      const rows = await withCodeRedacted(unique, () => query(unique));
       const byCode = new Map(rows.map((row) => [row.server_code, row]));
       return codes.map((code) => byCode.get(code) ?? null);
     },

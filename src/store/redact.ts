@@ -8,10 +8,15 @@ import { redactSecret } from '../redact-secret.js';
  */
 export const REDACTED_CODE = '[server code]';
 
-export async function withCodeRedacted<T>(code: string, work: () => Promise<T>): Promise<T> {
+/** Runs `work`, scrubbing the code (or each of the codes) it binds from any error it fails with. */
+export async function withCodeRedacted<T>(
+  codes: string | readonly string[],
+  work: () => Promise<T>,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw redactSecret(error, code, REDACTED_CODE);
+    for (const code of typeof codes === 'string' ? [codes] : codes) redactSecret(error, code, REDACTED_CODE);
+    throw error;
   }
 }
