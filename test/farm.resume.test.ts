@@ -3,12 +3,13 @@
  * store on every database: a streamed reply's events carry ids; a client that lost the stream
  * sends `GET` with `Last-Event-ID` and gets the rest, live until the response, with no gap and no
  * duplicate; a stream is bound to its server; 2025-11-25 primes the stream; `streamWindowMs` ends a
- * stream early with a `retry` hint.
+ * stream early with a `retry` hint, once the client holds an event id; a resumed stream has
+ * heartbeats of its own and ends at the response; a stream the database could not store expires.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppEvent, HostApp, McpServerOptions, ServerRecord } from '../src/index.js';
 import { knexServerStore, migrate } from '../src/store/index.js';
 import type { KnexServerStore } from '../src/store/types.js';
@@ -35,6 +36,36 @@ async function* tick(): AsyncIterable<AppEvent> {
   }
   yield { event: 'workflow_finished', outputs: { ticks: TICKS } };
 }
+
+/** `ticks` progress events `ms` apart, then the outputs. */
+async function* slowTicks(ticks: number, ms: number): AsyncIterable<AppEvent> {
+  for (let i = 1; i <= ticks; i++) {
+    await sleep(ms);
+    yield { event: 'progress', progress: i, total: ticks };
+  }
+  yield { event: 'workflow_finished', outputs: { ticks } };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The reply of a Ticker call whose app answered `{ ticks }`. */
+const tickerResult = (id: string, ticks: number) => ({
+  jsonrpc: '2.0',
+  id,
+  result: {
+    content: [{ type: 'text', text: `{"ticks":${ticks}}` }],
+    structuredContent: { ticks },
+    isError: false,
+  },
+});
+
+/** A call without a progress token: its stream carries the response alone (and comment lines). */
+const quietCall = (id: string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'Ticker', arguments: {} },
+});
 
 const call = (id: string) => ({
   jsonrpc: '2.0',
@@ -184,6 +215,123 @@ describe.each(databases)('resumable streams on $name', (kind) => {
       events.push(...next.filter((event) => event.id));
     }
     expect(said(events)).toEqual([1, 2, 3, 4, 5, 6, 'result']);
+  });
+
+  it('before 2025-11-25, streamWindowMs waits for an event id: a call without a progress token is not cut before its response', async () => {
+    const host = await start({
+      streamWindowMs: 150,
+      heartbeatMs: 50,
+      runApp: async () => {
+        await sleep(500);
+        return { outputs: { ticks: 0 } };
+      },
+    });
+    const events = await (
+      await openSse(host.url, {
+        path: host.path(ticker.serverCode),
+        headers: { 'mcp-protocol-version': '2025-06-18' },
+        body: quietCall('quiet'),
+        comments: true,
+      })
+    ).rest();
+    const last = events.at(-1)!;
+    expect(JSON.parse(last.data!)).toEqual(tickerResult('quiet', 0));
+    expect(last.id).toMatch(/^[A-Za-z0-9_-]{22}\.1$/);
+    const before = events.slice(0, -1);
+    expect(before.length).toBeGreaterThan(0);
+    expect(before).toEqual(before.map(() => ({ comment: 'keep-alive' })));
+  });
+
+  it('a resumed stream that streamWindowMs ends stops reading the stored stream', async () => {
+    const host = await start({ streamWindowMs: 250, runApp: () => slowTicks(12, 100) });
+    const stream = await post(host, 'window-resumed');
+    const first = (await stream.next())!;
+    stream.drop();
+    const read = vi.spyOn(store.streams!, 'read');
+    try {
+      const resumed = await (await resume(host, ticker.serverCode, first.id!)).rest();
+      expect(resumed.at(-1)).toEqual({ retry: 500 });
+      const readsWhenEnded = read.mock.calls.length;
+      // Events go on being stored meanwhile, and a follower would also poll every second.
+      await sleep(1300);
+      expect(read.mock.calls.length).toBe(readsWhenEnded);
+    } finally {
+      read.mockRestore();
+    }
+  });
+
+  it('an event the database could not store ends the stored stream: its follower ends, a later GET is 404', async () => {
+    const errors: unknown[] = [];
+    const host = await start({
+      runApp: () => slowTicks(8, 100),
+      onError: (error) => {
+        errors.push(error);
+      },
+    });
+    const streams = store.streams!;
+    const append = streams.append.bind(streams);
+    const failing = vi
+      .spyOn(streams, 'append')
+      .mockImplementation((streamId, seq, message) =>
+        seq === 5 ? Promise.reject(new Error('disk full')) : append(streamId, seq, message),
+      );
+    try {
+      const stream = await post(host, 'unstored');
+      const first = [(await stream.next())!, (await stream.next())!];
+      stream.drop();
+      const follower = await (await resume(host, ticker.serverCode, first[1]!.id!)).rest();
+      // What was stored before the failure, at most, and no response.
+      expect([[], [3], [3, 4]]).toContainEqual(said(follower));
+      expect(errors).toEqual([new Error('disk full')]);
+      await vi.waitFor(async () => {
+        const reply = await host.send({
+          method: 'GET',
+          path: host.path(ticker.serverCode),
+          headers: { 'last-event-id': first[1]!.id! },
+        });
+        expectRpcReply(reply, 404, rpcError(null, -32600, 'Stream not found: no such stream of this server'));
+      });
+    } finally {
+      failing.mockRestore();
+    }
+  });
+
+  it('a resumed stream sends its head at once, a comment line after every heartbeatMs of silence, and nothing after the response', async () => {
+    let finished = false;
+    const host = await start({
+      heartbeatMs: 100,
+      runApp: async () => {
+        await sleep(1500);
+        finished = true;
+        return { outputs: { ticks: 0 } };
+      },
+    });
+    const stream = await openSse(host.url, {
+      path: host.path(ticker.serverCode),
+      headers: { 'mcp-protocol-version': '2025-11-25' },
+      body: quietCall('silent'),
+    });
+    const primed = (await stream.next())!;
+    expect(primed).toEqual({ id: expect.stringMatching(/\.0$/), data: '' });
+    stream.drop();
+    const resumed = await openSse(host.url, {
+      method: 'GET',
+      path: host.path(ticker.serverCode),
+      headers: { 'last-event-id': primed.id!, accept: 'text/event-stream' },
+      comments: true,
+    });
+    expect(finished).toBe(false);
+    expect(resumed.status).toBe(200);
+    expect(resumed.headers['content-type']).toBe('text/event-stream');
+    const events = await resumed.rest();
+    expect(finished).toBe(true);
+    const last = events.at(-1)!;
+    expect(Object.keys(last).sort()).toEqual(['data', 'id']);
+    expect(last.id).toBe(primed.id!.replace(/\.0$/, '.1'));
+    expect(JSON.parse(last.data!)).toEqual(tickerResult('silent', 0));
+    const before = events.slice(0, -1);
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    expect(before).toEqual(before.map(() => ({ comment: 'keep-alive' })));
   });
 
   it('the official client, cut off by streamWindowMs, resumes by itself and gets every progress event and the result', async () => {

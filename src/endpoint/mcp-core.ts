@@ -29,6 +29,7 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
       store: config.store.streams,
       retentionMs: config.streamRetentionMs,
       windowMs: config.streamWindowMs,
+      heartbeatMs: config.heartbeatMs,
     },
     onCall: config.onCall,
   });

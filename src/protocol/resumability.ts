@@ -7,4 +7,6 @@ export interface Resumability {
   retentionMs: number;
   /** When > 0, a stream is ended after this long with a `retry` hint, and the client resumes with GET. */
   windowMs: number;
+  /** A resumed stream sends a comment line after this long without an event (none when 0). */
+  heartbeatMs: number;
 }

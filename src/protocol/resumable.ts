@@ -27,15 +27,21 @@ function parseEventId(text: string): { streamId: string; seq: number } | null {
   return match ? { streamId: match[1] as string, seq: Number(match[2]) } : null;
 }
 
-/** Ends `out` after `windowMs` with a `retry` hint (none when 0); returns what stops that. */
-function windowOf(out: PushQueue<StreamItem>, windowMs: number): () => void {
+/** Calls `onEnd` once `windowMs` has passed (never when 0); returns what stops that. */
+function windowOf(windowMs: number, onEnd: () => void): () => void {
   if (windowMs === 0) return () => {};
-  const timer = setTimeout(() => {
-    out.push({ retryMs: RETRY_MS });
-    out.end();
-  }, windowMs);
+  const timer = setTimeout(onEnd, windowMs);
   return () => clearTimeout(timer);
 }
+
+/** Ends a stream early with a `retry` hint, for the client to resume it with `GET`. */
+function cut(out: PushQueue<StreamItem>): void {
+  out.push({ retryMs: RETRY_MS });
+  out.end();
+}
+
+/** Whether a stored message is the response, the stream's last. */
+const isResponse = (message: Message): boolean => !('method' in message);
 
 /**
  * A streamed reply made resumable (MCP 2025-03-26 Streamable HTTP, "Resumability and
@@ -55,11 +61,26 @@ export async function recordStream(
   const streamId = await store.open(serverId);
   // The client going away stops only what is sent to it: the run's events are still stored.
   const out = new PushQueue<StreamItem>();
-  if (protocolVersion >= '2025-11-25') out.push({ eventId: eventId(streamId, 0), message: null });
-  const stopWindow = windowOf(out, resumability.windowMs);
+  // A client can resume only from an event id it holds: before 2025-11-25 there is no priming
+  // event, and a window that passes before the first id waits for it.
+  let holdsId = protocolVersion >= '2025-11-25';
+  if (holdsId) out.push({ eventId: eventId(streamId, 0), message: null });
+  let windowPassed = false;
+  const stopWindow = windowOf(resumability.windowMs, () => {
+    windowPassed = true;
+    if (holdsId) cut(out);
+  });
   void (async () => {
     let seq = 0;
     let storing = true;
+    // The live client still gets every message; only resumption is lost. The stream ends at once
+    // and expires, so that a resumption answers 404 instead of waiting for a response never stored.
+    const giveUp = (error: unknown): void => {
+      report(error, { phase: 'dispatch', serverId });
+      if (!storing) return;
+      storing = false;
+      store.end(streamId, 0).catch((endError: unknown) => report(endError, { phase: 'dispatch', serverId }));
+    };
     try {
       for await (const item of messages) {
         if (!isMessage(item) || !storing) {
@@ -69,17 +90,21 @@ export async function recordStream(
         seq += 1;
         try {
           await store.append(streamId, seq, item);
-          out.push({ eventId: eventId(streamId, seq), message: item });
         } catch (error) {
-          // The live client still gets every message; only resumption is lost.
-          report(error, { phase: 'dispatch', serverId });
-          storing = false;
+          giveUp(error);
           out.push(item);
+          continue;
+        }
+        out.push({ eventId: eventId(streamId, seq), message: item });
+        if (!holdsId) {
+          holdsId = true;
+          // After the response the stream ends by itself, with nothing after it.
+          if (windowPassed && !isResponse(item)) cut(out);
         }
       }
       if (storing) await store.end(streamId, resumability.retentionMs);
     } catch (error) {
-      report(error, { phase: 'dispatch', serverId });
+      giveUp(error);
     } finally {
       stopWindow();
       out.end();
@@ -101,7 +126,7 @@ export async function resumeStream<HostRequest>(
 ): Promise<EndpointReply> {
   const target = await ctx.resolveTarget(request, null, false);
   const parsed = parseEventId(lastEventId);
-  const { store } = resumability;
+  const { store, heartbeatMs } = resumability;
   const first = parsed && (await store.read(parsed.streamId, target.server.id, parsed.seq));
   if (!parsed || !first)
     throw new McpError('streamNotFound', 'Stream not found: no such stream of this server');
@@ -112,27 +137,48 @@ export async function resumeStream<HostRequest>(
   let readAgain = false;
 
   const out = new PushQueue<StreamItem>({ readerGone: stop });
-  const stopWindow = windowOf(out, resumability.windowMs);
+  const stopWindow = windowOf(resumability.windowMs, () => {
+    stop();
+    cut(out);
+  });
   const unwatch = store.watch(streamId, () => follow());
   const poller = setInterval(() => follow(), FOLLOW_POLL_MS);
   poller.unref();
+  // Silences get comment lines, as on the stream resumed (README, "Long runs"); progress
+  // notifications, heartbeats included, are stored events and come with the rest.
+  const heartbeat =
+    heartbeatMs > 0
+      ? setTimeout(function beat() {
+          out.push(KEEP_ALIVE);
+          heartbeat?.refresh();
+        }, heartbeatMs).unref()
+      : undefined;
 
   function stop(): void {
     done = true;
     unwatch();
     clearInterval(poller);
+    clearTimeout(heartbeat);
     stopWindow();
+  }
+  function finish(): void {
+    stop();
+    out.end();
   }
   function deliver(read: StreamRead | null): void {
     for (const event of read?.events ?? []) {
       if (event.seq <= last) continue;
       last = event.seq;
-      out.push({ eventId: eventId(streamId, event.seq), message: event.message as Message });
+      const message = event.message as Message;
+      out.push({ eventId: eventId(streamId, event.seq), message });
+      // Nothing comes after the response, not even a comment line.
+      if (isResponse(message)) {
+        finish();
+        return;
+      }
+      heartbeat?.refresh();
     }
-    if (read === null || read.ended) {
-      stop();
-      out.end();
-    }
+    if (read === null || read.ended) finish();
   }
   /** Reads what came after `last`, one read at a time; an announcement during a read reads again. */
   function follow(): void {
@@ -149,14 +195,16 @@ export async function resumeStream<HostRequest>(
         } while (readAgain && !done);
       } catch (error) {
         ctx.report(error, { phase: 'dispatch', serverId: target.server.id });
-        stop();
-        out.end();
+        finish();
       } finally {
         reading = undefined;
       }
     })();
   }
 
+  // Nothing to send yet: a comment line sends the response's head, so that the client and the
+  // proxies on the way know the stream is open.
+  if (!first.ended && !first.events.some((event) => event.seq > last)) out.push(KEEP_ALIVE);
   deliver(first);
   follow(); // an event stored between the first read and the watch
   return { kind: 'stream', status: 200, messages: out };

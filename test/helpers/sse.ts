@@ -11,6 +11,8 @@ export interface SseEvent {
   /** The event's data lines joined; `''` for an event with an empty `data:`. */
   data?: string;
   retry?: number;
+  /** A comment line's text, when the stream was opened with `comments: true`. */
+  comment?: string;
 }
 
 export interface SseStream {
@@ -26,7 +28,14 @@ export interface SseStream {
 
 export function openSse(
   url: string,
-  request: { method?: string; path: string; headers?: Record<string, string>; body?: unknown },
+  request: {
+    method?: string;
+    path: string;
+    headers?: Record<string, string>;
+    body?: unknown;
+    /** Comment lines come out as events of their own too, in order. */
+    comments?: boolean;
+  },
 ): Promise<SseStream> {
   const target = new URL(request.path, url);
   const body = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
@@ -62,7 +71,9 @@ export function openSse(
             if (line === '') {
               if (Object.keys(current).length > 0) emit(current);
               current = {};
-            } else if (!line.startsWith(':')) {
+            } else if (line.startsWith(':')) {
+              if (request.comments) emit({ comment: line.slice(1).trim() });
+            } else {
               const colon = line.indexOf(':');
               const field = colon === -1 ? line : line.slice(0, colon);
               const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
