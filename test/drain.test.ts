@@ -3,6 +3,8 @@
  * JSON-RPC error and a closed connection; it resolves when the calls in progress have finished, or
  * at its deadline with how many are left.
  */
+import { once } from 'node:events';
+import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type * as Package from '../src/index.js';
 import { createWorld, type World } from './helpers/apps.js';
@@ -93,5 +95,47 @@ describe.each(hostVariants.filter((variant) => !variant.globalJson))(
       // A refused drain() changes nothing.
       expectRpcReply(await host.post(world.codes.textStats, request(1, 'ping'), V), 200, rpcResult(1, {}));
     });
+
+    it.each([
+      ['part of its body', '{"jsonrpc"', (socket: net.Socket) => socket.destroy()],
+      ['all of its body', JSON.stringify(request(1, 'ping')), (socket: net.Socket) => socket.end()],
+    ])(
+      'a client that sent %s and went away while a middleware before the router waited is not left in progress',
+      async (_what, body, leave) => {
+        const express =
+          variant.major === 4 ? (await import('express4')).default : (await import('express')).default;
+        const app = express();
+        // Such as a session or an authentication middleware waiting on its own store.
+        app.use((_req: unknown, _res: unknown, next: () => void) => {
+          setTimeout(next, 300);
+        });
+        app.use(router);
+        const slow = await serveApp(app, variant);
+        try {
+          const socket = net.connect(slow.port, '127.0.0.1');
+          await once(socket, 'connect');
+          socket.on('error', () => {});
+          socket.write(
+            [
+              `POST ${slow.path(world.codes.textStats)} HTTP/1.1`,
+              `Host: 127.0.0.1:${slow.port}`,
+              'Content-Type: application/json',
+              'Accept: application/json, text/event-stream',
+              'MCP-Protocol-Version: 2025-06-18',
+              'Content-Length: 100',
+              '',
+              body,
+            ].join('\r\n'),
+          );
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          leave(socket);
+          // The middleware lets the request through after the client has gone.
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          expect(await router.drain({ timeoutMs: 300 })).toEqual({ completed: true, inFlight: 0 });
+        } finally {
+          await slow.close();
+        }
+      },
+    );
   },
 );

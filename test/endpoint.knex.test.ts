@@ -84,6 +84,29 @@ describe.each(databases)('the endpoint with the Knex store on $name', (kind) => 
     expect(rows).toEqual([{ name: 'claude-ai@0.1.0', type: 'mcp' }]);
   });
 
+  it('a client name with NUL characters, which PostgreSQL text cannot hold, is stored without them', async () => {
+    const reply = await host.post(
+      world.codes.faqBot,
+      request(1, 'initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'evil\u0000client', version: '1\u0000' },
+      }),
+    );
+    expectRpcReply(
+      reply,
+      200,
+      rpcResult(1, {
+        protocolVersion: '2025-06-18',
+        capabilities: { tools: { listChanged: false } },
+        serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
+      }),
+    );
+    const rows = await knex('mcp_end_users').where({ server_id: world.servers.faqBot.id }).select('name');
+    expect(rows).toEqual([{ name: 'evilclient@1' }]);
+    expect(world.reports).toEqual([]);
+  });
+
   it('tools/list and tools/call serve the app; the run gets the stored end user', async () => {
     const headers = { 'mcp-protocol-version': '2025-11-25' };
     const listed = await host.post(world.codes.textStats, request('l', 'tools/list'), headers);

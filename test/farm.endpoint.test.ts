@@ -282,6 +282,15 @@ describe.each(databases.filter((kind) => kind.name === 'postgres'))('two instanc
     );
   });
 
+  it('a cancellation whose id is too long for a NOTIFY is accepted and stays on its instance, with nothing reported', async () => {
+    const [, b] = hosts as [Host, Host];
+    world.reports.length = 0;
+    expectAccepted(await b.post(world.codes.slow, cancel('x'.repeat(9000))));
+    // Passing it on is asynchronous: a failure would be reported within moments.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(world.reports).toEqual([]);
+  });
+
   it('the rate limit is counted for both instances together, in the table migrate made', async () => {
     const [a, b] = hosts as [Host, Host];
     const code = world.codes.textStats;

@@ -47,9 +47,10 @@ describe('Content-Encoding of the request body', () => {
     },
   );
 
-  it('the coding name is case-insensitive, and identity means none', async () => {
+  it('the coding name is case-insensitive, and identity or an empty header means none', async () => {
     expectRpcReply(await post(await encoders.gzip(call('a')), 'GZip'), 200, called('a'));
     expectRpcReply(await post(call('b'), 'identity'), 200, called('b'));
+    expectRpcReply(await post(call('c'), ''), 200, called('c'));
   });
 
   it('a body that inflates beyond maxBodyBytes answers 413 and closes the connection', async () => {

@@ -41,6 +41,7 @@ function readText(req: IncomingMessage, body: Readable, maxBodyBytes: number): P
       body.off('data', onData);
       body.off('end', onEnd);
       req.off('error', onError);
+      req.off('close', onClose);
     };
     const cleanup = () => {
       detach();
@@ -68,9 +69,21 @@ function readText(req: IncomingMessage, body: Readable, maxBodyBytes: number): P
       cleanup();
       reject(error);
     };
+    // A request closed before its end emits neither `end` nor, unless someone listened when it was
+    // aborted, `error`: without this the read would never settle.
+    const onClose = () => {
+      if (req.readableEnded) return; // an inflated body goes on after the request's own end
+      cleanup();
+      reject(clientGone());
+    };
+    if (req.destroyed) {
+      reject(clientGone());
+      return;
+    }
     body.on('data', onData);
     body.on('end', onEnd);
     req.on('error', onError);
+    req.on('close', onClose);
     if (body !== req) {
       // The inflating stream fails only on data that does not inflate; its listener stays, so
       // nothing it emits after the answer can go unhandled.
@@ -84,6 +97,9 @@ function readText(req: IncomingMessage, body: Readable, maxBodyBytes: number): P
 }
 
 export class BodyTooLarge extends McpError {}
+
+/** The client went away before its body was read: nobody is left to answer (the caller checks `req.destroyed`). */
+const clientGone = (): Error => new Error('the client closed the request before its body was read');
 
 function tooLarge(maxBodyBytes: number): McpError {
   return new BodyTooLarge('payloadTooLarge', `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`);

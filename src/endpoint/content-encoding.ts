@@ -23,7 +23,8 @@ const DECODERS: Readonly<Record<string, (() => zlib.Gunzip | zlib.Inflate | zlib
 export function decodedBody(req: IncomingMessage): Readable {
   const header = req.headers['content-encoding'];
   if (header === undefined) return req;
-  const coding = header.trim().toLowerCase();
+  // An empty header names no coding, as express.json() reads it.
+  const coding = header.trim().toLowerCase() || 'identity';
   const decoder = Object.hasOwn(DECODERS, coding) ? DECODERS[coding] : undefined;
   if (decoder === undefined) {
     throw new McpError(

@@ -2,6 +2,9 @@ import type { Knex } from 'knex';
 import type { CallId, CancelListener, Farm } from './farm.js';
 import { PostgresListener } from './listener.js';
 
+/** PostgreSQL refuses a `NOTIFY` payload of this many bytes or more (PostgreSQL documentation, "NOTIFY"). */
+const MAX_NOTIFY_PAYLOAD_BYTES = 8000;
+
 /** What the farm does to the store's code cache. */
 export interface CacheInvalidation {
   /** A server changed somewhere: drop its codes. */
@@ -61,8 +64,12 @@ export function postgresFarm(
     },
 
     async publishCancel(scope, requestId) {
+      const payload = JSON.stringify([scope, requestId]);
+      // PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: a cancel whose id is that long
+      // stays on this instance, as a cancel does without a farm.
+      if (Buffer.byteLength(payload) >= MAX_NOTIFY_PAYLOAD_BYTES) return;
       listener.start();
-      await knex.raw('select pg_notify(?, ?)', [cancelled, JSON.stringify([scope, requestId])]);
+      await knex.raw('select pg_notify(?, ?)', [cancelled, payload]);
     },
 
     async announceStreamEvent(streamId) {

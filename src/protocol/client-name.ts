@@ -1,3 +1,5 @@
+import { stripNul } from '../tool/nul.js';
+
 /** Unnamed clients' runs are attributed to an end user with this name. */
 export const DEFAULT_CLIENT_NAME = 'mcp-client';
 
@@ -6,5 +8,7 @@ export function clientNameOf(clientInfo: unknown): string | undefined {
   if (typeof clientInfo !== 'object' || clientInfo === null) return undefined;
   const { name, version } = clientInfo as { name?: unknown; version?: unknown };
   if (typeof name !== 'string' || name === '') return undefined;
-  return typeof version === 'string' && version !== '' ? `${name}@${version}` : name;
+  // Stored as the end user's name: PostgreSQL's text holds no NUL (as for arguments, docs/http-contract.md).
+  const named = typeof version === 'string' && version !== '' ? `${name}@${version}` : name;
+  return stripNul(named) || undefined;
 }
