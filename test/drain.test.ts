@@ -96,6 +96,43 @@ describe.each(hostVariants.filter((variant) => !variant.globalJson))(
       expectRpcReply(await host.post(world.codes.textStats, request(1, 'ping'), V), 200, rpcResult(1, {}));
     });
 
+    it('while draining, a preflight of an allowed origin is still answered, and the page reads the 503 that follows', async () => {
+      const origin = 'https://app.example.com';
+      const browserRouter = pkg.mcpServer(world.options({ allowedOrigins: [origin] }));
+      const express =
+        variant.major === 4 ? (await import('express4')).default : (await import('express')).default;
+      const app = express();
+      app.use(browserRouter);
+      const browserHost = await serveApp(app, variant);
+      try {
+        expect(await browserRouter.drain()).toEqual({ completed: true, inFlight: 0 });
+        const preflight = await browserHost.send({
+          method: 'OPTIONS',
+          path: browserHost.path(world.codes.textStats),
+          headers: {
+            origin,
+            'access-control-request-method': 'POST',
+            'content-type': undefined,
+            accept: '*/*',
+          },
+        });
+        expect({
+          status: preflight.status,
+          text: preflight.text,
+          allowOrigin: preflight.headers['access-control-allow-origin'],
+        }).toEqual({ status: 204, text: '', allowOrigin: origin });
+        const reply = await browserHost.post(world.codes.textStats, request(1, 'ping'), { ...V, origin });
+        expectRpcReply(
+          reply,
+          503,
+          rpcError(null, -32603, 'Service unavailable: the server is shutting down; retry'),
+        );
+        expect(reply.headers['access-control-allow-origin']).toBe(origin);
+      } finally {
+        await browserHost.close();
+      }
+    });
+
     it.each([
       ['part of its body', '{"jsonrpc"', (socket: net.Socket) => socket.destroy()],
       ['all of its body', JSON.stringify(request(1, 'ping')), (socket: net.Socket) => socket.end()],
