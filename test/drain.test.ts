@@ -4,6 +4,7 @@
  * at its deadline with how many are left.
  */
 import { once } from 'node:events';
+import type http from 'node:http';
 import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type * as Package from '../src/index.js';
@@ -133,46 +134,54 @@ describe.each(hostVariants.filter((variant) => !variant.globalJson))(
       }
     });
 
+    const ping = JSON.stringify(request(1, 'ping'));
     it.each([
-      ['part of its body', '{"jsonrpc"', (socket: net.Socket) => socket.destroy()],
-      ['all of its body', JSON.stringify(request(1, 'ping')), (socket: net.Socket) => socket.end()],
-    ])(
-      'a client that sent %s and went away while a middleware before the router waited is not left in progress',
-      async (_what, body, leave) => {
-        const express =
-          variant.major === 4 ? (await import('express4')).default : (await import('express')).default;
-        const app = express();
-        // Such as a session or an authentication middleware waiting on its own store.
-        app.use((_req: unknown, _res: unknown, next: () => void) => {
-          setTimeout(next, 300);
-        });
-        app.use(router);
-        const slow = await serveApp(app, variant);
-        try {
-          const socket = net.connect(slow.port, '127.0.0.1');
-          await once(socket, 'connect');
-          socket.on('error', () => {});
-          socket.write(
-            [
-              `POST ${slow.path(world.codes.textStats)} HTTP/1.1`,
-              `Host: 127.0.0.1:${slow.port}`,
-              'Content-Type: application/json',
-              'Accept: application/json, text/event-stream',
-              'MCP-Protocol-Version: 2025-06-18',
-              'Content-Length: 100',
-              '',
-              body,
-            ].join('\r\n'),
-          );
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          leave(socket);
-          // The middleware lets the request through after the client has gone.
-          await new Promise((resolve) => setTimeout(resolve, 500));
-          expect(await router.drain({ timeoutMs: 300 })).toEqual({ completed: true, inFlight: 0 });
-        } finally {
-          await slow.close();
+      { what: 'the client sent part of its body and went away', body: '{"jsonrpc"', leave: 'client' },
+      { what: 'the client sent all of its body and went away', body: ping, leave: 'client' },
+      { what: 'the host destroyed it while its body was still coming', body: '{"jsonrpc"', leave: 'host' },
+    ])('a request is not left in progress when $what', async ({ body, leave }) => {
+      const express =
+        variant.major === 4 ? (await import('express4')).default : (await import('express')).default;
+      const app = express();
+      // Such as a session or an authentication middleware waiting on its own store; or, for `host`,
+      // one that gives up on a slow request (a destroy that emits no error).
+      app.use((req: http.IncomingMessage, _res: unknown, next: () => void) => {
+        if (leave === 'host') {
+          next();
+          setTimeout(() => req.destroy(), 100);
+        } else setTimeout(next, 300);
+      });
+      app.use(router);
+      const slow = await serveApp(app, variant);
+      try {
+        const socket = net.connect(slow.port, '127.0.0.1');
+        await once(socket, 'connect');
+        socket.on('error', () => {});
+        socket.write(
+          [
+            `POST ${slow.path(world.codes.textStats)} HTTP/1.1`,
+            `Host: 127.0.0.1:${slow.port}`,
+            'Content-Type: application/json',
+            'Accept: application/json, text/event-stream',
+            'MCP-Protocol-Version: 2025-06-18',
+            // A partial body announces more than it sends.
+            `Content-Length: ${body === ping ? Buffer.byteLength(body) : 100}`,
+            '',
+            body,
+          ].join('\r\n'),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        if (leave === 'client') {
+          if (body === ping) socket.end();
+          else socket.destroy();
         }
-      },
-    );
+        // The middleware lets the request through after the client has gone, or the host destroys it.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(await router.drain({ timeoutMs: 300 })).toEqual({ completed: true, inFlight: 0 });
+        socket.destroy();
+      } finally {
+        await slow.close();
+      }
+    });
   },
 );

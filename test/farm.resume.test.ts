@@ -22,7 +22,7 @@ import {
   rpcError,
   startHost,
 } from './helpers/hosts.js';
-import { openSse, said } from './helpers/sse.js';
+import { openSse, type SseEvent, said } from './helpers/sse.js';
 
 const TICKS = 6;
 const TICKER: HostApp = { id: 'ticker', name: 'Ticker', mode: 'workflow', inputForm: [] };
@@ -270,18 +270,28 @@ describe.each(databases)('resumable streams on $name', (kind) => {
     });
     const streams = store.streams!;
     const append = streams.append.bind(streams);
+    // The fifth event fails once the follower has had the fourth.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const failing = vi
       .spyOn(streams, 'append')
       .mockImplementation((streamId, seq, message) =>
-        seq === 5 ? Promise.reject(new Error('disk full')) : append(streamId, seq, message),
+        seq === 5
+          ? released.then(() => Promise.reject(new Error('disk full')))
+          : append(streamId, seq, message),
       );
     try {
       const stream = await post(host, 'unstored');
       const first = [(await stream.next())!, (await stream.next())!];
       stream.drop();
-      const follower = await (await resume(host, ticker.serverCode, first[1]!.id!)).rest();
-      // What was stored before the failure, at most, and no response.
-      expect([[], [3], [3, 4]]).toContainEqual(said(follower));
+      const follower = await resume(host, ticker.serverCode, first[1]!.id!);
+      expect(follower.status).toBe(200);
+      expect(said([(await follower.next())!, (await follower.next())!])).toEqual([3, 4]);
+      release();
+      // The follower's stream ends, with no response.
+      expect(await follower.rest()).toEqual([]);
       expect(errors).toEqual([new Error('disk full')]);
       await vi.waitFor(async () => {
         const reply = await host.send({
@@ -296,42 +306,120 @@ describe.each(databases)('resumable streams on $name', (kind) => {
     }
   });
 
-  it('a resumed stream sends its head at once, a comment line after every heartbeatMs of silence, and nothing after the response', async () => {
-    let finished = false;
+  it('a stream whose event could not be stored is no longer cut by streamWindowMs: the live client gets everything', async () => {
+    const errors: unknown[] = [];
     const host = await start({
-      heartbeatMs: 100,
-      runApp: async () => {
-        await sleep(1500);
-        finished = true;
-        return { outputs: { ticks: 0 } };
+      streamWindowMs: 300,
+      runApp: () => slowTicks(6, 100),
+      onError: (error) => {
+        errors.push(error);
       },
     });
+    const streams = store.streams!;
+    const append = streams.append.bind(streams);
+    const failing = vi
+      .spyOn(streams, 'append')
+      .mockImplementation((streamId, seq, message) =>
+        seq === 2 ? Promise.reject(new Error('disk full')) : append(streamId, seq, message),
+      );
+    try {
+      const events = await (await post(host, 'unstored-window', '2025-11-25')).rest();
+      expect(said(events)).toEqual([1, 2, 3, 4, 5, 6, 'result']);
+      expect(events.some((event) => event.retry !== undefined)).toBe(false);
+      // The priming event and the first progress event were stored; the rest went out without ids.
+      expect(events.map((event) => event.id?.replace(/^.*\./, '.'))).toEqual([
+        '.0',
+        '.1',
+        ...Array(6).fill(undefined),
+      ]);
+      expect(JSON.parse(events.at(-1)!.data!)).toEqual(tickerResult('unstored-window', 6));
+      expect(errors).toEqual([new Error('disk full')]);
+    } finally {
+      failing.mockRestore();
+    }
+  });
+
+  /** A 2025-11-25 call without a progress token, dropped after its priming event; its id. */
+  const primedThenDropped = async (host: Host, id: string) => {
     const stream = await openSse(host.url, {
       path: host.path(ticker.serverCode),
       headers: { 'mcp-protocol-version': '2025-11-25' },
-      body: quietCall('silent'),
+      body: quietCall(id),
     });
     const primed = (await stream.next())!;
     expect(primed).toEqual({ id: expect.stringMatching(/\.0$/), data: '' });
     stream.drop();
-    const resumed = await openSse(host.url, {
+    return primed.id!;
+  };
+  const resumeWithComments = (host: Host, lastEventId: string) =>
+    openSse(host.url, {
       method: 'GET',
       path: host.path(ticker.serverCode),
-      headers: { 'last-event-id': primed.id!, accept: 'text/event-stream' },
+      headers: { 'last-event-id': lastEventId, accept: 'text/event-stream' },
       comments: true,
     });
+  /** The response, alone at the end of the events, with the next id of the stream. */
+  const expectResponseLast = (events: SseEvent[], primedId: string, id: string) => {
+    const last = events.at(-1)!;
+    expect(Object.keys(last).sort()).toEqual(['data', 'id']);
+    expect(last.id).toBe(primedId.replace(/\.0$/, '.1'));
+    expect(JSON.parse(last.data!)).toEqual(tickerResult(id, 0));
+  };
+
+  it('a resumed stream with nothing to send yet sends its head at once, without waiting for a heartbeat', async () => {
+    let finished = false;
+    const host = await start({
+      heartbeatMs: 0,
+      runApp: () =>
+        (async function* (): AsyncIterable<AppEvent> {
+          yield { event: 'progress', progress: 1, total: 1 };
+          await sleep(1000);
+          finished = true;
+          yield { event: 'workflow_finished', outputs: { ticks: 0 } };
+        })(),
+    });
+    const stream = await post(host, 'head');
+    const progress = (await stream.next())!;
+    expect(said([progress])).toEqual([1]);
+    stream.drop();
+    const resumed = await resumeWithComments(host, progress.id!);
     expect(finished).toBe(false);
     expect(resumed.status).toBe(200);
     expect(resumed.headers['content-type']).toBe('text/event-stream');
     const events = await resumed.rest();
     expect(finished).toBe(true);
-    const last = events.at(-1)!;
-    expect(Object.keys(last).sort()).toEqual(['data', 'id']);
-    expect(last.id).toBe(primed.id!.replace(/\.0$/, '.1'));
-    expect(JSON.parse(last.data!)).toEqual(tickerResult('silent', 0));
-    const before = events.slice(0, -1);
-    expect(before.length).toBeGreaterThanOrEqual(3);
-    expect(before).toEqual(before.map(() => ({ comment: 'keep-alive' })));
+    expect(events).toHaveLength(2);
+    expect(events[0]).toEqual({ comment: 'keep-alive' });
+    expect(events[1]!.id).toBe(progress.id!.replace(/\.1$/, '.2'));
+    expect(JSON.parse(events[1]!.data!)).toEqual(tickerResult('head', 0));
+  });
+
+  it('a resumed stream sends a comment line after every heartbeatMs of silence, and nothing after the response', async () => {
+    const host = await start({
+      heartbeatMs: 100,
+      runApp: async () => {
+        await sleep(800);
+        return { outputs: { ticks: 0 } };
+      },
+    });
+    // The stream is marked ended well after its response is stored: a follower that waited for
+    // that mark would send heartbeats after the response meanwhile.
+    const streams = store.streams!;
+    const end = streams.end.bind(streams);
+    const slowEnd = vi.spyOn(streams, 'end').mockImplementation(async (streamId, retentionMs) => {
+      await sleep(500);
+      return end(streamId, retentionMs);
+    });
+    try {
+      const primedId = await primedThenDropped(host, 'beats');
+      const events = await (await resumeWithComments(host, primedId)).rest();
+      const before = events.slice(0, -1);
+      expect(before.length).toBeGreaterThanOrEqual(3);
+      expect(before).toEqual(before.map(() => ({ comment: 'keep-alive' })));
+      expectResponseLast(events, primedId, 'beats');
+    } finally {
+      slowEnd.mockRestore();
+    }
   });
 
   it('the official client, cut off by streamWindowMs, resumes by itself and gets every progress event and the result', async () => {

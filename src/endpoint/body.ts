@@ -70,13 +70,15 @@ function readText(req: IncomingMessage, body: Readable, maxBodyBytes: number): P
       reject(error);
     };
     // A request closed before its end emits neither `end` nor, unless someone listened when it was
-    // aborted, `error`: without this the read would never settle.
+    // aborted, `error`: one the host destroys, or one destroyed before this read began. Without
+    // this the read would never settle.
     const onClose = () => {
       if (req.readableEnded) return; // an inflated body goes on after the request's own end
       cleanup();
       reject(clientGone());
     };
     if (req.destroyed) {
+      cleanup();
       reject(clientGone());
       return;
     }

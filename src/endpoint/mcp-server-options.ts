@@ -53,8 +53,8 @@ export interface McpServerOptions {
   /**
    * Silence, in ms, after which a running `tools/call` sends a heartbeat: its reply becomes an event
    * stream if it is not one yet, and gets a progress notification (with a progress token) or an SSE
-   * comment line, so that clients and proxies keep waiting (README, "Long runs"); `0` disables
-   * heartbeats. Default: 10000.
+   * comment line, so that clients and proxies keep waiting (README, "Long runs"); a resumed stream
+   * gets a comment line after that long without an event. `0` disables heartbeats. Default: 10000.
    */
   heartbeatMs?: number;
   /** Receives internal failures with their cause; nothing of them reaches the client. Default: `console.error`, a repeated failure once per 10 s with a count. */
@@ -94,7 +94,9 @@ export interface McpServerOptions {
   streamRetentionMs?: number;
   /**
    * When set, a streamed reply is ended after this long with a `retry` hint and the client resumes
-   * it with `GET` (MCP 2025-11-25 SSE polling), for proxies that cut long requests. Default: 0 (never).
+   * it with `GET` (MCP 2025-11-25 SSE polling), for proxies that cut long requests; never before
+   * the client holds an event id to resume from (docs/http-contract.md, "Resumable streams").
+   * Default: 0 (never).
    */
   streamWindowMs?: number;
 }

@@ -8,7 +8,7 @@ export function clientNameOf(clientInfo: unknown): string | undefined {
   if (typeof clientInfo !== 'object' || clientInfo === null) return undefined;
   const { name, version } = clientInfo as { name?: unknown; version?: unknown };
   if (typeof name !== 'string' || name === '') return undefined;
-  // Stored as the end user's name: PostgreSQL's text holds no NUL (as for arguments, docs/http-contract.md).
+  // Stored as the end user's name, and PostgreSQL's text holds no NUL (docs/http-contract.md, "End user").
   const named = typeof version === 'string' && version !== '' ? `${name}@${version}` : name;
   return stripNul(named) || undefined;
 }

@@ -73,12 +73,16 @@ export async function recordStream(
   void (async () => {
     let seq = 0;
     let storing = true;
-    // The live client still gets every message; only resumption is lost. The stream ends at once
-    // and expires, so that a resumption answers 404 instead of waiting for a response never stored.
+    let responded = false;
+    // The live client still gets every message, to the end: the window no longer cuts a stream
+    // that could not be resumed. Unless the response is stored, the stored stream ends at once and
+    // expires, so that a resumption answers 404 instead of waiting for a response never stored.
     const giveUp = (error: unknown): void => {
       report(error, { phase: 'dispatch', serverId });
+      stopWindow();
       if (!storing) return;
       storing = false;
+      if (responded) return;
       store.end(streamId, 0).catch((endError: unknown) => report(endError, { phase: 'dispatch', serverId }));
     };
     try {
@@ -96,10 +100,13 @@ export async function recordStream(
           continue;
         }
         out.push({ eventId: eventId(streamId, seq), message: item });
-        if (!holdsId) {
+        if (isResponse(item)) {
+          // Nothing comes after the response, not even a `retry` hint.
+          responded = true;
+          stopWindow();
+        } else if (!holdsId) {
           holdsId = true;
-          // After the response the stream ends by itself, with nothing after it.
-          if (windowPassed && !isResponse(item)) cut(out);
+          if (windowPassed) cut(out);
         }
       }
       if (storing) await store.end(streamId, resumability.retentionMs);
@@ -155,6 +162,7 @@ export async function resumeStream<HostRequest>(
       : undefined;
 
   function stop(): void {
+    if (done) return;
     done = true;
     unwatch();
     clearInterval(poller);

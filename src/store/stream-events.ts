@@ -111,8 +111,9 @@ export function knexStreamEvents(
       }
       listeners.add(listener);
       return () => {
-        listeners.delete(listener);
-        if (listeners.size === 0) watchers.delete(streamId);
+        // Once only, and never another follower's set: a new follower of the stream may have made one since.
+        if (!listeners.delete(listener)) return;
+        if (listeners.size === 0 && watchers.get(streamId) === listeners) watchers.delete(streamId);
       };
     },
   };
