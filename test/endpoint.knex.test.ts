@@ -59,14 +59,11 @@ describe.each(databases)('the endpoint with the Knex store on $name', (kind) => 
     world.reports.length = 0;
   });
 
-  it('initialize answers and creates the end user, named after the client, in the database', async () => {
+  /** Initializes a server at 2025-06-18 as `clientInfo`; expects the whole reply; the server's end users after it. */
+  const initializeAs = async (server: 'textStats' | 'faqBot', clientInfo: Record<string, string>) => {
     const reply = await host.post(
-      world.codes.textStats,
-      request(1, 'initialize', {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'claude-ai', version: '0.1.0' },
-      }),
+      world.codes[server],
+      request(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo }),
     );
     expectRpcReply(
       reply,
@@ -75,35 +72,23 @@ describe.each(databases)('the endpoint with the Knex store on $name', (kind) => 
         protocolVersion: '2025-06-18',
         capabilities: { tools: { listChanged: false } },
         serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
-        instructions: DESCRIPTIONS.textStats,
+        // A server without a description has no instructions.
+        ...(DESCRIPTIONS[server] && { instructions: DESCRIPTIONS[server] }),
       }),
     );
-    const rows = await knex('mcp_end_users')
-      .where({ server_id: world.servers.textStats.id })
-      .select('name', 'type');
-    expect(rows).toEqual([{ name: 'claude-ai@0.1.0', type: 'mcp' }]);
+    return knex('mcp_end_users').where({ server_id: world.servers[server].id }).select('name', 'type');
+  };
+
+  it('initialize answers and creates the end user, named after the client, in the database', async () => {
+    expect(await initializeAs('textStats', { name: 'claude-ai', version: '0.1.0' })).toEqual([
+      { name: 'claude-ai@0.1.0', type: 'mcp' },
+    ]);
   });
 
   it('a client name with NUL characters, which PostgreSQL text cannot hold, is stored without them', async () => {
-    const reply = await host.post(
-      world.codes.faqBot,
-      request(1, 'initialize', {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'evil\u0000client', version: '1\u0000' },
-      }),
-    );
-    expectRpcReply(
-      reply,
-      200,
-      rpcResult(1, {
-        protocolVersion: '2025-06-18',
-        capabilities: { tools: { listChanged: false } },
-        serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
-      }),
-    );
-    const rows = await knex('mcp_end_users').where({ server_id: world.servers.faqBot.id }).select('name');
-    expect(rows).toEqual([{ name: 'evilclient@1' }]);
+    expect(await initializeAs('faqBot', { name: 'evil\u0000client', version: '1\u0000' })).toEqual([
+      { name: 'evilclient@1', type: 'mcp' },
+    ]);
     expect(world.reports).toEqual([]);
   });
 
