@@ -21,6 +21,8 @@ export async function readJsonBody(req: MaybeParsed, maxBodyBytes: number): Prom
     if (body === undefined) return parseJson(''); // consumed by someone else, and nothing was left for us
     return typeof body === 'string' || Buffer.isBuffer(body) ? parseJson(body.toString()) : body;
   }
+  // Destroyed before this read began (behind a host's slow middleware): nothing is left to read.
+  if (req.destroyed) throw clientGone();
   return parseJson(await readText(req, decodedBody(req), maxBodyBytes));
 }
 
@@ -70,18 +72,12 @@ function readText(req: IncomingMessage, body: Readable, maxBodyBytes: number): P
       reject(error);
     };
     // A request closed before its end emits neither `end` nor, unless someone listened when it was
-    // aborted, `error`: one the host destroys, or one destroyed before this read began. Without
-    // this the read would never settle.
+    // aborted, `error` (one the host destroys, say): without this the read would never settle.
     const onClose = () => {
       if (req.readableEnded) return; // an inflated body goes on after the request's own end
       cleanup();
       reject(clientGone());
     };
-    if (req.destroyed) {
-      cleanup();
-      reject(clientGone());
-      return;
-    }
     body.on('data', onData);
     body.on('end', onEnd);
     req.on('error', onError);

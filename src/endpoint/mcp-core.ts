@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { safeHook } from '../express/hook.js';
 import { createRateCheck } from '../farm/rate-limit.js';
 import type { ErrorReporter } from '../protocol/report.js';
+import { resumedHeartbeats } from '../protocol/resumable.js';
 import { createProtocolCore, type ProtocolCore } from '../protocol/router.js';
 import type { ParsedMcpServerOptions } from './mcp-server-options.js';
 
@@ -29,7 +30,7 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
       store: config.store.streams,
       retentionMs: config.streamRetentionMs,
       windowMs: config.streamWindowMs,
-      heartbeatMs: config.heartbeatMs,
+      heartbeats: resumedHeartbeats(config.heartbeatMs),
     },
     onCall: config.onCall,
   });

@@ -65,8 +65,7 @@ export function postgresFarm(
 
     async publishCancel(scope, requestId) {
       const payload = JSON.stringify([scope, requestId]);
-      // PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: a cancel whose id is that long
-      // stays on this instance, as a cancel does without a farm.
+      // A cancel whose id is too long to pass on stays on this instance, as a cancel does without a farm.
       if (Buffer.byteLength(payload) >= MAX_NOTIFY_PAYLOAD_BYTES) return;
       listener.start();
       await knex.raw('select pg_notify(?, ?)', [cancelled, payload]);

@@ -1,4 +1,7 @@
+import type { Delayed, DelayQueue } from '../delay-queue.js';
 import type { StreamEventStore } from '../store/stream-events.js';
+import type { PushQueue } from './push-queue.js';
+import type { StreamItem } from './reply.js';
 
 /** How streams are kept for resumption (README, "Running several instances"). */
 export interface Resumability {
@@ -10,6 +13,12 @@ export interface Resumability {
    * GET; not before the client holds an event id.
    */
   windowMs: number;
-  /** A resumed stream sends a comment line after this long without an event (none when 0). */
-  heartbeatMs: number;
+  /** Where resumed streams wait for their next comment line (`resumedHeartbeats`); none when `heartbeatMs` is 0. */
+  heartbeats: DelayQueue<ResumedBeat> | undefined;
+}
+
+/** A resumed stream's place among its router's heartbeats (`resumedHeartbeats`). */
+export interface ResumedBeat {
+  readonly out: PushQueue<StreamItem>;
+  entry: Delayed<ResumedBeat> | undefined;
 }

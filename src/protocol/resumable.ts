@@ -1,3 +1,4 @@
+import { DelayQueue } from '../delay-queue.js';
 import type { StreamRead } from '../store/stream-events.js';
 import type { EraContext } from './context.js';
 import { McpError } from './errors.js';
@@ -6,7 +7,7 @@ import { PushQueue } from './push-queue.js';
 import { type EndpointReply, KEEP_ALIVE, type StreamItem } from './reply.js';
 import type { ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
-import type { Resumability } from './resumability.js';
+import type { Resumability, ResumedBeat } from './resumability.js';
 
 /** The `retry` hint of a stream ended by `streamWindowMs`: resume at once, or nearly. */
 const RETRY_MS = 500;
@@ -38,6 +39,19 @@ function windowOf(windowMs: number, onEnd: () => void): () => void {
 function cut(out: PushQueue<StreamItem>): void {
   out.push({ retryMs: RETRY_MS });
   out.end();
+}
+
+/**
+ * Where resumed streams wait for their next comment line, `heartbeatMs` after their last event:
+ * one queue per router, as live calls have theirs (`LiveCall.heartbeats`); none for 0.
+ */
+export function resumedHeartbeats(heartbeatMs: number): DelayQueue<ResumedBeat> | undefined {
+  if (heartbeatMs === 0) return undefined;
+  const queue = new DelayQueue<ResumedBeat>(heartbeatMs, (beat) => {
+    beat.out.push(KEEP_ALIVE);
+    if (beat.entry) queue.refresh(beat.entry);
+  });
+  return queue;
 }
 
 /** Whether a stored message is the response, the stream's last. */
@@ -133,7 +147,7 @@ export async function resumeStream<HostRequest>(
 ): Promise<EndpointReply> {
   const target = await ctx.resolveTarget(request, null, false);
   const parsed = parseEventId(lastEventId);
-  const { store, heartbeatMs } = resumability;
+  const { store, heartbeats } = resumability;
   const first = parsed && (await store.read(parsed.streamId, target.server.id, parsed.seq));
   if (!parsed || !first)
     throw new McpError('streamNotFound', 'Stream not found: no such stream of this server');
@@ -153,20 +167,15 @@ export async function resumeStream<HostRequest>(
   poller.unref();
   // Silences get comment lines, as on the stream resumed (README, "Long runs"); progress
   // notifications, heartbeats included, are stored events and come with the rest.
-  const heartbeat =
-    heartbeatMs > 0
-      ? setTimeout(function beat() {
-          out.push(KEEP_ALIVE);
-          heartbeat?.refresh();
-        }, heartbeatMs).unref()
-      : undefined;
+  const beat: ResumedBeat = { out, entry: undefined };
+  beat.entry = heartbeats?.add(beat);
 
   function stop(): void {
     if (done) return;
     done = true;
     unwatch();
     clearInterval(poller);
-    clearTimeout(heartbeat);
+    if (beat.entry) heartbeats?.remove(beat.entry);
     stopWindow();
   }
   function finish(): void {
@@ -184,7 +193,7 @@ export async function resumeStream<HostRequest>(
         finish();
         return;
       }
-      heartbeat?.refresh();
+      if (beat.entry) heartbeats?.refresh(beat.entry);
     }
     if (read === null || read.ended) finish();
   }
@@ -210,10 +219,10 @@ export async function resumeStream<HostRequest>(
     })();
   }
 
+  deliver(first);
   // Nothing to send yet: a comment line sends the response's head, so that the client and the
   // proxies on the way know the stream is open.
-  if (!first.ended && !first.events.some((event) => event.seq > last)) out.push(KEEP_ALIVE);
-  deliver(first);
+  if (!done && first.events.length === 0) out.push(KEEP_ALIVE);
   follow(); // an event stored between the first read and the watch
   return { kind: 'stream', status: 200, messages: out };
 }

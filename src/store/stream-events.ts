@@ -111,9 +111,9 @@ export function knexStreamEvents(
       }
       listeners.add(listener);
       return () => {
-        // Once only, and never another follower's set: a new follower of the stream may have made one since.
+        // Once only: a second call must not drop the set a new follower of the stream may have made since.
         if (!listeners.delete(listener)) return;
-        if (listeners.size === 0 && watchers.get(streamId) === listeners) watchers.delete(streamId);
+        if (listeners.size === 0) watchers.delete(streamId);
       };
     },
   };
