@@ -34,15 +34,24 @@ describe.each(hostVariants.filter((variant) => !variant.globalJson))(
     let router: Package.McpServerRouter;
     let host: Host;
 
+    /** A host of this variant serving `mounted`, after `before` when given (a host's own middleware). */
+    const serveRouter = async (
+      mounted: Package.McpServerRouter,
+      before?: (req: http.IncomingMessage, res: unknown, next: () => void) => void,
+    ) => {
+      const express =
+        variant.major === 4 ? (await import('express4')).default : (await import('express')).default;
+      const app = express();
+      if (before) app.use(before);
+      app.use(mounted);
+      return serveApp(app, variant);
+    };
+
     beforeEach(async () => {
       pkg = await loadPackage(variant.major);
       world = await createWorld(pkg.memoryServerStore());
       router = pkg.mcpServer(world.options());
-      const express =
-        variant.major === 4 ? (await import('express4')).default : (await import('express')).default;
-      const app = express();
-      app.use(router);
-      host = await serveApp(app, variant);
+      host = await serveRouter(router);
     });
     afterEach(async () => {
       await host?.close();
@@ -100,11 +109,7 @@ describe.each(hostVariants.filter((variant) => !variant.globalJson))(
     it('while draining, a preflight of an allowed origin is still answered, and the page reads the 503 that follows', async () => {
       const origin = 'https://app.example.com';
       const browserRouter = pkg.mcpServer(world.options({ allowedOrigins: [origin] }));
-      const express =
-        variant.major === 4 ? (await import('express4')).default : (await import('express')).default;
-      const app = express();
-      app.use(browserRouter);
-      const browserHost = await serveApp(app, variant);
+      const browserHost = await serveRouter(browserRouter);
       try {
         expect(await browserRouter.drain()).toEqual({ completed: true, inFlight: 0 });
         const preflight = await browserHost.send({
@@ -140,19 +145,14 @@ describe.each(hostVariants.filter((variant) => !variant.globalJson))(
       { what: 'the client sent all of its body and went away', body: ping, leave: 'client' },
       { what: 'the host destroyed it while its body was still coming', body: '{"jsonrpc"', leave: 'host' },
     ])('a request is not left in progress when $what', async ({ body, leave }) => {
-      const express =
-        variant.major === 4 ? (await import('express4')).default : (await import('express')).default;
-      const app = express();
       // Such as a session or an authentication middleware waiting on its own store; or, for `host`,
       // one that gives up on a slow request (a destroy that emits no error).
-      app.use((req: http.IncomingMessage, _res: unknown, next: () => void) => {
+      const slow = await serveRouter(router, (req, _res, next) => {
         if (leave === 'host') {
           next();
           setTimeout(() => req.destroy(), 100);
         } else setTimeout(next, 300);
       });
-      app.use(router);
-      const slow = await serveApp(app, variant);
       try {
         const socket = net.connect(slow.port, '127.0.0.1');
         await once(socket, 'connect');

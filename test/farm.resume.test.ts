@@ -260,6 +260,17 @@ describe.each(databases)('resumable streams on $name', (kind) => {
     }
   });
 
+  /** Makes storing event `seq` of any stream fail with "disk full", once `when` has settled. */
+  const failAppend = (seq: number, when: Promise<void> = Promise.resolve()) => {
+    const streams = store.streams!;
+    const append = streams.append.bind(streams);
+    return vi
+      .spyOn(streams, 'append')
+      .mockImplementation((streamId, n, message) =>
+        n === seq ? when.then(() => Promise.reject(new Error('disk full'))) : append(streamId, n, message),
+      );
+  };
+
   it('an event the database could not store ends the stored stream: its follower ends, a later GET is 404', async () => {
     const errors: unknown[] = [];
     const host = await start({
@@ -268,20 +279,12 @@ describe.each(databases)('resumable streams on $name', (kind) => {
         errors.push(error);
       },
     });
-    const streams = store.streams!;
-    const append = streams.append.bind(streams);
     // The fifth event fails once the follower has had the fourth.
     let release = () => {};
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const failing = vi
-      .spyOn(streams, 'append')
-      .mockImplementation((streamId, seq, message) =>
-        seq === 5
-          ? released.then(() => Promise.reject(new Error('disk full')))
-          : append(streamId, seq, message),
-      );
+    const failing = failAppend(5, released);
     try {
       const stream = await post(host, 'unstored');
       const first = [(await stream.next())!, (await stream.next())!];
@@ -315,13 +318,7 @@ describe.each(databases)('resumable streams on $name', (kind) => {
         errors.push(error);
       },
     });
-    const streams = store.streams!;
-    const append = streams.append.bind(streams);
-    const failing = vi
-      .spyOn(streams, 'append')
-      .mockImplementation((streamId, seq, message) =>
-        seq === 2 ? Promise.reject(new Error('disk full')) : append(streamId, seq, message),
-      );
+    const failing = failAppend(2);
     try {
       const events = await (await post(host, 'unstored-window', '2025-11-25')).rest();
       expect(said(events)).toEqual([1, 2, 3, 4, 5, 6, 'result']);
