@@ -9,7 +9,8 @@
  * 200,000 requests and its resident memory is compared before and after (each after a forced GC).
  *
  * Then the long-run rows (bench/streaming.mjs): a streamed call against our JSON call of the same
- * app, and a soak of BENCH_SOAK_CALLS (1000) concurrent 5 s streamed calls with heartbeats.
+ * app, and BENCH_SOAK_ROUNDS (5) rounds of a soak of BENCH_SOAK_CALLS (1000) concurrent 5 s streamed
+ * calls with heartbeats, on ours and on a floor of its own.
  *
  * Settings (environment): BENCH_DURATION (s per run, 2), BENCH_ROUNDS (8), BENCH_CONNECTIONS (20),
  * BENCH_WARMUP (s per target and method, 1), BENCH_MEMORY_REQUESTS (200000),
@@ -22,7 +23,7 @@ import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { FLOOR_CALL, FLOOR_LIST, HEADERS, TOOL_NAME } from './fixture.mjs';
 import { load, METHODS, median, startServer } from './lib.mjs';
-import { longRunReport, measureStreamedCall, soak } from './streaming.mjs';
+import { longRunReport, measureStreamedCall, soakRounds } from './streaming.mjs';
 
 const settings = {
   duration: Number(process.env.BENCH_DURATION ?? 2),
@@ -31,6 +32,7 @@ const settings = {
   warmup: Number(process.env.BENCH_WARMUP ?? 1),
   memoryRequests: Number(process.env.BENCH_MEMORY_REQUESTS ?? 200_000),
   soakCalls: Number(process.env.BENCH_SOAK_CALLS ?? 1000),
+  soakRounds: Number(process.env.BENCH_SOAK_ROUNDS ?? 5),
 };
 const postgresUrl = process.env.BENCH_POSTGRES_URL;
 const started = Date.now();
@@ -130,13 +132,12 @@ try {
   const memory = settings.memoryRequests > 0 && wanted('ours') ? await measureMemory() : null;
   if (memory) log('memory measured');
   const streaming = wanted('streaming') ? await measureStreamedCall(settings, log) : null;
-  // The floor's soak first: the same streams held by Express alone, to read our memory against.
-  const soakSettings = { calls: settings.soakCalls, heartbeatMs: 1000, runMs: 5000 };
+  // With its floor: the same streams held by Express alone, to read our memory against.
   const soaked = wanted('soak')
-    ? {
-        floor: await soak({ ...soakSettings, file: 'streaming-floor.mjs' }, log),
-        ours: await soak(soakSettings, log),
-      }
+    ? await soakRounds(
+        { rounds: settings.soakRounds, calls: settings.soakCalls, heartbeatMs: 1000, runMs: 5000 },
+        log,
+      )
     : null;
 
   const results = summarize(runs);

@@ -73,6 +73,54 @@ async function checkShapes(url) {
 }
 
 /**
+ * The soak, `rounds` times on ours and on its floor in turns (the order swapped every round, as
+ * the rows above are loaded), each round on fresh servers. A round's memory depends on when V8
+ * happens to enlarge its young generation during the burst, which moves it by several MiB from one
+ * round to the next for the same code, so memory is read as the median of the rounds, with their
+ * range; completions are counted over all rounds and the gaps pooled.
+ */
+export async function soakRounds({ rounds, ...settings }, log) {
+  const runs = { floor: [], ours: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const key of round % 2 === 0 ? ['floor', 'ours'] : ['ours', 'floor']) {
+      runs[key].push(
+        await soak({ ...settings, ...(key === 'floor' ? { file: 'streaming-floor.mjs' } : {}) }),
+      );
+    }
+    log(`soak round ${round + 1}/${rounds} done`);
+  }
+  return { floor: summarizeSoak(runs.floor), ours: summarizeSoak(runs.ours) };
+}
+
+/** The rounds of one server's soak as one row: medians of the memory figures, with the RSS range. */
+function summarizeSoak(runs) {
+  const [first] = runs;
+  const gaps = runs.flatMap((run) => run.gaps).sort((a, b) => a - b);
+  const quantile = (q) =>
+    Number((gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))] / 1000).toFixed(3));
+  const middle = (pick) => Number(median(runs.map(pick)).toFixed(1));
+  const spaces = (name) => ({
+    physical: middle((run) => run.extraSpacesMiB[name].physical),
+    used: middle((run) => run.extraSpacesMiB[name].used),
+  });
+  return {
+    rounds: runs.length,
+    calls: first.calls,
+    heartbeatMs: first.heartbeatMs,
+    runMs: first.runMs,
+    completed: runs.reduce((sum, run) => sum + run.completed, 0),
+    heartbeats: runs.reduce((sum, run) => sum + run.heartbeats, 0),
+    gapSeconds: { p50: quantile(0.5), p99: quantile(0.99), max: quantile(1) },
+    extraRssMiB: middle((run) => run.extraRssMiB),
+    extraRssRoundsMiB: runs.map((run) => run.extraRssMiB),
+    extraHeapMiB: middle((run) => run.extraHeapMiB),
+    extraHeapTotalMiB: middle((run) => run.extraHeapTotalMiB),
+    peakExtraRssMiB: first.peakExtraRssMiB === null ? null : middle((run) => run.peakExtraRssMiB),
+    extraSpacesMiB: { new_space: spaces('new_space'), old_space: spaces('old_space') },
+  };
+}
+
+/**
  * `calls` concurrent streamed calls of an app that waits `runMs`, with heartbeats every
  * `heartbeatMs`. Returns how many ended with the app's result; the gaps between consecutive events
  * on each stream (the silences a proxy sees once the stream is open; the first event comes
@@ -81,7 +129,7 @@ async function checkShapes(url) {
  * its memory before the soak: held by the open streams (both after a forced GC, half-way through),
  * and at its peak (sampled every 100 ms from /proc, garbage included).
  */
-export async function soak({ calls, heartbeatMs, runMs, file = 'streaming.mjs' }, log) {
+async function soak({ calls, heartbeatMs, runMs, file = 'streaming.mjs' }) {
   const server = await startServer(file, {
     env: { BENCH_STREAM_APP: 'wait', BENCH_HEARTBEAT_MS: String(heartbeatMs), BENCH_WAIT_MS: String(runMs) },
   });
@@ -103,17 +151,13 @@ export async function soak({ calls, heartbeatMs, runMs, file = 'streaming.mjs' }
     const during = await server.memory();
     const outcomes = await pending;
     clearInterval(sampler);
-    log(`soak done (${file})`);
-    const gaps = outcomes.flatMap((outcome) => outcome.gaps).sort((a, b) => a - b);
-    const quantile = (q) =>
-      Number((gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))] / 1000).toFixed(3));
     return {
       calls,
       heartbeatMs,
       runMs,
       completed: outcomes.filter((outcome) => outcome.completed).length,
       heartbeats: outcomes.reduce((sum, outcome) => sum + outcome.heartbeats, 0),
-      gapSeconds: { p50: quantile(0.5), p99: quantile(0.99), max: quantile(1) },
+      gaps: outcomes.flatMap((outcome) => outcome.gaps),
       extraRssMiB: mib(during.rss - before.rss),
       extraHeapMiB: mib(during.heapUsed + during.external - before.heapUsed - before.external),
       extraHeapTotalMiB: mib(during.heapTotal - before.heapTotal),
@@ -215,11 +259,13 @@ export function longRunReport(streamed, soaked) {
       ['soak, ours', soaked.ours],
     ]) {
       const peak = run.peakExtraRssMiB === null ? 'not measured here' : `${run.peakExtraRssMiB} MiB`;
+      const range = `${Math.min(...run.extraRssRoundsMiB)} to ${Math.max(...run.extraRssRoundsMiB)}`;
       lines.push(
-        `\n${label}: ${run.completed}/${run.calls} concurrent streamed calls of ${run.runMs / 1000} s completed ` +
-          `(heartbeatMs ${run.heartbeatMs}, ${run.heartbeats} heartbeats); gaps between events ` +
-          `p50 ${run.gapSeconds.p50} s, p99 ${run.gapSeconds.p99} s, max ${run.gapSeconds.max} s; ` +
-          `extra RSS ${run.extraRssMiB} MiB while all are open (after a forced GC), ${peak} at the peak; ` +
+        `\n${label}: ${run.completed}/${run.calls * run.rounds} streamed calls of ${run.runMs / 1000} s completed, ` +
+          `${run.calls} at once in each of ${run.rounds} rounds (heartbeatMs ${run.heartbeatMs}, ${run.heartbeats} heartbeats); ` +
+          `gaps between events p50 ${run.gapSeconds.p50} s, p99 ${run.gapSeconds.p99} s, max ${run.gapSeconds.max} s; ` +
+          `extra RSS while all are open (after a forced GC) ${run.extraRssMiB} MiB, the median of the rounds ` +
+          `(${range} MiB), ${peak} at the peak; ` +
           `of it, live objects and buffers ${run.extraHeapMiB} MiB, V8 heap reserved +${run.extraHeapTotalMiB} MiB ` +
           `(young generation +${run.extraSpacesMiB.new_space.physical} MiB; old generation ` +
           `+${run.extraSpacesMiB.old_space.physical} MiB, of which objects ${run.extraSpacesMiB.old_space.used} MiB)`,

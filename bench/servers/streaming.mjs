@@ -29,6 +29,30 @@ async function* echoWithProgress(text) {
   yield { event: 'workflow_finished', outputs: { text } };
 }
 
+/**
+ * How the `wait` app waits, by BENCH_WAIT_KIND: `sleep` (default) with `run.signal`, as the README
+ * asks apps to honour cancellation; `listener`, a bare timer cleared by a listener on `run.signal`;
+ * `timer`, a bare timer that ignores cancellation. What the soak's memory owes to the app's own wait.
+ */
+const waits = {
+  sleep: (run) => sleep(waitMs, undefined, { signal: run.signal }),
+  listener: (run) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, waitMs);
+      run.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(run.signal.reason);
+        },
+        { once: true },
+      );
+    }),
+  timer: () => new Promise((resolve) => setTimeout(resolve, waitMs)),
+};
+const wait = waits[process.env.BENCH_WAIT_KIND ?? 'sleep'];
+if (!wait) throw new Error(`BENCH_WAIT_KIND must be one of ${Object.keys(waits).join(', ')}`);
+
 const store = memoryServerStore();
 const server = await store.createServer({
   tenantId: 'bench',
@@ -44,7 +68,7 @@ express5.use(
     // `run.signal` is read only where it is used: reading it makes the run's AbortSignal.
     runApp: async (run) => {
       if (app === ECHO_APP) return echoWithProgress(run.inputs.text);
-      await sleep(waitMs, undefined, { signal: run.signal });
+      await wait(run);
       return { outputs: { waited: waitMs } };
     },
     ...(process.env.BENCH_HEARTBEAT_MS ? { heartbeatMs: Number(process.env.BENCH_HEARTBEAT_MS) } : {}),
