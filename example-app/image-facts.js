@@ -23,12 +23,22 @@ export function imageFacts(image) {
     };
   }
   const url = new URL(image.url);
-  const file = image.filename ?? (decodeURIComponent(url.pathname.split('/').pop() ?? '') || null);
+  const file = image.filename ?? (lastSegment(url) || null);
   return {
     summary: `An image at ${url.host}${file ? ` (${file})` : ''}; not downloaded: this demo reads data: URLs only`,
     details: { source: 'url', host: url.host, file, media_type: image.mimeType ?? null, downloaded: false },
     identicon: identicon(Buffer.from(image.url)),
   };
+}
+
+/** The file name a URL's path ends with, decoded; as sent when its escapes are malformed (`%E0%A4%A`). */
+function lastSegment(url) {
+  const segment = url.pathname.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** The bytes of a base64 `data:` URL, or `null` for any other URL. */

@@ -82,6 +82,17 @@ describe('Image Facts', () => {
     });
   });
 
+  it('names a file whose escapes are malformed as its URL spells it', () => {
+    const facts = imageFacts({ type: 'image', url: 'https://cdn.example.com/photos/%E0%A4%A.png' });
+    expect(facts.details).toEqual({
+      source: 'url',
+      host: 'cdn.example.com',
+      file: '%E0%A4%A.png',
+      media_type: null,
+      downloaded: false,
+    });
+  });
+
   it('draws a 48×48 RGB PNG identicon, symmetric, the same for the same image and different for another', () => {
     const first = identicon(Buffer.from('one image'));
     const png = decodePng(first.data!);

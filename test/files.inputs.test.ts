@@ -195,6 +195,19 @@ describe('file inputs', () => {
     );
   });
 
+  it('a long list of wrong files: the first ten told, the rest not read', async () => {
+    const attachments = Array.from({ length: 100_000 }, () => 0);
+    const told = Array.from(
+      { length: 10 },
+      (_, index) => `attachments[${index}] must be a file: {"url": "…"}`,
+    );
+    await expectProblems({ receipt: { url: PNG_DATA_URL }, attachments }, [
+      'attachments must hold at most 2 files',
+      ...told,
+      'attachments: more files have problems; only the first 10 are told',
+    ]);
+  });
+
   it.each<[string, unknown, string]>([
     ['a missing file', undefined, 'receipt is required'],
     ['a bare URL string', 'https://files.example.com/a.png', 'receipt must be a file: {"url": "…"}'],

@@ -239,6 +239,40 @@ describe('files in results, protocol version by protocol version', () => {
     },
   );
 
+  it('links as the URL parser writes them and media types in any case: the output schema holds', async () => {
+    world.respond = () => ({
+      outputs: {
+        summary: 'raw',
+        image: { data: PNG_BASE64, mimeType: ' Image/PNG', name: 'chart.png' },
+        documents: [
+          { url: 'https://files.example.com/reports/q3 report.pdf', size: 1234 },
+          { url: 'https://files.example.com/ä.png' },
+        ],
+      },
+    });
+    const version = '2025-11-25';
+    const result = resultOf(await callTool(core, world.codes.reportMaker, version, 'Report_Maker'), version);
+    const accented = 'https://files.example.com/%C3%A4.png';
+    const documents = [
+      { url: LINK, name: 'q3 report.pdf', mime_type: 'application/pdf', size: 1234 },
+      { url: accented, name: 'ä.png', mime_type: 'image/png' },
+    ];
+    const image = { name: 'chart.png', mime_type: 'image/png', size: sizes.png };
+    expect(result).toEqual({
+      content: [
+        { type: 'text', text: JSON.stringify({ summary: 'raw', image, documents }) },
+        { type: 'image', data: PNG_BASE64, mimeType: 'image/png' },
+        { type: 'resource_link', uri: LINK, name: 'q3 report.pdf', mimeType: 'application/pdf', size: 1234 },
+        { type: 'resource_link', uri: accented, name: 'ä.png', mimeType: 'image/png' },
+      ],
+      structuredContent: { summary: 'raw', image: { data: PNG_BASE64, ...image }, documents },
+      isError: false,
+    });
+    const tool = await listTool(core, world.codes.reportMaker, version);
+    const validate = ajv.compile(tool.outputSchema as object);
+    expect(validate(result.structuredContent), ajv.errorsText(validate.errors)).toBe(true);
+  });
+
   it('a chat answer without files keeps its plain structuredContent', async () => {
     world.respond = () => ({ answer: 'no files', files: [] });
     const reply = await callTool(core, world.codes.fileChat, '2025-11-25', 'File_Chat', { query: 'q' });
@@ -317,6 +351,17 @@ describe('results that cannot carry their files', () => {
     ['without url or data', { name: 'x.png' }, 'file 1 must be a file: an object with a url or base64 data'],
     ['with data that is not base64', { data: '***' }, 'file 1 data must be base64'],
     ['with a relative url', { url: '/files/a.pdf' }, 'file 1 url must be an absolute URL'],
+    // The URL parser reads both as data: URLs; the first is what `hasDataScheme` alone would miss.
+    [
+      'with a data: URL after a space',
+      { url: ` data:image/png;base64,${PNG_BASE64}` },
+      'file 1 url must be a base64 data: URL or another absolute URL',
+    ],
+    [
+      'with a tab inside its data: scheme',
+      { url: `da\tta:image/png;base64,${PNG_BASE64}` },
+      'file 1 url must be a base64 data: URL or another absolute URL',
+    ],
     ['with a negative size', { url: LINK, size: -1 }, 'file 1 size must be a whole number of bytes'],
   ])('a message_file %s is an error result, reported to onError', async (_, file, problem) => {
     world.respond = () =>

@@ -46,27 +46,48 @@ export function toResultFile(file: unknown): ResultFile | string {
   const isDataUrl = url !== undefined && hasDataScheme(url);
   const dataUrl = isDataUrl ? parseDataUrl(url) : null;
   if (isDataUrl && !dataUrl) return 'url must be a base64 data: URL or another absolute URL';
-  if (url !== undefined && !dataUrl && !URL.canParse(url)) return 'url must be an absolute URL';
+  // A link is passed on as the URL parser writes it (spaces and non-ASCII escaped), so that it is
+  // the `format: "uri"` of the output schema; a `data:` URL the parser reads past leading spaces or
+  // inner tabs is no link, and it is not read as inline data either.
+  let link: URL | undefined;
+  if (url !== undefined && !dataUrl) {
+    if (!URL.canParse(url)) return 'url must be an absolute URL';
+    link = new URL(url);
+    if (link.protocol === 'data:') return 'url must be a base64 data: URL or another absolute URL';
+  }
   data ??= dataUrl?.data;
-  if (data === undefined && (url === undefined || dataUrl)) return `must be ${FILE_SHAPE}`;
+  if (data === undefined && link === undefined) return `must be ${FILE_SHAPE}`;
 
-  const link = dataUrl ? undefined : url;
   const fileName = name || (link && lastSegment(link)) || 'file';
   const result: ResultFile = {
     name: fileName,
-    mimeType: mimeType || dataUrl?.mediaType || mediaTypeOfName(fileName) || (link && mediaTypeOfName(link)),
+    mimeType:
+      (mimeType && normalizeMediaType(mimeType)) ||
+      dataUrl?.mediaType ||
+      mediaTypeOfName(fileName) ||
+      (link && mediaTypeOfName(link.pathname)),
     size: data === undefined ? (size as number | undefined) : base64ByteLength(data),
   };
-  if (data === undefined) result.url = link;
+  if (data === undefined) result.url = link?.href;
   else {
     result.data = data;
-    if (link !== undefined) result.dataUri = link;
+    if (link !== undefined) result.dataUri = link.href;
   }
   return result;
 }
 
-function lastSegment(url: string): string | undefined {
-  const segment = new URL(url).pathname.split('/').pop();
+/**
+ * A media type with its type and subtype trimmed and lower-cased (they are case-insensitive, RFC
+ * 9110 §8.3.1), so that `Image/PNG` is an image; its parameters are kept as given.
+ */
+function normalizeMediaType(mediaType: string): string {
+  const semicolon = mediaType.indexOf(';');
+  const essence = (semicolon === -1 ? mediaType : mediaType.slice(0, semicolon)).trim().toLowerCase();
+  return semicolon === -1 ? essence : `${essence}${mediaType.slice(semicolon)}`;
+}
+
+function lastSegment(url: URL): string | undefined {
+  const segment = url.pathname.split('/').pop();
   if (!segment) return undefined;
   try {
     return decodeURIComponent(segment);

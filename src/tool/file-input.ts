@@ -86,14 +86,24 @@ export function compileFileCheck(
       problems.push(`${name} must hold at most ${maxFiles} files`);
     }
     const files: FileInput[] = [];
-    value.forEach((item, index) => {
+    let wrongFiles = 0;
+    for (const [index, item] of value.entries()) {
       const checked = checkFile(`${name}[${index}]`, item, rules);
       if (checked.ok) files.push(checked.value);
-      else problems.push(...checked.problems);
-    });
+      else if (++wrongFiles > MAX_FILES_TOLD) {
+        problems.push(`${name}: more files have problems; only the first ${MAX_FILES_TOLD} are told`);
+        break;
+      } else problems.push(...checked.problems);
+    }
     return problems.length > 0 ? { ok: false, problems } : { ok: true, value: files };
   };
 }
+
+/**
+ * How many wrong files of a list have their problems told; at the next one the list is not read
+ * further. A list may be as long as the body allows, and its error must stay readable and small.
+ */
+const MAX_FILES_TOLD = 10;
 
 interface Rules {
   /** `null`: any type. */
