@@ -73,12 +73,13 @@ describe('jwtVerifier', () => {
     for (const token of refused) expect(await verify(token, context)).toBeNull();
   });
 
-  it('refuses whatever a caller can put in the header', async () => {
+  it('refuses a token without exp (RFC 9068 §2.2), and whatever a caller can put in the header', async () => {
     const verify = jwtVerifier({ issuer: as.issuer });
     const { privateKey: otherKey } = await generateKeyPair('RS256');
     const unsigned = (header: Record<string, unknown>) =>
       [header, claims()].map((part) => Buffer.from(JSON.stringify(part)).toString('base64url')).join('.');
     const refused = {
+      noExp: await as.sign(claims({ exp: undefined })),
       unknownKey: await new SignJWT({ iss: as.issuer, ...claims() })
         .setProtectedHeader({ alg: 'RS256', kid: 'not-published' })
         .sign(otherKey),
@@ -181,6 +182,22 @@ describe('jwtVerifier on an "oauth" server, over HTTP', () => {
     return as.sign({ sub: 'alice', aud: resource, scope: 'mcp:tools', iat: now, exp: now + 300, ...extra });
   };
   const post = (bearer: string) => host.post(code, LIST, { authorization: `Bearer ${bearer}` });
+
+  it('a token without exp is refused as any invalid token: 401 invalid_token, nothing reported', async () => {
+    verify = jwtVerifier({ issuer: as.issuer });
+    expect((await post(await token())).status).toBe(200);
+    const before = reported.length;
+    const reply = await post(await token({ exp: undefined }));
+    expectRpcReply(
+      reply,
+      401,
+      rpcError(7, -32600, 'Unauthorized: The access token is not valid for this server'),
+    );
+    expect(reply.headers['www-authenticate']).toBe(
+      `Bearer error="invalid_token", error_description="The access token is not valid for this server", resource_metadata="${host.url}/.well-known/oauth-protected-resource${host.path(code)}"`,
+    );
+    expect(reported.slice(before)).toEqual([]);
+  });
 
   it.each([
     ['answers 500', '/status-500', 'Expected 200 OK from the JSON Web Key Set HTTP response'],

@@ -40,12 +40,12 @@ const FETCH_TIMEOUT_MS = 5000;
 
 /**
  * A ready `verifyToken` for JWT access tokens (RFC 9068), on `jose`: the signature against the
- * issuer's keys (fetched once and cached; fetched again for an unknown key id), `exp`, `iss`, and
- * `aud` = the canonical URL of the server called, unless `audience` says otherwise. A token that
- * fails any check is `null` (401 `invalid_token`); keys or metadata that cannot be fetched (no
- * answer in time, a status other than 200, a body that is no key set) are an internal failure, told
- * to `onError`. `run.auth` gets `sub`, the scopes (`scope` or `scp`), the client (`client_id` or
- * `azp`), `exp`, and every claim in `extra`.
+ * issuer's keys (fetched once and cached; fetched again for an unknown key id), `exp` (which the
+ * token must have, RFC 9068 §2.2), `iss`, and `aud` = the canonical URL of the server called, unless
+ * `audience` says otherwise. A token that fails any check is `null` (401 `invalid_token`); keys or
+ * metadata that cannot be fetched (no answer in time, a status other than 200, a body that is no
+ * key set) are an internal failure, told to `onError`. `run.auth` gets `sub`, the scopes (`scope`
+ * or `scp`), the client (`client_id` or `azp`), `exp`, and every claim in `extra`.
  *
  * @example
  * ```ts
@@ -78,7 +78,12 @@ export function jwtVerifier(options: JwtVerifierOptions): VerifyToken {
     const jwks = await keySet(lib);
     let claims: Record<string, unknown>;
     try {
-      ({ payload: claims } = await lib.jwtVerify(token, jwks, { issuer, audience: audience ?? resource }));
+      ({ payload: claims } = await lib.jwtVerify(token, jwks, {
+        issuer,
+        audience: audience ?? resource,
+        // RFC 9068 §2.2: without `exp` a token never expires; `sub` is checked by authInfoOf, empty too.
+        requiredClaims: ['exp'],
+      }));
     } catch (error) {
       if (isTokenError(lib, error)) return null;
       // Anything else is ours, not the token's: keys that could not be fetched (a timeout, a status
