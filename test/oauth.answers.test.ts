@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MCP_SCOPE } from './helpers/authorization-server.js';
 import { databases } from './helpers/databases.js';
-import { type Headers, type Reply, request } from './helpers/hosts.js';
+import { expectRpcReply, type Headers, type Reply, request, rpcError } from './helpers/hosts.js';
 import { envelope, standardHeaders } from './helpers/modern.js';
 import { type OAuthWorld, signIn, startOAuthWorld, TENANT } from './helpers/oauth-world.js';
 
@@ -30,9 +30,17 @@ describe('the answers of an "oauth" server', () => {
     }
     world = await startOAuthWorld({
       database: databases[0] as (typeof databases)[0],
-      // A check that fails, and quotes the token as careless code does.
+      // A check that fails, and quotes the token as careless code does: in an Error, in a thrown
+      // string, and in the errors of an AggregateError (every introspection endpoint failed).
       verifyToken: (jwt) => async (token, context) => {
         if (token.startsWith('unverifiable')) throw new Error(`introspection failed for ${token}`);
+        if (token.startsWith('thrown-string')) return Promise.reject(`introspection failed for ${token}`);
+        if (token.startsWith('aggregate')) {
+          throw new AggregateError(
+            [new Error(`refused ${token}`, { cause: `no session for ${token}` }), `timed out on ${token}`],
+            `every introspection endpoint failed for ${token}`,
+          );
+        }
         return jwt(token, context);
       },
     });
@@ -253,6 +261,44 @@ describe('the answers of an "oauth" server', () => {
     expect(reported).toHaveLength(1);
     expect(reported[0]?.context).toEqual({ phase: 'authenticate', serverId: expect.any(String) });
     expect((reported[0]?.error as Error | undefined)?.message).toBe('introspection failed for [token]');
+  });
+
+  it('a token check that throws a string is an opaque 500; onError gets the string with the token scrubbed', async () => {
+    const token = `thrown-string-${'x'.repeat(24)}`;
+    tokens.push(token);
+    const errors = world.errors.length;
+    const reply = await post(world.codes.notes, LIST, bearer(token));
+    expectRpcReply(reply, 500, rpcError(7, -32603, 'Internal error'));
+    expect(reply.headers['www-authenticate']).toBeUndefined();
+    expect(world.errors.slice(errors)).toEqual([
+      {
+        error: 'introspection failed for [token]',
+        context: { phase: 'authenticate', serverId: expect.any(String) },
+      },
+    ]);
+  });
+
+  it('a token check that throws an AggregateError: onError gets it with the token scrubbed from every error it holds', async () => {
+    const token = `aggregate-${'x'.repeat(24)}`;
+    tokens.push(token);
+    const errors = world.errors.length;
+    const reply = await post(world.codes.notes, LIST, bearer(token));
+    expectRpcReply(reply, 500, rpcError(7, -32603, 'Internal error'));
+    expect(reply.headers['www-authenticate']).toBeUndefined();
+    const reported = world.errors.slice(errors);
+    expect(reported).toEqual([
+      { error: expect.any(AggregateError), context: { phase: 'authenticate', serverId: expect.any(String) } },
+    ]);
+    const error = reported[0]?.error as AggregateError;
+    const [first, second] = error.errors as [Error, string];
+    expect({
+      message: error.message,
+      errors: [{ message: first.message, cause: first.cause }, second],
+    }).toEqual({
+      message: 'every introspection endpoint failed for [token]',
+      errors: [{ message: 'refused [token]', cause: 'no session for [token]' }, 'timed out on [token]'],
+    });
+    expect(`${error.stack} ${first.stack}`).not.toContain(token);
   });
 
   it('no token ever shows in a reply, a log line or what onError receives', () => {

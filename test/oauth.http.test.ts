@@ -9,7 +9,7 @@ import express5 from 'express';
 import express4 from 'express4';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type * as Package from '../src/index.js';
-import { type HostVariant, hostVariants, loadPackage, serveApp } from './helpers/hosts.js';
+import { type HostVariant, hostVariants, loadPackage, type Reply, serveApp } from './helpers/hosts.js';
 
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -133,6 +133,56 @@ describe.each(hostVariants.filter((variant) => !variant.globalJson))(
         const metadata = await host.send({ method: 'GET', path: metadataPath });
         expect(metadata.status).toBe(200);
         expect(metadata.json).toMatchObject({ resource: `${host.url}/api/mcp/server/${code}/mcp` });
+      } finally {
+        await host.close();
+      }
+    });
+
+    /** The whole reply of the metadata route for the notes server, whose resource is `resource`. */
+    function expectMetadata(reply: Reply, resource: string) {
+      expect({
+        status: reply.status,
+        type: reply.headers['content-type'],
+        cacheControl: reply.headers['cache-control'],
+        allowOrigin: reply.headers['access-control-allow-origin'],
+        body: reply.json,
+      }).toEqual({
+        status: 200,
+        type: 'application/json',
+        cacheControl: 'no-store',
+        allowOrigin: '*',
+        body: {
+          resource,
+          authorization_servers: ['https://idp.example.com/realms/acme'],
+          bearer_methods_supported: ['header'],
+        },
+      });
+    }
+
+    it('the metadata route, reached whatever the case of the well-known prefix, names the resource after it (RFC 9728 §3.3)', async () => {
+      const host = await serve((app) => app.use(router()));
+      try {
+        for (const prefix of [WELL_KNOWN.toUpperCase(), '/.Well-Known/OAuth-Protected-Resource']) {
+          const reply = await host.send({ method: 'GET', path: `${prefix}/mcp/server/${code}/mcp` });
+          expectMetadata(reply, `${host.url}/mcp/server/${code}/mcp`);
+        }
+      } finally {
+        await host.close();
+      }
+    });
+
+    it("a host that forwards a URL without the well-known prefix to the metadata route gets the server's own URL", async () => {
+      const host = await serve((app) => {
+        const mcp = router();
+        app.use(mcp);
+        app.get('/server-metadata/:code', (req: Request, res: Response, next: NextFunction) => {
+          req.url = `${WELL_KNOWN}/mcp/server/${req.params.code}/mcp`;
+          mcp(req, res, next);
+        });
+      });
+      try {
+        const reply = await host.send({ method: 'GET', path: `/server-metadata/${code}` });
+        expectMetadata(reply, `${host.url}/mcp/server/${code}/mcp`);
       } finally {
         await host.close();
       }

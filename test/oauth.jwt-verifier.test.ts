@@ -1,10 +1,16 @@
 /**
  * `jwtVerifier` against a real authorization server's keys: what it accepts, what it refuses
- * (`null`: 401 invalid_token) and what is its own failure (thrown: an internal error for onError).
+ * (`null`: 401 invalid_token) and what is its own failure (thrown: an internal error for onError),
+ * by itself and behind an `"oauth"` server over HTTP.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigurationError, jwtVerifier } from '../src/index.js';
+import * as pkg from '../src/index.js';
+import { ConfigurationError, type ErrorContext, jwtVerifier, type VerifyToken } from '../src/index.js';
 import { type AuthorizationServer, startAuthorizationServer } from './helpers/authorization-server.js';
+import { expectRpcReply, type Host, hostVariants, request, rpcError, startHost } from './helpers/hosts.js';
 
 const RESOURCE = 'http://127.0.0.1:4000/mcp/server/AbCdEfGhIjKlMnOp/mcp';
 const context = { resource: RESOURCE, req: undefined };
@@ -67,6 +73,27 @@ describe('jwtVerifier', () => {
     for (const token of refused) expect(await verify(token, context)).toBeNull();
   });
 
+  it('refuses a token without exp (RFC 9068 §2.2), and whatever a caller can put in the header', async () => {
+    const verify = jwtVerifier({ issuer: as.issuer });
+    const { privateKey: otherKey } = await generateKeyPair('RS256');
+    const unsigned = (header: Record<string, unknown>) =>
+      [header, claims()].map((part) => Buffer.from(JSON.stringify(part)).toString('base64url')).join('.');
+    const refused = {
+      noExp: await as.sign(claims({ exp: undefined })),
+      unknownKey: await new SignJWT({ iss: as.issuer, ...claims() })
+        .setProtectedHeader({ alg: 'RS256', kid: 'not-published' })
+        .sign(otherKey),
+      symmetric: await new SignJWT({ iss: as.issuer, ...claims() })
+        .setProtectedHeader({ alg: 'HS256', kid: 'test-key' })
+        .sign(new TextEncoder().encode('a shared secret anyone could choose')),
+      none: `${unsigned({ alg: 'none' })}.`,
+      unknownCrit: `${unsigned({ alg: 'RS256', kid: 'test-key', crit: ['x-unknown'], 'x-unknown': 1 })}.AAAA`,
+    };
+    for (const [what, token] of Object.entries(refused)) {
+      expect({ what, verified: await verify(token, context) }).toEqual({ what, verified: null });
+    }
+  });
+
   it('checks the audience option instead of the resource when it is given', async () => {
     const verify = jwtVerifier({ issuer: as.issuer, audience: 'api://acme' });
     expect(await verify(await as.sign(claims({ aud: 'api://acme' })), context)).toMatchObject({
@@ -93,4 +120,107 @@ describe('jwtVerifier', () => {
       'jwtVerifier: unknown option "audiences"',
     );
   });
+});
+
+describe('jwtVerifier on an "oauth" server, over HTTP', () => {
+  const LIST = request(7, 'tools/list', {});
+  let as: AuthorizationServer;
+  /** An identity provider's key endpoint that fails, one way per path. */
+  let keys: http.Server;
+  let keysUrl: string;
+  let host: Host;
+  let serverId: string;
+  let code: string;
+  /** The server's URL, the audience of its tokens. */
+  let resource: string;
+  /** The check of the current test, behind the host's `verifyToken`. */
+  let verify: VerifyToken;
+  const reported: { error: unknown; context: ErrorContext }[] = [];
+
+  beforeAll(async () => {
+    as = await startAuthorizationServer();
+    keys = http.createServer((req, res) => {
+      const answers: Record<string, [number, string, string]> = {
+        '/status-500': [500, 'application/json', '{"error":"internal"}'],
+        '/status-404': [404, 'text/html', '<!DOCTYPE html><p>Not found</p>'],
+        '/html': [200, 'text/html', '<!DOCTYPE html><p>Sign in</p>'],
+        '/no-key-set': [200, 'application/json', '{"keys":"none"}'],
+      };
+      const [status, type, body] = answers[req.url ?? ''] ?? [404, 'text/plain', 'no such path'];
+      res.writeHead(status, { 'content-type': type }).end(body);
+    });
+    await new Promise<void>((resolve) => keys.listen(0, '127.0.0.1', resolve));
+    keysUrl = `http://127.0.0.1:${(keys.address() as AddressInfo).port}`;
+
+    const store = pkg.memoryServerStore();
+    const server = await store.createServer({
+      tenantId: 'acme',
+      appId: 'notes',
+      name: 'Notes',
+      description: '',
+      parameters: {},
+      authMode: 'oauth',
+    });
+    serverId = server.id;
+    code = server.serverCode;
+    host = await startHost(hostVariants[0] as (typeof hostVariants)[0], pkg, {
+      resolveServer: store.resolver(() => ({ id: 'notes', name: 'Notes', mode: 'workflow', inputForm: [] })),
+      runApp: () => ({ outputs: {} }),
+      onError: (error, errorContext) => reported.push({ error, context: errorContext }),
+      auth: { verifyToken: (token, checked) => verify(token, checked), authorizationServers: [as.issuer] },
+    });
+    resource = `${host.url}${host.path(code)}`;
+  });
+  afterAll(async () => {
+    await host?.close();
+    await as?.close();
+    await new Promise((resolve) => keys?.close(resolve));
+  });
+
+  const token = (extra: Record<string, unknown> = {}) => {
+    const now = Math.floor(Date.now() / 1000);
+    return as.sign({ sub: 'alice', aud: resource, scope: 'mcp:tools', iat: now, exp: now + 300, ...extra });
+  };
+  const post = (bearer: string) => host.post(code, LIST, { authorization: `Bearer ${bearer}` });
+
+  it('a token without exp is refused as any invalid token: 401 invalid_token, nothing reported', async () => {
+    verify = jwtVerifier({ issuer: as.issuer });
+    expect((await post(await token())).status).toBe(200);
+    const before = reported.length;
+    const reply = await post(await token({ exp: undefined }));
+    expectRpcReply(
+      reply,
+      401,
+      rpcError(7, -32600, 'Unauthorized: The access token is not valid for this server'),
+    );
+    expect(reply.headers['www-authenticate']).toBe(
+      `Bearer error="invalid_token", error_description="The access token is not valid for this server", resource_metadata="${host.url}/.well-known/oauth-protected-resource${host.path(code)}"`,
+    );
+    expect(reported.slice(before)).toEqual([]);
+  });
+
+  it.each([
+    ['answers 500', '/status-500', 'Expected 200 OK from the JSON Web Key Set HTTP response'],
+    [
+      'answers 404 with an HTML page',
+      '/status-404',
+      'Expected 200 OK from the JSON Web Key Set HTTP response',
+    ],
+    ['answers 200 with an HTML page', '/html', 'Failed to parse the JSON Web Key Set HTTP response as JSON'],
+    ['answers JSON that is no key set', '/no-key-set', 'JSON Web Key Set malformed'],
+  ])(
+    'keys that cannot be had (the key set URL %s) are an internal failure: 500, no challenge, the cause to onError',
+    async (_how, path, message) => {
+      verify = jwtVerifier({ issuer: as.issuer, jwksUri: `${keysUrl}${path}` });
+      const bearer = await token();
+      const before = reported.length;
+      const reply = await post(bearer);
+      expectRpcReply(reply, 500, rpcError(7, -32603, 'Internal error'));
+      expect(reply.headers['www-authenticate']).toBeUndefined();
+      expect(reported.slice(before)).toEqual([
+        { error: expect.objectContaining({ message }), context: { phase: 'authenticate', serverId } },
+      ]);
+      expect(reply.text).not.toContain(message);
+    },
+  );
 });

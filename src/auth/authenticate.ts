@@ -37,8 +37,9 @@ export const REDACTED_TOKEN = '[token]';
  * MCP 2025-06-18 "Authorization", resource-server side: the caller of an `"oauth"` server must
  * present a bearer token that the host's `verifyToken` accepts for this server's URL, that has not
  * expired, that belongs to the server's tenant and grants the required scopes. Throws
- * `AccessRefused` (401 / 403 with its challenge) otherwise. A failing `verifyToken` is rethrown
- * with the token scrubbed from it, for the error hook.
+ * `AccessRefused` (401 / 403 with its challenge) otherwise. What a failing `verifyToken` throws
+ * (an error, a string, an `AggregateError`) is rethrown with the token scrubbed from it, for the
+ * error hook.
  */
 export async function authenticateCaller<HostRequest>(
   server: ServerRecord,

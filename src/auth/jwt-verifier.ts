@@ -40,11 +40,12 @@ const FETCH_TIMEOUT_MS = 5000;
 
 /**
  * A ready `verifyToken` for JWT access tokens (RFC 9068), on `jose`: the signature against the
- * issuer's keys (fetched once and cached; fetched again for an unknown key id), `exp`, `iss`, and
- * `aud` = the canonical URL of the server called, unless `audience` says otherwise. A token that
- * fails any check is `null` (401 `invalid_token`); keys or metadata that cannot be fetched are an
- * internal failure, told to `onError`. `run.auth` gets `sub`, the scopes (`scope` or `scp`), the
- * client (`client_id` or `azp`), `exp`, and every claim in `extra`.
+ * issuer's keys (fetched once and cached; fetched again for an unknown key id), `exp` (which the
+ * token must have, RFC 9068 §2.2), `iss`, and `aud` = the canonical URL of the server called, unless
+ * `audience` says otherwise. A token that fails any check is `null` (401 `invalid_token`); keys or
+ * metadata that cannot be fetched (no answer in time, a status other than 200, a body that is no
+ * key set) are an internal failure, told to `onError`. `run.auth` gets `sub`, the scopes (`scope`
+ * or `scp`), the client (`client_id` or `azp`), `exp`, and every claim in `extra`.
  *
  * @example
  * ```ts
@@ -77,15 +78,42 @@ export function jwtVerifier(options: JwtVerifierOptions): VerifyToken {
     const jwks = await keySet(lib);
     let claims: Record<string, unknown>;
     try {
-      ({ payload: claims } = await lib.jwtVerify(token, jwks, { issuer, audience: audience ?? resource }));
+      ({ payload: claims } = await lib.jwtVerify(token, jwks, {
+        issuer,
+        audience: audience ?? resource,
+        // RFC 9068 §2.2: without `exp` a token never expires; `sub` is checked by authInfoOf, empty too.
+        requiredClaims: ['exp'],
+      }));
     } catch (error) {
-      // The keys could not be had: our failure, not the token's.
-      if (error instanceof lib.errors.JWKSTimeout || error instanceof lib.errors.JWKSInvalid) throw error;
-      if (error instanceof lib.errors.JOSEError) return null;
+      if (isTokenError(lib, error)) return null;
+      // Anything else is ours, not the token's: keys that could not be fetched (a timeout, a status
+      // other than 200, a body that is no JSON key set), an unusable key, a bug.
       throw error;
     }
     return authInfoOf(claims);
   };
+}
+
+/**
+ * Whether `jose` refused the token itself: its form, its header (an algorithm or a `crit` extension
+ * it does not support, a key id the issuer does not publish, no key id where several keys fit), its
+ * signature or its claims. Whoever sends a request chooses all of these, so they answer 401, never
+ * a 500 for `onError`. The base `JOSEError` is not among them: `jose` throws it for a key set it
+ * could not fetch.
+ */
+function isTokenError(lib: Jose, error: unknown): boolean {
+  const { errors } = lib;
+  return [
+    errors.JWSInvalid,
+    errors.JWTInvalid,
+    errors.JOSEAlgNotAllowed,
+    errors.JOSENotSupported,
+    errors.JWKSNoMatchingKey,
+    errors.JWKSMultipleMatchingKeys,
+    errors.JWSSignatureVerificationFailed,
+    errors.JWTExpired,
+    errors.JWTClaimValidationFailed,
+  ].some((kind) => error instanceof kind);
 }
 
 /** RFC 9068 §2.2 claims, as `run.auth` shows them; a token without a subject names nobody. */

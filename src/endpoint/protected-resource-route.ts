@@ -3,6 +3,7 @@ import type { ParsedAuthOptions } from '../auth/auth-options.js';
 import { PROTECTED_RESOURCE_PREFIX, protectedResourceMetadata } from '../auth/protected-resource.js';
 import type { ResolveServer } from '../express/types.js';
 import { writeJson } from '../express/write.js';
+import { mcpPath } from '../mcp-route.js';
 import { lookupFailure } from '../protocol/access.js';
 import type { ErrorReporter } from '../protocol/report.js';
 import type { ResolveDeadline } from '../protocol/resolve-deadline.js';
@@ -20,8 +21,9 @@ const ENOUGH = Symbol('the server is enough');
  * server; 404 for an unknown code or a `"code"` server. The lookup has the endpoint's deadline
  * (`resolveTimeoutMs`, so a stale copy is served as there) and its 503 when the database is out of
  * reach or too slow (docs/http-contract.md, row 19a). The resource's path is the part of the
- * requested URL after the prefix (RFC 9728 §3.1), so a host that forwards this URL from its root
- * to a router mounted under a prefix gets the prefixed resource (see the README).
+ * requested URL after the prefix, whatever its case (RFC 9728 §3.1, §3.3), so a host that forwards
+ * this URL from its root to a router mounted under a prefix gets the prefixed resource (see the
+ * README).
  */
 export function protectedResourceHandler(
   resolveServer: ResolveServer,
@@ -59,11 +61,23 @@ export function protectedResourceHandler(
     if (server?.authMode !== 'oauth') {
       return writeJson(res, 404, { error: 'not_found', error_description: 'No protected resource here' });
     }
-    const path = req.originalUrl.split('?')[0] as string;
-    const resourcePath = path.slice(
-      path.indexOf(PROTECTED_RESOURCE_PREFIX) + PROTECTED_RESOURCE_PREFIX.length,
-    );
-    const { resource } = resourceUrls(req, resourcePath);
+    const { resource } = resourceUrls(req, resourcePathOf(req, server.serverCode));
     writeJson(res, 200, protectedResourceMetadata(resource, options));
   };
+}
+
+/** The well-known prefix as Express matches it: whatever its case. */
+const PREFIX_PATTERN = new RegExp(PROTECTED_RESOURCE_PREFIX.replaceAll('.', '\\.'), 'i');
+
+/**
+ * RFC 9728 §3.3: `resource` must be the URL the client inserted the well-known prefix into, that is
+ * the requested path after the prefix. Express matches routes whatever their case, so the prefix is
+ * found the same way. A host that forwards another URL to this route leaves no prefix to find: the
+ * path is then the server's own where the request reached the router, as the endpoint names it.
+ */
+function resourcePathOf(req: Request, serverCode: string): string {
+  const path = req.originalUrl.split('?')[0] as string;
+  const found = PREFIX_PATTERN.exec(path);
+  if (!found) return `${req.baseUrl}${mcpPath(serverCode)}`;
+  return path.slice(found.index + found[0].length);
 }

@@ -16,7 +16,10 @@ export async function withCodeRedacted<T>(
   try {
     return await work();
   } catch (error) {
-    for (const code of typeof codes === 'string' ? [codes] : codes) redactSecret(error, code, REDACTED_CODE);
-    throw error;
+    let scrubbed = error;
+    for (const code of typeof codes === 'string' ? [codes] : codes) {
+      scrubbed = redactSecret(scrubbed, code, REDACTED_CODE);
+    }
+    throw scrubbed;
   }
 }
