@@ -138,11 +138,13 @@ describe.each(databases.filter((kind) => kind.name === 'postgres'))(
       const server = await publish('rotated');
       for (const { url } of instances) await ping(url, server, 200); // cached everywhere now
       const rotated = await writer.rotateCode(server.id);
+      // Polled with a notification, which the rate limit does not count: on a busy machine the
+      // old code may still answer a few polls, and pings would spend the allowance the new code needs.
       await everywhereWithinOneSecond(async (url) =>
         expectRpcReply(
-          await post(url, server.serverCode, request(2, 'ping')),
+          await post(url, server.serverCode, notification('notifications/initialized')),
           404,
-          rpcError(2, -32600, NOT_FOUND),
+          rpcError(null, -32600, NOT_FOUND),
         ),
       );
       expect(DEFAULT_TTL_MS).toBeGreaterThan(withinOneSecond.timeout);
