@@ -4,9 +4,10 @@
  * `…/sse` (the 2024-11-05 HTTP+SSE transport); any other path tries Streamable HTTP first and falls
  * back to HTTP+SSE on 400, 404 or 405 (MCP 2025-03-26 transports, "Backwards Compatibility").
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcpServer, RemoteMcpError } from '../src/index.js';
 import {
+  answerModernRequest,
   answerRequest,
   type RemoteServer,
   startRawServer,
@@ -145,3 +146,71 @@ describe('the transport option and the path rules', () => {
     expect(notFound.requests.map((request) => request.method)).toEqual(['POST', 'GET']);
   });
 });
+
+describe.each(['2025', 'auto', '2026-07-28'] as const)(
+  'a server that redirects /mcp to /mcp/ (protocol %s)',
+  (protocol) => {
+    let server: RemoteServer | undefined;
+
+    afterEach(async () => {
+      await server?.close();
+      server = undefined;
+    });
+
+    /** Answers at `/mcp/`; every request to `/mcp` is sent there, or to `elsewhere`, with `status`. */
+    const redirecting = (status: number, elsewhere?: string) =>
+      startRawServer((message, res, req) => {
+        if (req.url === '/mcp') {
+          res.writeHead(status, { location: elsewhere ?? '/mcp/', 'content-type': 'text/html' });
+          res.end('<a href="/mcp/">Moved</a>');
+          return;
+        }
+        const answered =
+          protocol === '2026-07-28' ? answerModernRequest(message, res) : answerRequest(message, res);
+        if (!answered) {
+          res.writeHead(202);
+          res.end();
+        }
+      });
+
+    it.each([307, 308])('a %i to the same origin is followed: connects, lists and calls', async (status) => {
+      server = await redirecting(status);
+      const url = `${server.origin}/mcp`;
+
+      const connection = await connectMcpServer(url, { protocol, timeoutMs: 2000 });
+      const tools = await connection.listTools();
+      const result = await connection.callTool('echo');
+      await connection.close();
+
+      expect(connection.transport).toBe('streamable-http');
+      expect(tools.map((tool) => tool.name)).toEqual(['echo']);
+      expect(result.text).toBe('echoed');
+      // Each request is sent to /mcp, then again to /mcp/ with the same method and body.
+      const posted = server.requests.filter((request) => request.method === 'POST');
+      expect(posted.length % 2).toBe(0);
+      for (let i = 0; i < posted.length; i += 2) {
+        expect([posted[i]?.path, posted[i + 1]?.path]).toEqual(['/mcp', '/mcp/']);
+        expect(posted[i + 1]?.body).toEqual(posted[i]?.body);
+      }
+    });
+
+    it('a redirect to another origin is not followed: the status, and that it was not followed', async () => {
+      server = await redirecting(307);
+      const elsewhere = server.origin.replace('127.0.0.1', 'localhost');
+      await server.close();
+      server = await redirecting(307, `${elsewhere}/mcp/`);
+      const url = `${server.origin}/mcp`;
+
+      const error = await connectMcpServer(url, { protocol, timeoutMs: 2000 }).catch(
+        (caught: unknown) => caught,
+      );
+
+      expect(error).toBeInstanceOf(RemoteMcpError);
+      expect(error).toMatchObject({
+        kind: 'http',
+        status: 307,
+        message: `MCP server ${url}: answered HTTP 307, a redirect the client does not follow`,
+      });
+    });
+  },
+);

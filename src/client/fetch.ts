@@ -19,11 +19,13 @@ export interface GuardedFetch {
  * - a reply to a notification is never read. MCP 2025-03-26 (transports, "Sending Messages to the
  *   Server") wants 202 with no body, but servers in the wild answer `notifications/initialized`
  *   with 200 and `{}`, `null`, an empty body or an echo, or 204 with `text/html`; whatever the
- *   status and body, the transport sees an empty 204;
+ *   status and body (a redirect aside), the transport sees an empty 204;
  * - a network failure or an HTTP error status on a request becomes a `RemoteMcpError` that names
  *   the server and says what happened, instead of the body of an HTML error page.
  * GET requests (the SSE streams) pass through: the transports handle their statuses themselves,
- * and a refused optional stream is no failure (MCP 2025-03-26: the server MAY answer 405).
+ * and a refused optional stream is no failure (MCP 2025-03-26: the server MAY answer 405). So do
+ * redirects the transports asked to see (`redirect: 'manual'`): they follow those that stay within
+ * the server's origin, such as `/mcp` → `/mcp/`, and report the others.
  * In the 2026-07-28 era (`modern`), two more:
  * - an HTTP error status on a request is recorded, but its reply is passed on for the client to
  *   read: the reply to `server/discover` is how a server of the 2025 era says it does not know it;
@@ -33,8 +35,11 @@ export interface GuardedFetch {
  */
 export function guardedFetch(server: string, { modern = false } = {}): GuardedFetch {
   let last: RemoteMcpError | undefined;
+  /** The redirect just passed on: a failure only if the transport leaves it unfollowed. */
+  let redirect: RemoteMcpError | undefined;
   const sending = new Set<Promise<unknown>>();
   const guarded: typeof fetch = async (input, init) => {
+    redirect = undefined;
     const method = init?.method === 'POST' ? requestMethod(init.body) : undefined;
     let response: Response;
     try {
@@ -49,6 +54,12 @@ export function guardedFetch(server: string, { modern = false } = {}): GuardedFe
       if (init?.signal?.aborted) throw error;
       last = unreachable(server, error);
       throw last;
+    }
+    // RFC 9110 §15.4.8: a 307 (or 308) keeps the method and the body, so the transport repeats
+    // the request at the new URL; the redirect is neither a failure nor the reply.
+    if (init?.redirect === 'manual' && isRedirect(response.status)) {
+      redirect = unfollowed(server, response.status);
+      return response;
     }
     if (init?.method !== 'POST') {
       if (response.status >= 400 && response.status !== 405) last = httpError(server, response);
@@ -73,7 +84,7 @@ export function guardedFetch(server: string, { modern = false } = {}): GuardedFe
   };
   return {
     fetch: guarded,
-    lastFailure: () => last,
+    lastFailure: () => redirect ?? last,
     async sent() {
       // A transport prepares a message's headers before it fetches: let that happen first.
       await new Promise((resolve) => setImmediate(resolve));
@@ -97,6 +108,14 @@ function requestMethod(body: unknown): string | undefined {
   if (!('id' in message)) return undefined;
   return typeof message.method === 'string' ? message.method : '(unknown)';
 }
+
+const isRedirect = (status: number) => status >= 300 && status < 400;
+
+/** The SDKs follow a redirect only within the server's origin, and a POST's only if it keeps the method. */
+const unfollowed = (server: string, status: number) =>
+  new RemoteMcpError(server, 'http', `answered HTTP ${status}, a redirect the client does not follow`, {
+    status,
+  });
 
 function unreachable(server: string, error: unknown): RemoteMcpError {
   const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
