@@ -42,7 +42,8 @@ export const CreateProviderSchema = body({
 
 /**
  * `PUT /:id`: edit. Absent fields are kept; a `server_url` or header value still masked as shown
- * keeps the stored one, so a form can send back what it displayed.
+ * keeps the stored one, so a form can send back what it displayed. A `server_url` on another origin
+ * takes no stored header value: `headers` is then required in full (README, "Tool providers").
  */
 export const UpdateProviderSchema = body({
   name: name.optional(),
