@@ -373,6 +373,29 @@ describe('protocol 2026-07-28 against hand-written servers', () => {
     });
   });
 
+  it('a failure belongs to its request: after an HTML error page, a truncated reply is called so', async () => {
+    let calls = 0;
+    server = await serve('tools/call', (res, id) =>
+      ++calls === 1
+        ? reply(503, 'text/html', '<h1>Service Unavailable</h1>')(res, '')
+        : reply(200, 'application/json', `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{`)(res, ''),
+    );
+    const connection = await connectMcpServer(server.url, { protocol: MODERN, timeoutMs: 2000 });
+
+    const first = await failure(connection.callTool('echo'));
+    const second = await failure(connection.callTool('echo'));
+    await connection.close();
+
+    expect([first, second].map(({ kind, status, message }) => ({ kind, status, message }))).toEqual([
+      { kind: 'http', status: 503, message: `MCP server ${server.url}: answered HTTP 503 with an HTML page` },
+      {
+        kind: 'invalid-reply',
+        status: undefined,
+        message: `MCP server ${server.url}: answered tools/call with a body that is not JSON`,
+      },
+    ]);
+  });
+
   it('a call answered with 202 and no reply fails at once, not after callTimeoutMs', async () => {
     server = await serve('tools/call', (res) => reply(202, undefined, '')(res, ''));
     const connection = await connectMcpServer(server.url, {

@@ -228,6 +228,40 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
     });
   });
 
+  it('a failure belongs to its request: after an HTML error page, a truncated reply is called so', async () => {
+    let calls = 0;
+    server = await startRawServer((message, res) => {
+      if (message?.method === 'tools/call' && ++calls === 1) {
+        res.writeHead(503, { 'content-type': 'text/html' });
+        res.end(HTML_ERROR_PAGE);
+        return;
+      }
+      if (message?.method === 'tools/call') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[`);
+        return;
+      }
+      if (!answerRequest(message, res)) {
+        res.writeHead(202);
+        res.end();
+      }
+    });
+    const connection = await connect(server.url, { timeoutMs: 2000 });
+
+    const first = await failure(connection.callTool('echo'));
+    const second = await failure(connection.callTool('echo'));
+    await connection.close();
+
+    expect([first, second].map(({ kind, status, message }) => ({ kind, status, message }))).toEqual([
+      { kind: 'http', status: 503, message: `MCP server ${server.url}: answered HTTP 503 with an HTML page` },
+      {
+        kind: 'invalid-reply',
+        status: undefined,
+        message: `MCP server ${server.url}: answered tools/call with a body that is not JSON`,
+      },
+    ]);
+  });
+
   it('a JSON-RPC error from the server: the code and the server’s message', async () => {
     server = await startRawServer((message, res) => {
       if (message?.method === 'tools/call') {

@@ -194,6 +194,38 @@ describe.each(['2025', 'auto', '2026-07-28'] as const)(
       }
     });
 
+    it('a redirect followed is no failure: a truncated reply after it is called so', async () => {
+      server = await startRawServer((message, res, req) => {
+        if (req.url === '/mcp') {
+          res.writeHead(307, { location: '/mcp/' });
+          res.end();
+          return;
+        }
+        if (message?.method === 'tools/call') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{`);
+          return;
+        }
+        const answered =
+          protocol === '2026-07-28' ? answerModernRequest(message, res) : answerRequest(message, res);
+        if (!answered) {
+          res.writeHead(202);
+          res.end();
+        }
+      });
+      const url = `${server.origin}/mcp`;
+      const connection = await connectMcpServer(url, { protocol, timeoutMs: 2000 });
+
+      const error = await connection.callTool('echo').catch((caught: unknown) => caught);
+      await connection.close();
+
+      expect(error).toBeInstanceOf(RemoteMcpError);
+      expect(error).toMatchObject({
+        kind: 'invalid-reply',
+        message: `MCP server ${url}: answered tools/call with a body that is not JSON`,
+      });
+    });
+
     it('a redirect to another origin is not followed: the status, and that it was not followed', async () => {
       server = await redirecting(307);
       const elsewhere = server.origin.replace('127.0.0.1', 'localhost');

@@ -1,6 +1,5 @@
 import { ConfigurationError } from '../errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
-import { toRemoteMcpError } from './classify.js';
 import { withDeadline } from './deadline.js';
 import { openEraSession } from './era.js';
 import { describeServer } from './errors.js';
@@ -40,7 +39,7 @@ export async function connectMcpServer(
   const server = describeServer(target);
   const headers = withUrlCredentials(target, config.headers);
   const session = await openEraSession(target, server, { ...config, headers });
-  return openConnection(session, server, config);
+  return openConnection(session, config);
 }
 
 /**
@@ -73,25 +72,18 @@ export function parseServerUrl(url: string | URL): URL {
   return parsed;
 }
 
-function openConnection(session: Session, server: string, config: ParsedConnectOptions): McpServerConnection {
+function openConnection(session: Session, config: ParsedConnectOptions): McpServerConnection {
   let tools: Map<string, RemoteTool> | undefined;
   let closing: Promise<void> | undefined;
-
-  const failure = (error: unknown, method: string, timeoutMs: number) =>
-    toRemoteMcpError(error, { server, method, timeoutMs, lastFailure: session.lastFailure() });
 
   async function listTools(): Promise<RemoteTool[]> {
     const listed: RemoteTool[] = [];
     let cursor: string | undefined;
-    try {
-      for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-        const result = await session.listTools(cursor, config.timeoutMs);
-        listed.push(...result.tools.map(toRemoteTool));
-        cursor = result.nextCursor;
-        if (!cursor) break;
-      }
-    } catch (error) {
-      throw failure(error, 'tools/list', config.timeoutMs);
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const result = await session.listTools(cursor, config.timeoutMs);
+      listed.push(...result.tools.map(toRemoteTool));
+      cursor = result.nextCursor;
+      if (!cursor) break;
     }
     tools = new Map(listed.map((tool) => [tool.name, tool]));
     return listed;
@@ -122,7 +114,7 @@ function openConnection(session: Session, server: string, config: ParsedConnectO
       } catch (error) {
         // The caller's own cancellation is theirs, not the server's failure: reject as `fetch` does.
         if (options.signal?.aborted) throw options.signal.reason;
-        throw failure(error, 'tools/call', config.callTimeoutMs);
+        throw error;
       }
       return readToolResult(raw, tools?.get(name));
     },

@@ -1,11 +1,10 @@
 import { isJsonObject } from '../plain-object.js';
 import { RemoteMcpError } from './errors.js';
+import { currentExchange } from './exchange.js';
 
-/** The `fetch` the SDK's transports use for one remote server, and what it saw go wrong. */
+/** The `fetch` the SDK's transports use for one remote server. */
 export interface GuardedFetch {
   fetch: typeof fetch;
-  /** The last network failure or HTTP error status, including those of GET streams the SDK swallows. */
-  lastFailure(): RemoteMcpError | undefined;
   /**
    * Settles once the notifications under way have been sent, so that closing the connection does
    * not cut them off: a cancellation sent as a call is abandoned must reach the server (MCP,
@@ -21,7 +20,9 @@ export interface GuardedFetch {
  *   with 200 and `{}`, `null`, an empty body or an echo, or 204 with `text/html`; whatever the
  *   status and body (a redirect aside), the transport sees an empty 204;
  * - a network failure or an HTTP error status on a request becomes a `RemoteMcpError` that names
- *   the server and says what happened, instead of the body of an HTML error page.
+ *   the server and says what happened, instead of the body of an HTML error page. Failures,
+ *   including those of GET streams the SDK swallows, are recorded in the `Exchange` of the request
+ *   whose fetch met them.
  * GET requests (the SSE streams) pass through: the transports handle their statuses themselves,
  * and a refused optional stream is no failure (MCP 2025-03-26: the server MAY answer 405). So do
  * redirects the transports asked to see (`redirect: 'manual'`): they follow those that stay within
@@ -34,12 +35,15 @@ export interface GuardedFetch {
  *   the Server"), and this revision has no other stream for the reply.
  */
 export function guardedFetch(server: string, { modern = false } = {}): GuardedFetch {
-  let last: RemoteMcpError | undefined;
-  /** The redirect just passed on: a failure only if the transport leaves it unfollowed. */
-  let redirect: RemoteMcpError | undefined;
   const sending = new Set<Promise<unknown>>();
   const guarded: typeof fetch = async (input, init) => {
-    redirect = undefined;
+    const exchange = currentExchange();
+    const record = (failure: RemoteMcpError): RemoteMcpError => {
+      if (exchange) exchange.failure = failure;
+      return failure;
+    };
+    // This fetch is the redirect followed, or a new step: either way the redirect was no failure.
+    if (exchange) exchange.redirect = undefined;
     const method = init?.method === 'POST' ? requestMethod(init.body) : undefined;
     let response: Response;
     try {
@@ -52,17 +56,16 @@ export function guardedFetch(server: string, { modern = false } = {}): GuardedFe
       response = await answer;
     } catch (error) {
       if (init?.signal?.aborted) throw error;
-      last = unreachable(server, error);
-      throw last;
+      throw record(unreachable(server, error));
     }
     // RFC 9110 §15.4.8: a 307 (or 308) keeps the method and the body, so the transport repeats
     // the request at the new URL; the redirect is neither a failure nor the reply.
     if (init?.redirect === 'manual' && isRedirect(response.status)) {
-      redirect = unfollowed(server, response.status);
+      if (exchange) exchange.redirect = unfollowed(server, response.status);
       return response;
     }
     if (init?.method !== 'POST') {
-      if (response.status >= 400 && response.status !== 405) last = httpError(server, response);
+      if (response.status >= 400 && response.status !== 405) record(httpError(server, response));
       return response;
     }
     if (method === undefined) {
@@ -70,21 +73,21 @@ export function guardedFetch(server: string, { modern = false } = {}): GuardedFe
       return new Response(null, { status: 204 });
     }
     if (!response.ok) {
-      last = httpError(server, response);
+      const failure = record(httpError(server, response));
       if (modern) return response;
       await response.body?.cancel().catch(() => {});
-      throw last;
+      throw failure;
     }
     if (modern && response.status === 202) {
       await response.body?.cancel().catch(() => {});
-      last = new RemoteMcpError(server, 'invalid-reply', `answered ${method} with HTTP 202 and no reply`);
-      throw last;
+      throw record(
+        new RemoteMcpError(server, 'invalid-reply', `answered ${method} with HTTP 202 and no reply`),
+      );
     }
     return response;
   };
   return {
     fetch: guarded,
-    lastFailure: () => redirect ?? last,
     async sent() {
       // A transport prepares a message's headers before it fetches: let that happen first.
       await new Promise((resolve) => setImmediate(resolve));

@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/client';
+import { exchange } from './exchange.js';
 import { guardedFetch } from './fetch.js';
 import type { ModernClientSdk } from './modern-sdk.js';
 import type { ParsedConnectOptions } from './options.js';
@@ -28,11 +29,10 @@ export async function openModernSession(
   });
   // As in the 2025 era: requests get their own errors, nothing else may become an unhandled rejection.
   client.onerror = () => {};
-  await handshake(client.connect(transport, { timeout: options.timeoutMs }), client, {
+  await handshake(() => client.connect(transport, { timeout: options.timeoutMs }), client, {
     server,
     method: 'server/discover',
     timeoutMs: options.timeoutMs,
-    lastFailure: guarded.lastFailure,
   });
   return {
     kind: 'streamable-http',
@@ -40,24 +40,29 @@ export async function openModernSession(
     serverInfo: client.getServerVersion(),
     // A plain request, not `client.listTools`, for the reason given for the 2025 era.
     listTools: (cursor, timeout) =>
-      client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, { timeout }),
+      exchange({ server, method: 'tools/list', timeoutMs: timeout }, () =>
+        client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, { timeout }),
+      ),
     // `client.callTool` copies the arguments a tool declares with `x-mcp-header` into `Mcp-Param-*`
     // headers, as the 2026-07-28 revision asks, from the listing handed over as `toolDefinition`.
     // Its output schema is left out, so the result is not checked against it and is read all the
     // same (README, "Calling remote MCP servers from your apps").
-    callTool: async (name, args, tool, limits) => {
+    callTool: (name, args, tool, limits) => {
       const toolDefinition = tool && {
         name: tool.name,
         inputSchema: tool.inputSchema as Tool['inputSchema'],
       };
-      return (await client.callTool(
-        { name, arguments: args },
-        toolDefinition ? { ...limits, toolDefinition } : limits,
-      )) as Record<string, unknown>;
+      return exchange(
+        { server, method: 'tools/call', timeoutMs: limits.timeout },
+        async () =>
+          (await client.callTool(
+            { name, arguments: args },
+            toolDefinition ? { ...limits, toolDefinition } : limits,
+          )) as Record<string, unknown>,
+      );
     },
     terminate: () => transport.terminateSession(),
     close: () => client.close(),
-    lastFailure: guarded.lastFailure,
     sent: guarded.sent,
   };
 }

@@ -1,3 +1,4 @@
+import { exchange } from './exchange.js';
 import { guardedFetch } from './fetch.js';
 import type { ParsedConnectOptions } from './options.js';
 import type { ClientSdk } from './sdk.js';
@@ -32,11 +33,10 @@ export function sdkSessions(
     // Transport trouble outside a request (a refused optional stream) is reported here; requests
     // get their own errors, so nothing more is needed, and nothing becomes an unhandled rejection.
     client.onerror = () => {};
-    await handshake(client.connect(transport, { timeout: options.timeoutMs }), client, {
+    await handshake(() => client.connect(transport, { timeout: options.timeoutMs }), client, {
       server,
       method: 'initialize',
       timeoutMs: options.timeoutMs,
-      lastFailure: guarded.lastFailure,
     });
     return {
       kind,
@@ -47,22 +47,25 @@ export function sdkSessions(
       // against the tool's output schema, while a result that strays from it is read all the same,
       // as Dify reads it (README, "Calling remote MCP servers from your apps").
       listTools: (cursor, timeout) =>
-        client.request(
-          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-          sdk.ListToolsResultSchema,
-          { timeout },
+        exchange({ server, method: 'tools/list', timeoutMs: timeout }, () =>
+          client.request(
+            { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+            sdk.ListToolsResultSchema,
+            { timeout },
+          ),
         ),
       callTool: (name, args, _tool, limits) =>
-        client.request(
-          { method: 'tools/call', params: { name, arguments: args } },
-          sdk.CallToolResultSchema,
-          limits,
+        exchange({ server, method: 'tools/call', timeoutMs: limits.timeout }, () =>
+          client.request(
+            { method: 'tools/call', params: { name, arguments: args } },
+            sdk.CallToolResultSchema,
+            limits,
+          ),
         ),
       terminate: async () => {
         if ('terminateSession' in transport) await transport.terminateSession();
       },
       close: () => client.close(),
-      lastFailure: guarded.lastFailure,
       sent: guarded.sent,
     };
   };
