@@ -396,6 +396,25 @@ describe('protocol 2026-07-28 against hand-written servers', () => {
     ]);
   });
 
+  it('aborting a call while it lists the tools first rejects with the reason at once', async () => {
+    server = await serve('tools/list', () => {});
+    const connection = await connectMcpServer(server.url, { protocol: MODERN, timeoutMs: 20_000 });
+    const controller = new AbortController();
+    const reason = new Error('the user stopped the run');
+    const started = Date.now();
+    setTimeout(() => controller.abort(reason), 100);
+
+    const error = await connection
+      .callTool('echo', {}, { signal: controller.signal })
+      .catch((caught) => caught);
+    const waited = Date.now() - started;
+    await connection.close();
+
+    expect(error).toBe(reason);
+    expect(waited).toBeLessThan(10_000); // well before timeoutMs
+    expect(postedSince(server, 0)).toEqual(['server/discover', 'tools/list']);
+  });
+
   it('a call answered with 202 and no reply fails at once, not after callTimeoutMs', async () => {
     server = await serve('tools/call', (res) => reply(202, undefined, '')(res, ''));
     const connection = await connectMcpServer(server.url, {

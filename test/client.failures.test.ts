@@ -205,6 +205,34 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
     expect(error.message).toBe(`MCP server ${server.url}: no answer to tools/list within 300 ms`);
   });
 
+  it('aborting a call while it lists the tools first rejects with the reason at once', async () => {
+    server = await startRawServer((message, res) => {
+      if (message?.method === 'tools/list') return;
+      if (!answerRequest(message, res)) {
+        res.writeHead(202);
+        res.end();
+      }
+    });
+    const connection = await connect(server.url, { timeoutMs: 20_000 });
+    const controller = new AbortController();
+    const reason = new Error('the user stopped the run');
+    const started = Date.now();
+    setTimeout(() => controller.abort(reason), 100);
+
+    const error = await connection
+      .callTool('echo', {}, { signal: controller.signal })
+      .catch((caught) => caught);
+    const waited = Date.now() - started;
+    await connection.close();
+
+    expect(error).toBe(reason);
+    expect(waited).toBeLessThan(10_000); // well before timeoutMs
+    // The listing is abandoned on the server too, and no call follows it.
+    expect(
+      server.methods().filter((method) => method.startsWith('tools/') || method.endsWith('cancelled')),
+    ).toEqual(['tools/list', 'notifications/cancelled']);
+  });
+
   it('a tool list that does not follow the MCP schema: an invalid reply for tools/list', async () => {
     server = await startRawServer((message, res) => {
       if (message?.method === 'tools/list') {

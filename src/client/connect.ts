@@ -76,11 +76,11 @@ function openConnection(session: Session, config: ParsedConnectOptions): McpServ
   let tools: Map<string, RemoteTool> | undefined;
   let closing: Promise<void> | undefined;
 
-  async function listTools(): Promise<RemoteTool[]> {
+  async function listTools(signal?: AbortSignal): Promise<RemoteTool[]> {
     const listed: RemoteTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const result = await session.listTools(cursor, config.timeoutMs);
+      const result = await session.listTools(cursor, { timeout: config.timeoutMs, signal });
       listed.push(...result.tools.map(toRemoteTool));
       cursor = result.nextCursor;
       if (!cursor) break;
@@ -93,15 +93,17 @@ function openConnection(session: Session, config: ParsedConnectOptions): McpServ
     transport: session.kind,
     protocolVersion: session.protocolVersion,
     serverInfo: session.serverInfo,
-    listTools,
+    listTools: () => listTools(),
     async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}) {
-      options.signal?.throwIfAborted();
-      if (!tools) await listTools();
+      const { signal } = options;
+      signal?.throwIfAborted();
       let raw: Record<string, unknown>;
       try {
+        // The listing is part of the call: aborting the call stops it too.
+        if (!tools) await listTools(signal);
         raw = await session.callTool(name, args, tools?.get(name), {
           timeout: config.callTimeoutMs,
-          ...(options.signal ? { signal: options.signal } : {}),
+          ...(signal ? { signal } : {}),
           // Always asked for, so servers that report progress can; passed on when the caller listens.
           onprogress: ({ progress, total, message }) => {
             options.onProgress?.({
@@ -113,7 +115,7 @@ function openConnection(session: Session, config: ParsedConnectOptions): McpServ
         });
       } catch (error) {
         // The caller's own cancellation is theirs, not the server's failure: reject as `fetch` does.
-        if (options.signal?.aborted) throw options.signal.reason;
+        if (signal?.aborted) throw signal.reason;
         throw error;
       }
       return readToolResult(raw, tools?.get(name));

@@ -39,9 +39,9 @@ export async function openModernSession(
     protocolVersion: client.getNegotiatedProtocolVersion(),
     serverInfo: client.getServerVersion(),
     // A plain request, not `client.listTools`, for the reason given for the 2025 era.
-    listTools: (cursor, timeout) =>
-      exchange({ server, method: 'tools/list', timeoutMs: timeout }, () =>
-        client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, { timeout }),
+    listTools: (cursor, limits) =>
+      exchange({ server, method: 'tools/list', timeoutMs: limits.timeout }, () =>
+        client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, limits),
       ),
     // `client.callTool` copies the arguments a tool declares with `x-mcp-header` into `Mcp-Param-*`
     // headers, as the 2026-07-28 revision asks, from the listing handed over as `toolDefinition`.

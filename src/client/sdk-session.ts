@@ -46,12 +46,12 @@ export function sdkSessions(
       // and one it cannot compile would fail the whole listing; `client.callTool` checks the result
       // against the tool's output schema, while a result that strays from it is read all the same,
       // as Dify reads it (README, "Calling remote MCP servers from your apps").
-      listTools: (cursor, timeout) =>
-        exchange({ server, method: 'tools/list', timeoutMs: timeout }, () =>
+      listTools: (cursor, limits) =>
+        exchange({ server, method: 'tools/list', timeoutMs: limits.timeout }, () =>
           client.request(
             { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
             sdk.ListToolsResultSchema,
-            { timeout },
+            limits,
           ),
         ),
       callTool: (name, args, _tool, limits) =>

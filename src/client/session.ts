@@ -35,7 +35,7 @@ export interface Session {
   /** One page of `tools/list`. */
   listTools(
     cursor: string | undefined,
-    timeout: number,
+    limits: RequestLimits,
   ): Promise<{ tools: ListedTool[]; nextCursor?: string | undefined }>;
   /** One `tools/call`, its result as the server sent it; `tool` is its listing, when known. */
   callTool(

@@ -42,7 +42,10 @@ export interface RemoteToolResult {
 
 /** Options of one `callTool`. */
 export interface CallToolOptions {
-  /** Aborting it cancels the call (the server gets `notifications/cancelled`) and rejects with its reason. */
+  /**
+   * Aborting it cancels the call (the server gets `notifications/cancelled`), or the listing of the
+   * tools that comes first, and rejects with its reason at once.
+   */
   signal?: AbortSignal;
   /** Receives the server's progress notifications for this call. */
   onProgress?: (progress: RemoteProgress) => void;
