@@ -290,6 +290,62 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
     ]);
   });
 
+  it.each([
+    [
+      'gives the same cursor again',
+      (_page: number) => ({
+        tools: [{ name: 'echo', inputSchema: { type: 'object' } }],
+        nextCursor: 'again',
+      }),
+      'answered tools/list with a cursor it had given before, which would page for ever',
+      2,
+    ],
+    [
+      'lists a name twice',
+      (page: number) => ({
+        tools: [{ name: 'echo', inputSchema: { type: 'object' } }],
+        ...(page === 1 ? { nextCursor: 'p2' } : {}),
+      }),
+      'answered tools/list with two tools named "echo"',
+      2,
+    ],
+    [
+      'pages on and on',
+      (page: number) => ({
+        tools: [{ name: `tool_${page}`, inputSchema: { type: 'object' } }],
+        nextCursor: `p${page + 1}`,
+      }),
+      'answered tools/list with more than 100 pages, more than the client reads',
+      100,
+    ],
+  ])(
+    'a tool list that %s: an invalid reply, never a repeated or cut list',
+    async (_name, page, reason, pages) => {
+      let listed = 0;
+      server = await startRawServer((message, res) => {
+        if (message?.method === 'tools/list') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: page(++listed) }));
+          return;
+        }
+        if (!answerRequest(message, res)) {
+          res.writeHead(202);
+          res.end();
+        }
+      });
+      const connection = await connect(server.url, { timeoutMs: 2000 });
+
+      const error = await failure(connection.listTools());
+      await connection.close();
+
+      expect({ kind: error.kind, message: error.message }).toEqual({
+        kind: 'invalid-reply',
+        message: `MCP server ${server.url}: ${reason}`,
+      });
+      expect(listed).toBe(pages);
+    },
+  );
+
   it('a JSON-RPC error from the server: the code and the server’s message', async () => {
     server = await startRawServer((message, res) => {
       if (message?.method === 'tools/call') {

@@ -5,13 +5,11 @@ import { openEraSession } from './era.js';
 import { describeServer } from './errors.js';
 import { type ConnectMcpServerOptions, connectOptionsSchema, type ParsedConnectOptions } from './options.js';
 import { readToolResult } from './result.js';
-import type { ListedTool, Session } from './session.js';
+import type { Session } from './session.js';
+import { listAllTools } from './tool-list.js';
 import type { CallToolOptions, McpServerConnection, RemoteTool } from './types.js';
 
 export type { ConnectMcpServerOptions } from './options.js';
-
-/** A server that pages `tools/list` forever (the same cursor again and again) must not hang us. */
-const MAX_TOOL_PAGES = 100;
 
 /**
  * Connects to a remote MCP server over HTTP and opens a session with it, so a host's apps can list
@@ -39,7 +37,7 @@ export async function connectMcpServer(
   const server = describeServer(target);
   const headers = withUrlCredentials(target, config.headers);
   const session = await openEraSession(target, server, { ...config, headers });
-  return openConnection(session, config);
+  return openConnection(session, server, config);
 }
 
 /**
@@ -72,19 +70,12 @@ export function parseServerUrl(url: string | URL): URL {
   return parsed;
 }
 
-function openConnection(session: Session, config: ParsedConnectOptions): McpServerConnection {
+function openConnection(session: Session, server: string, config: ParsedConnectOptions): McpServerConnection {
   let tools: Map<string, RemoteTool> | undefined;
   let closing: Promise<void> | undefined;
 
   async function listTools(signal?: AbortSignal): Promise<RemoteTool[]> {
-    const listed: RemoteTool[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const result = await session.listTools(cursor, { timeout: config.timeoutMs, signal });
-      listed.push(...result.tools.map(toRemoteTool));
-      cursor = result.nextCursor;
-      if (!cursor) break;
-    }
+    const listed = await listAllTools(session, server, { timeout: config.timeoutMs, signal });
     tools = new Map(listed.map((tool) => [tool.name, tool]));
     return listed;
   }
@@ -125,15 +116,6 @@ function openConnection(session: Session, config: ParsedConnectOptions): McpServ
       return closing;
     },
   };
-}
-
-function toRemoteTool(tool: ListedTool): RemoteTool {
-  const remote: RemoteTool = { name: tool.name, inputSchema: tool.inputSchema };
-  if (tool.title !== undefined) remote.title = tool.title;
-  if (tool.description !== undefined) remote.description = tool.description;
-  if (tool.outputSchema !== undefined) remote.outputSchema = tool.outputSchema;
-  if (tool.annotations !== undefined) remote.annotations = tool.annotations;
-  return remote;
 }
 
 /**

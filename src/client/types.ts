@@ -62,7 +62,10 @@ export interface McpServerConnection {
   readonly protocolVersion: string | undefined;
   /** The server's `serverInfo`: from `initialize`, or from `server/discover` in the 2026-07-28 era. */
   readonly serverInfo: { name: string; version: string } | undefined;
-  /** Every tool of the server (all pages of `tools/list`). */
+  /**
+   * Every tool of the server (all pages of `tools/list`). A repeated cursor, two tools of one name
+   * or more than 100 pages are an `invalid-reply` error, never a repeated or partial list.
+   */
   listTools(): Promise<RemoteTool[]>;
   /** Calls a tool. Lists the tools first when this connection has not yet, to know its `outputSchema`. */
   callTool(
