@@ -473,6 +473,16 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
     });
   });
 
+  it('credentials that are not valid percent-encoding: a configuration error that quotes neither them nor the URL', async () => {
+    const error = await connect('http://ada:s3cr%E0%A4%A@127.0.0.1:1/mcp').catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toMatchObject({
+      code: 'invalid_url',
+      message: 'connectMcpServer: the user name or password in the server URL is not valid percent-encoding',
+    });
+  });
+
   it('bad options are a configuration error naming the option', async () => {
     await expect(
       connect('http://127.0.0.1:1/mcp', { timeoutMs: -1, headers: { 'Bad Header': 'x' } }),

@@ -235,6 +235,26 @@ describe.each(databases)("mcpToolProviderConsole on '$name'", (kind) => {
     );
   });
 
+  it('a URL whose credentials are not valid percent-encoding: 400 naming the field, quoting nothing', async () => {
+    const before = reports.length;
+    const url = `${remote.origin.replace('http://', 'http://ada:s3cr%E0%A4%A@')}/mcp`;
+    const added = await addRemote();
+
+    const created = await editor.create({ name: 'Bad credentials', server_url: url });
+    const edited = await editor.update(added.id, { server_url: url, headers: {} });
+
+    for (const reply of [created, edited]) {
+      expectError(
+        reply,
+        400,
+        'invalid_request',
+        'Invalid request body: server_url must have its user name and password in valid percent-encoding',
+        { server_url: 'must have its user name and password in valid percent-encoding' },
+      );
+    }
+    expect(reports.length).toBe(before);
+  });
+
   it('a second provider of the same name: 409, without connecting', async () => {
     const first = await addRemote();
     const before = remote.requests.length;

@@ -46,11 +46,30 @@ export async function connectMcpServer(
  */
 function withUrlCredentials(url: URL, headers: Record<string, string>): Record<string, string> {
   if (!url.username && !url.password) return headers;
-  const user = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  const user = urlCredentials(url);
+  if (user === undefined) {
+    // Neither the credentials nor the URL are quoted: they are secrets.
+    throw new ConfigurationError(
+      'invalid_url',
+      'connectMcpServer: the user name or password in the server URL is not valid percent-encoding',
+    );
+  }
   url.username = '';
   url.password = '';
   if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return headers;
   return { ...headers, Authorization: `Basic ${Buffer.from(user).toString('base64')}` };
+}
+
+/**
+ * The `user:password` of a URL, decoded (RFC 3986 §3.2.1 userinfo is percent-encoded UTF-8);
+ * `undefined` when its percent-encoding is not valid.
+ */
+export function urlCredentials(url: URL): string | undefined {
+  try {
+    return `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** An http(s) URL; anything else is a programming error of the caller. */
