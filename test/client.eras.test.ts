@@ -432,6 +432,57 @@ describe('protocol 2026-07-28 against hand-written servers', () => {
     });
   });
 
+  it.each([
+    [
+      'an event stream that ends without the response',
+      (res: http.ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(': working\n\n');
+      },
+      'closed',
+      'ended the event stream of tools/call without its response',
+    ],
+    [
+      'an event stream whose connection drops',
+      (res: http.ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(': working\n\n', () => res.destroy());
+      },
+      'closed',
+      'closed the connection during tools/call',
+    ],
+    [
+      'a complete JSON reply to another request',
+      (res: http.ServerResponse, id: unknown) =>
+        reply(
+          200,
+          'application/json',
+          JSON.stringify({ jsonrpc: '2.0', id: `${id}-other`, result: {} }),
+        )(res, ''),
+      'invalid-reply',
+      'answered tools/call with JSON that is not its response',
+    ],
+  ])('%s fails the call at once, not after callTimeoutMs', async (_name, answer, kind, reason) => {
+    server = await serve('tools/call', answer);
+    const connection = await connectMcpServer(server.url, {
+      protocol: MODERN,
+      timeoutMs: 2000,
+      callTimeoutMs: 20_000,
+    });
+    await connection.listTools();
+    const started = Date.now();
+
+    const error = await failure(connection.callTool('echo'));
+    const waited = Date.now() - started;
+    await connection.close();
+
+    expect({ kind: error.kind, message: error.message }).toEqual({
+      kind,
+      message: `MCP server ${server.url}: ${reason}`,
+    });
+    expect(waited).toBeLessThan(10_000); // well before callTimeoutMs
+  });
+
   it('with transport "sse": a configuration error, before anything is sent', async () => {
     await expect(
       connectMcpServer('http://127.0.0.1:1/sse', { protocol: MODERN, transport: 'sse' }),

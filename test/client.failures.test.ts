@@ -5,6 +5,7 @@
  * the 2025 era and in `auto`, whose `server/discover` comes first: whatever it gets short of an
  * outage, the 2025 handshake follows and says what is wrong.
  */
+import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, connectMcpServer, RemoteMcpError } from '../src/index.js';
 import { answerRequest, closedPort, type RemoteServer, startRawServer } from './helpers/remote-servers.js';
@@ -345,6 +346,135 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
       expect(listed).toBe(pages);
     },
   );
+
+  describe('a reply that ends without the response fails the call at once, not after callTimeoutMs', () => {
+    /**
+     * A server whose `tools/call` gets `answer`, and a GET that resumes a stream `resume`; the GET
+     * stream a client may open without resuming is refused (405). A call waits at most 20 s.
+     */
+    const calling = async (
+      answer: (res: http.ServerResponse, id: unknown) => void,
+      resume?: (res: http.ServerResponse) => void,
+    ) => {
+      server = await startRawServer((message, res, req) => {
+        if (req.method === 'GET') {
+          if (resume && req.headers['last-event-id']) return resume(res);
+          res.writeHead(405);
+          return res.end();
+        }
+        if (message?.method === 'tools/call') answer(res, message.id);
+        else if (!answerRequest(message, res)) {
+          res.writeHead(202);
+          res.end();
+        }
+      });
+      return connect(server.url, { timeoutMs: 2000, callTimeoutMs: 20_000 });
+    };
+    /** The Last-Event-ID of each GET the server got. */
+    const resumptions = () =>
+      server?.requests.filter((request) => request.method === 'GET').map((r) => r.headers['last-event-id']);
+    /** An event id and no message (MCP 2025-11-25 transports: the event that makes a stream resumable), then a short retry. */
+    const PRIMING = 'retry: 10\nid: call-1.0\ndata: \n\n';
+    const PROGRESS =
+      'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}}\n\n';
+
+    it.each([
+      [
+        'an event stream that ends without it',
+        (res: http.ServerResponse) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end(PROGRESS);
+        },
+        'closed',
+        'ended the event stream of tools/call without its response',
+      ],
+      [
+        'an event stream whose connection drops',
+        (res: http.ServerResponse) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(PROGRESS, () => res.destroy());
+        },
+        'closed',
+        'closed the connection during tools/call',
+      ],
+      [
+        'a complete JSON reply to another request',
+        (res: http.ServerResponse, id: unknown) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: `${id}-other`, result: { content: [] } }));
+        },
+        'invalid-reply',
+        'answered tools/call with JSON that is not its response',
+      ],
+    ])('%s', async (_name, answer, kind, reason) => {
+      const connection = await calling(answer);
+      await connection.listTools();
+      const started = Date.now();
+
+      const error = await failure(connection.callTool('echo'));
+      const waited = Date.now() - started;
+      await connection.close();
+
+      expect({ kind: error.kind, message: error.message }).toEqual({
+        kind,
+        message: `MCP server ${server?.url}: ${reason}`,
+      });
+      expect(waited).toBeLessThan(10_000); // well before callTimeoutMs
+    });
+
+    it('a stream that carried event ids is resumed first, and its response read', async () => {
+      let call: unknown;
+      const connection = await calling(
+        (res, id) => {
+          call = id;
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end(PRIMING);
+        },
+        (res) => {
+          const response = {
+            jsonrpc: '2.0',
+            id: call,
+            result: { content: [{ type: 'text', text: 'resumed' }] },
+          };
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end(`id: call-1.1\ndata: ${JSON.stringify(response)}\n\n`);
+        },
+      );
+
+      const result = await connection.callTool('echo');
+      await connection.close();
+
+      expect(result.text).toBe('resumed');
+      expect(resumptions()).toEqual(['call-1.0']);
+    });
+
+    it('a stream that carried event ids and cannot be resumed: closed, once the client gives up', async () => {
+      const connection = await calling(
+        (res) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end(PRIMING);
+        },
+        (res) => {
+          res.writeHead(404, { 'content-type': 'text/html' });
+          res.end('<h1>Not Found</h1>');
+        },
+      );
+      await connection.listTools();
+      const started = Date.now();
+
+      const error = await failure(connection.callTool('echo'));
+      const waited = Date.now() - started;
+      await connection.close();
+
+      expect({ kind: error.kind, message: error.message }).toEqual({
+        kind: 'closed',
+        message: `MCP server ${server?.url}: closed the event stream during tools/call, and it could not be resumed`,
+      });
+      expect(waited).toBeLessThan(10_000); // well before callTimeoutMs
+      // As many resumptions as the SDK tries, each for the events after the last one.
+      expect(resumptions()).toEqual(['call-1.0', 'call-1.0']);
+    });
+  });
 
   it('a JSON-RPC error from the server: the code and the server’s message', async () => {
     server = await startRawServer((message, res) => {

@@ -4,6 +4,7 @@
  * `…/sse` (the 2024-11-05 HTTP+SSE transport); any other path tries Streamable HTTP first and falls
  * back to HTTP+SSE on 400, 404 or 405 (MCP 2025-03-26 transports, "Backwards Compatibility").
  */
+import type http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcpServer, RemoteMcpError } from '../src/index.js';
 import {
@@ -246,3 +247,49 @@ describe.each(['2025', 'auto', '2026-07-28'] as const)(
     });
   },
 );
+
+describe('a 2024-11-05 event stream that ends and cannot be opened again', () => {
+  let server: RemoteServer | undefined;
+
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('fails the calls still waiting for their response at once, not after callTimeoutMs', async () => {
+    let stream: http.ServerResponse | undefined;
+    server = await startRawServer((message, res, req) => {
+      if (req.method === 'GET') {
+        if (stream) {
+          res.writeHead(404, { 'content-type': 'text/html' });
+          return res.end('<h1>Not Found</h1>');
+        }
+        stream = res;
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        return res.write('retry: 10\n\nevent: endpoint\ndata: /sse/messages\n\n');
+      }
+      res.writeHead(202);
+      res.end();
+      // The responses come over the event stream; a call's never does, the stream ends instead.
+      if (message?.method === 'tools/call') return stream?.end();
+      const answer = { writeHead: () => {}, end: (text: string) => stream?.write(`data: ${text}\n\n`) };
+      answerRequest(message, answer as unknown as http.ServerResponse);
+    }, '/sse');
+    const connection = await connectMcpServer(server.url, { ...ERA, timeoutMs: 2000, callTimeoutMs: 20_000 });
+    await connection.listTools();
+    const started = Date.now();
+
+    const error = await connection.callTool('echo').catch((caught: unknown) => caught);
+    const waited = Date.now() - started;
+    await connection.close();
+
+    expect(connection.transport).toBe('sse');
+    expect(error).toBeInstanceOf(RemoteMcpError);
+    expect(error).toMatchObject({
+      kind: 'closed',
+      message: `MCP server ${server.url}: closed the event stream during tools/call, and it could not be opened again`,
+    });
+    expect(waited).toBeLessThan(10_000); // well before callTimeoutMs
+    expect(server.requests.filter((request) => request.method === 'GET')).toHaveLength(2);
+  });
+});

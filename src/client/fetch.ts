@@ -1,6 +1,8 @@
 import { isJsonObject } from '../plain-object.js';
 import { RemoteMcpError } from './errors.js';
 import { currentExchange } from './exchange.js';
+import { eventStreamWatch, watchReply } from './replies.js';
+import type { TransportKind } from './session.js';
 
 /** The `fetch` the SDK's transports use for one remote server. */
 export interface GuardedFetch {
@@ -27,6 +29,9 @@ export interface GuardedFetch {
  * and a refused optional stream is no failure (MCP 2025-03-26: the server MAY answer 405). So do
  * redirects the transports asked to see (`redirect: 'manual'`): they follow those that stay within
  * the server's origin, such as `/mcp` → `/mcp/`, and report the others.
+ * The reply to a request is watched to its end (`watchReply`; over the 2024-11-05 transport, the
+ * event stream that carries every response, `eventStreamWatch`), and so are the GETs that resume
+ * a stream, so that a response that cannot come fails its request at once.
  * In the 2026-07-28 era (`modern`), two more:
  * - an HTTP error status on a request is recorded, but its reply is passed on for the client to
  *   read: the reply to `server/discover` is how a server of the 2025 era says it does not know it;
@@ -34,8 +39,12 @@ export interface GuardedFetch {
  *   acknowledges notifications and responses only (MCP 2025-03-26 transports, "Sending Messages to
  *   the Server"), and this revision has no other stream for the reply.
  */
-export function guardedFetch(server: string, { modern = false } = {}): GuardedFetch {
+export function guardedFetch(
+  server: string,
+  { modern = false, kind = 'streamable-http' }: { modern?: boolean; kind?: TransportKind } = {},
+): GuardedFetch {
   const sending = new Set<Promise<unknown>>();
+  const eventStream = kind === 'sse' ? eventStreamWatch(server) : undefined;
   const guarded: typeof fetch = async (input, init) => {
     const exchange = currentExchange();
     const record = (failure: RemoteMcpError): RemoteMcpError => {
@@ -56,6 +65,10 @@ export function guardedFetch(server: string, { modern = false } = {}): GuardedFe
       response = await answer;
     } catch (error) {
       if (init?.signal?.aborted) throw error;
+      if (isGet(init)) {
+        eventStream?.opening(undefined);
+        if (resumes(init)) exchange?.resumptionFailed(false);
+      }
       throw record(unreachable(server, error));
     }
     // RFC 9110 §15.4.8: a 307 (or 308) keeps the method and the body, so the transport repeats
@@ -65,6 +78,11 @@ export function guardedFetch(server: string, { modern = false } = {}): GuardedFe
       return response;
     }
     if (init?.method !== 'POST') {
+      if (isGet(init)) {
+        eventStream?.opening(response);
+        // A transport gives a resumption up after a 405, and retries after other statuses.
+        if (resumes(init) && !response.ok) exchange?.resumptionFailed(response.status === 405);
+      }
       if (response.status >= 400 && response.status !== 405) record(httpError(server, response));
       return response;
     }
@@ -84,7 +102,12 @@ export function guardedFetch(server: string, { modern = false } = {}): GuardedFe
         new RemoteMcpError(server, 'invalid-reply', `answered ${method} with HTTP 202 and no reply`),
       );
     }
-    return response;
+    if (!exchange?.watched) return response;
+    if (eventStream) {
+      eventStream.waiting(exchange);
+      return response;
+    }
+    return watchReply(response, exchange);
   };
   return {
     fetch: guarded,
@@ -111,6 +134,12 @@ function requestMethod(body: unknown): string | undefined {
   if (!('id' in message)) return undefined;
   return typeof message.method === 'string' ? message.method : '(unknown)';
 }
+
+/** EventSource leaves the method out. */
+const isGet = (init: RequestInit | undefined) => (init?.method ?? 'GET') === 'GET';
+
+/** A GET that resumes a stream after its last event (MCP 2025-06-18 transports, "Resumability and Redelivery"). */
+const resumes = (init: RequestInit | undefined) => new Headers(init?.headers).has('last-event-id');
 
 const isRedirect = (status: number) => status >= 300 && status < 400;
 

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/client';
-import { exchange } from './exchange.js';
+import { exchange, RECONNECTION } from './exchange.js';
 import { guardedFetch } from './fetch.js';
 import type { ModernClientSdk } from './modern-sdk.js';
 import type { ParsedConnectOptions } from './options.js';
@@ -22,6 +22,7 @@ export async function openModernSession(
   const transport = new sdk.StreamableHTTPClientTransport(url, {
     requestInit: { headers: options.headers },
     fetch: guarded.fetch,
+    reconnectionOptions: RECONNECTION,
   });
   const client = new sdk.Client(CLIENT_INFO, {
     capabilities: {},
@@ -29,7 +30,7 @@ export async function openModernSession(
   });
   // As in the 2025 era: requests get their own errors, nothing else may become an unhandled rejection.
   client.onerror = () => {};
-  await handshake(() => client.connect(transport, { timeout: options.timeoutMs }), client, {
+  await handshake((own) => client.connect(transport, { timeout: options.timeoutMs, ...own }), client, {
     server,
     method: 'server/discover',
     timeoutMs: options.timeoutMs,
@@ -40,8 +41,11 @@ export async function openModernSession(
     serverInfo: client.getServerVersion(),
     // A plain request, not `client.listTools`, for the reason given for the 2025 era.
     listTools: (cursor, limits) =>
-      exchange({ server, method: 'tools/list', timeoutMs: limits.timeout }, () =>
-        client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, limits),
+      exchange({ server, method: 'tools/list', timeoutMs: limits.timeout }, limits.signal, (own) =>
+        client.request(
+          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+          { ...limits, ...own },
+        ),
       ),
     // `client.callTool` copies the arguments a tool declares with `x-mcp-header` into `Mcp-Param-*`
     // headers, as the 2026-07-28 revision asks, from the listing handed over as `toolDefinition`.
@@ -54,10 +58,11 @@ export async function openModernSession(
       };
       return exchange(
         { server, method: 'tools/call', timeoutMs: limits.timeout },
-        async () =>
+        limits.signal,
+        async (own) =>
           (await client.callTool(
             { name, arguments: args },
-            toolDefinition ? { ...limits, toolDefinition } : limits,
+            { ...limits, ...own, ...(toolDefinition ? { toolDefinition } : {}) },
           )) as Record<string, unknown>,
       );
     },

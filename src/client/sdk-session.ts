@@ -1,4 +1,4 @@
-import { exchange } from './exchange.js';
+import { exchange, RECONNECTION } from './exchange.js';
 import { guardedFetch } from './fetch.js';
 import type { ParsedConnectOptions } from './options.js';
 import type { ClientSdk } from './sdk.js';
@@ -16,12 +16,15 @@ export function sdkSessions(
   options: ParsedConnectOptions,
 ): (kind: TransportKind) => Promise<Session> {
   return async (kind) => {
-    const guarded = guardedFetch(server);
+    const guarded = guardedFetch(server, { kind });
     const transportOptions = { requestInit: { headers: options.headers }, fetch: guarded.fetch };
     const transport =
       kind === 'sse'
         ? new sdk.SSEClientTransport(url, transportOptions)
-        : new sdk.StreamableHTTPClientTransport(url, transportOptions);
+        : new sdk.StreamableHTTPClientTransport(url, {
+            ...transportOptions,
+            reconnectionOptions: RECONNECTION,
+          });
     // The client hands the transport the version `initialize` settled on, and keeps it to itself.
     let protocolVersion: string | undefined;
     const setProtocolVersion = transport.setProtocolVersion.bind(transport);
@@ -33,7 +36,7 @@ export function sdkSessions(
     // Transport trouble outside a request (a refused optional stream) is reported here; requests
     // get their own errors, so nothing more is needed, and nothing becomes an unhandled rejection.
     client.onerror = () => {};
-    await handshake(() => client.connect(transport, { timeout: options.timeoutMs }), client, {
+    await handshake((own) => client.connect(transport, { timeout: options.timeoutMs, ...own }), client, {
       server,
       method: 'initialize',
       timeoutMs: options.timeoutMs,
@@ -47,19 +50,19 @@ export function sdkSessions(
       // against the tool's output schema, while a result that strays from it is read all the same,
       // as Dify reads it (README, "Calling remote MCP servers from your apps").
       listTools: (cursor, limits) =>
-        exchange({ server, method: 'tools/list', timeoutMs: limits.timeout }, () =>
+        exchange({ server, method: 'tools/list', timeoutMs: limits.timeout }, limits.signal, (own) =>
           client.request(
             { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
             sdk.ListToolsResultSchema,
-            limits,
+            { ...limits, ...own },
           ),
         ),
       callTool: (name, args, _tool, limits) =>
-        exchange({ server, method: 'tools/call', timeoutMs: limits.timeout }, () =>
+        exchange({ server, method: 'tools/call', timeoutMs: limits.timeout }, limits.signal, (own) =>
           client.request(
             { method: 'tools/call', params: { name, arguments: args } },
             sdk.CallToolResultSchema,
-            limits,
+            { ...limits, ...own },
           ),
         ),
       terminate: async () => {

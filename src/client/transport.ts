@@ -2,7 +2,7 @@ import { PACKAGE_VERSION } from '../version.js';
 import { type RequestLabel, timedOut } from './classify.js';
 import { withDeadline } from './deadline.js';
 import { RemoteMcpError } from './errors.js';
-import { exchange } from './exchange.js';
+import { type ExchangeOptions, exchange } from './exchange.js';
 import type { ParsedConnectOptions } from './options.js';
 import type { Session, TransportKind } from './session.js';
 
@@ -60,15 +60,21 @@ export async function openSession(
  * Runs a client's `connect` within `timeoutMs`, as an exchange of its own: the SDKs time their
  * requests, not the opening of an SSE stream, so the deadline covers both. On failure the client is
  * closed and the error is a `RemoteMcpError`; `label.method` is `initialize`, or `server/discover`
- * in the 2026-07-28 era.
+ * in the 2026-07-28 era. Its replies are not watched for their end: `connect` goes on after the
+ * response (`notifications/initialized`), so its settling cannot tell whether the response came.
  */
 export async function handshake(
-  connect: () => Promise<void>,
+  connect: (own: ExchangeOptions) => Promise<void>,
   client: { close(): Promise<void> },
   label: RequestLabel,
 ): Promise<void> {
   try {
-    await exchange(label, () => withDeadline(connect(), label.timeoutMs, () => timedOut(label)));
+    await exchange(
+      label,
+      undefined,
+      (own) => withDeadline(connect(own), label.timeoutMs, () => timedOut(label)),
+      { watched: false },
+    );
   } catch (error) {
     await client.close().catch(() => {});
     throw error;
