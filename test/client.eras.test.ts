@@ -373,6 +373,48 @@ describe('protocol 2026-07-28 against hand-written servers', () => {
     });
   });
 
+  it('a failure belongs to its request: after an HTML error page, a truncated reply is called so', async () => {
+    let calls = 0;
+    server = await serve('tools/call', (res, id) =>
+      ++calls === 1
+        ? reply(503, 'text/html', '<h1>Service Unavailable</h1>')(res, '')
+        : reply(200, 'application/json', `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{`)(res, ''),
+    );
+    const connection = await connectMcpServer(server.url, { protocol: MODERN, timeoutMs: 2000 });
+
+    const first = await failure(connection.callTool('echo'));
+    const second = await failure(connection.callTool('echo'));
+    await connection.close();
+
+    expect([first, second].map(({ kind, status, message }) => ({ kind, status, message }))).toEqual([
+      { kind: 'http', status: 503, message: `MCP server ${server.url}: answered HTTP 503 with an HTML page` },
+      {
+        kind: 'invalid-reply',
+        status: undefined,
+        message: `MCP server ${server.url}: answered tools/call with a body that is not JSON`,
+      },
+    ]);
+  });
+
+  it('aborting a call while it lists the tools first rejects with the reason at once', async () => {
+    server = await serve('tools/list', () => {});
+    const connection = await connectMcpServer(server.url, { protocol: MODERN, timeoutMs: 20_000 });
+    const controller = new AbortController();
+    const reason = new Error('the user stopped the run');
+    const started = Date.now();
+    setTimeout(() => controller.abort(reason), 100);
+
+    const error = await connection
+      .callTool('echo', {}, { signal: controller.signal })
+      .catch((caught) => caught);
+    const waited = Date.now() - started;
+    await connection.close();
+
+    expect(error).toBe(reason);
+    expect(waited).toBeLessThan(10_000); // well before timeoutMs
+    expect(postedSince(server, 0)).toEqual(['server/discover', 'tools/list']);
+  });
+
   it('a call answered with 202 and no reply fails at once, not after callTimeoutMs', async () => {
     server = await serve('tools/call', (res) => reply(202, undefined, '')(res, ''));
     const connection = await connectMcpServer(server.url, {
@@ -388,6 +430,57 @@ describe('protocol 2026-07-28 against hand-written servers', () => {
       kind: 'invalid-reply',
       message: `MCP server ${server.url}: answered tools/call with HTTP 202 and no reply`,
     });
+  });
+
+  it.each([
+    [
+      'an event stream that ends without the response',
+      (res: http.ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(': working\n\n');
+      },
+      'closed',
+      'ended the event stream of tools/call without its response',
+    ],
+    [
+      'an event stream whose connection drops',
+      (res: http.ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(': working\n\n', () => res.destroy());
+      },
+      'closed',
+      'closed the connection during tools/call',
+    ],
+    [
+      'a complete JSON reply to another request',
+      (res: http.ServerResponse, id: unknown) =>
+        reply(
+          200,
+          'application/json',
+          JSON.stringify({ jsonrpc: '2.0', id: `${id}-other`, result: {} }),
+        )(res, ''),
+      'invalid-reply',
+      'answered tools/call with JSON that is not its response',
+    ],
+  ])('%s fails the call at once, not after callTimeoutMs', async (_name, answer, kind, reason) => {
+    server = await serve('tools/call', answer);
+    const connection = await connectMcpServer(server.url, {
+      protocol: MODERN,
+      timeoutMs: 2000,
+      callTimeoutMs: 20_000,
+    });
+    await connection.listTools();
+    const started = Date.now();
+
+    const error = await failure(connection.callTool('echo'));
+    const waited = Date.now() - started;
+    await connection.close();
+
+    expect({ kind: error.kind, message: error.message }).toEqual({
+      kind,
+      message: `MCP server ${server.url}: ${reason}`,
+    });
+    expect(waited).toBeLessThan(10_000); // well before callTimeoutMs
   });
 
   it('with transport "sse": a configuration error, before anything is sent', async () => {

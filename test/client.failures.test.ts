@@ -5,6 +5,7 @@
  * the 2025 era and in `auto`, whose `server/discover` comes first: whatever it gets short of an
  * outage, the 2025 handshake follows and says what is wrong.
  */
+import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, connectMcpServer, RemoteMcpError } from '../src/index.js';
 import { answerRequest, closedPort, type RemoteServer, startRawServer } from './helpers/remote-servers.js';
@@ -205,6 +206,34 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
     expect(error.message).toBe(`MCP server ${server.url}: no answer to tools/list within 300 ms`);
   });
 
+  it('aborting a call while it lists the tools first rejects with the reason at once', async () => {
+    server = await startRawServer((message, res) => {
+      if (message?.method === 'tools/list') return;
+      if (!answerRequest(message, res)) {
+        res.writeHead(202);
+        res.end();
+      }
+    });
+    const connection = await connect(server.url, { timeoutMs: 20_000 });
+    const controller = new AbortController();
+    const reason = new Error('the user stopped the run');
+    const started = Date.now();
+    setTimeout(() => controller.abort(reason), 100);
+
+    const error = await connection
+      .callTool('echo', {}, { signal: controller.signal })
+      .catch((caught) => caught);
+    const waited = Date.now() - started;
+    await connection.close();
+
+    expect(error).toBe(reason);
+    expect(waited).toBeLessThan(10_000); // well before timeoutMs
+    // The listing is abandoned on the server too, and no call follows it.
+    expect(
+      server.methods().filter((method) => method.startsWith('tools/') || method.endsWith('cancelled')),
+    ).toEqual(['tools/list', 'notifications/cancelled']);
+  });
+
   it('a tool list that does not follow the MCP schema: an invalid reply for tools/list', async () => {
     server = await startRawServer((message, res) => {
       if (message?.method === 'tools/list') {
@@ -225,6 +254,225 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
     expect({ kind: error.kind, message: error.message }).toEqual({
       kind: 'invalid-reply',
       message: `MCP server ${server.url}: answered tools/list with a message that does not follow the MCP schema`,
+    });
+  });
+
+  it('a failure belongs to its request: after an HTML error page, a truncated reply is called so', async () => {
+    let calls = 0;
+    server = await startRawServer((message, res) => {
+      if (message?.method === 'tools/call' && ++calls === 1) {
+        res.writeHead(503, { 'content-type': 'text/html' });
+        res.end(HTML_ERROR_PAGE);
+        return;
+      }
+      if (message?.method === 'tools/call') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[`);
+        return;
+      }
+      if (!answerRequest(message, res)) {
+        res.writeHead(202);
+        res.end();
+      }
+    });
+    const connection = await connect(server.url, { timeoutMs: 2000 });
+
+    const first = await failure(connection.callTool('echo'));
+    const second = await failure(connection.callTool('echo'));
+    await connection.close();
+
+    expect([first, second].map(({ kind, status, message }) => ({ kind, status, message }))).toEqual([
+      { kind: 'http', status: 503, message: `MCP server ${server.url}: answered HTTP 503 with an HTML page` },
+      {
+        kind: 'invalid-reply',
+        status: undefined,
+        message: `MCP server ${server.url}: answered tools/call with a body that is not JSON`,
+      },
+    ]);
+  });
+
+  it.each([
+    [
+      'gives the same cursor again',
+      (_page: number) => ({
+        tools: [{ name: 'echo', inputSchema: { type: 'object' } }],
+        nextCursor: 'again',
+      }),
+      'answered tools/list with a cursor it had given before, which would page for ever',
+      2,
+    ],
+    [
+      'lists a name twice',
+      (page: number) => ({
+        tools: [{ name: 'echo', inputSchema: { type: 'object' } }],
+        ...(page === 1 ? { nextCursor: 'p2' } : {}),
+      }),
+      'answered tools/list with two tools named "echo"',
+      2,
+    ],
+    [
+      'pages on and on',
+      (page: number) => ({
+        tools: [{ name: `tool_${page}`, inputSchema: { type: 'object' } }],
+        nextCursor: `p${page + 1}`,
+      }),
+      'answered tools/list with more than 100 pages, more than the client reads',
+      100,
+    ],
+  ])(
+    'a tool list that %s: an invalid reply, never a repeated or cut list',
+    async (_name, page, reason, pages) => {
+      let listed = 0;
+      server = await startRawServer((message, res) => {
+        if (message?.method === 'tools/list') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: page(++listed) }));
+          return;
+        }
+        if (!answerRequest(message, res)) {
+          res.writeHead(202);
+          res.end();
+        }
+      });
+      const connection = await connect(server.url, { timeoutMs: 2000 });
+
+      const error = await failure(connection.listTools());
+      await connection.close();
+
+      expect({ kind: error.kind, message: error.message }).toEqual({
+        kind: 'invalid-reply',
+        message: `MCP server ${server.url}: ${reason}`,
+      });
+      expect(listed).toBe(pages);
+    },
+  );
+
+  describe('a reply that ends without the response fails the call at once, not after callTimeoutMs', () => {
+    /**
+     * A server whose `tools/call` gets `answer`, and a GET that resumes a stream `resume`; the GET
+     * stream a client may open without resuming is refused (405). A call waits at most 20 s.
+     */
+    const calling = async (
+      answer: (res: http.ServerResponse, id: unknown) => void,
+      resume?: (res: http.ServerResponse) => void,
+    ) => {
+      server = await startRawServer((message, res, req) => {
+        if (req.method === 'GET') {
+          if (resume && req.headers['last-event-id']) return resume(res);
+          res.writeHead(405);
+          return res.end();
+        }
+        if (message?.method === 'tools/call') answer(res, message.id);
+        else if (!answerRequest(message, res)) {
+          res.writeHead(202);
+          res.end();
+        }
+      });
+      return connect(server.url, { timeoutMs: 2000, callTimeoutMs: 20_000 });
+    };
+    /** The Last-Event-ID of each GET the server got. */
+    const resumptions = () =>
+      server?.requests.filter((request) => request.method === 'GET').map((r) => r.headers['last-event-id']);
+    /** An event id and no message (MCP 2025-11-25 transports: the event that makes a stream resumable), then a short retry. */
+    const PRIMING = 'retry: 10\nid: call-1.0\ndata: \n\n';
+    const PROGRESS =
+      'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}}\n\n';
+
+    it.each([
+      [
+        'an event stream that ends without it',
+        (res: http.ServerResponse) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end(PROGRESS);
+        },
+        'closed',
+        'ended the event stream of tools/call without its response',
+      ],
+      [
+        'an event stream whose connection drops',
+        (res: http.ServerResponse) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(PROGRESS, () => res.destroy());
+        },
+        'closed',
+        'closed the connection during tools/call',
+      ],
+      [
+        'a complete JSON reply to another request',
+        (res: http.ServerResponse, id: unknown) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: `${id}-other`, result: { content: [] } }));
+        },
+        'invalid-reply',
+        'answered tools/call with JSON that is not its response',
+      ],
+    ])('%s', async (_name, answer, kind, reason) => {
+      const connection = await calling(answer);
+      await connection.listTools();
+      const started = Date.now();
+
+      const error = await failure(connection.callTool('echo'));
+      const waited = Date.now() - started;
+      await connection.close();
+
+      expect({ kind: error.kind, message: error.message }).toEqual({
+        kind,
+        message: `MCP server ${server?.url}: ${reason}`,
+      });
+      expect(waited).toBeLessThan(10_000); // well before callTimeoutMs
+    });
+
+    it('a stream that carried event ids is resumed first, and its response read', async () => {
+      let call: unknown;
+      const connection = await calling(
+        (res, id) => {
+          call = id;
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end(PRIMING);
+        },
+        (res) => {
+          const response = {
+            jsonrpc: '2.0',
+            id: call,
+            result: { content: [{ type: 'text', text: 'resumed' }] },
+          };
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end(`id: call-1.1\ndata: ${JSON.stringify(response)}\n\n`);
+        },
+      );
+
+      const result = await connection.callTool('echo');
+      await connection.close();
+
+      expect(result.text).toBe('resumed');
+      expect(resumptions()).toEqual(['call-1.0']);
+    });
+
+    it('a stream that carried event ids and cannot be resumed: closed, once the client gives up', async () => {
+      const connection = await calling(
+        (res) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end(PRIMING);
+        },
+        (res) => {
+          res.writeHead(404, { 'content-type': 'text/html' });
+          res.end('<h1>Not Found</h1>');
+        },
+      );
+      await connection.listTools();
+      const started = Date.now();
+
+      const error = await failure(connection.callTool('echo'));
+      const waited = Date.now() - started;
+      await connection.close();
+
+      expect({ kind: error.kind, message: error.message }).toEqual({
+        kind: 'closed',
+        message: `MCP server ${server?.url}: closed the event stream during tools/call, and it could not be resumed`,
+      });
+      expect(waited).toBeLessThan(10_000); // well before callTimeoutMs
+      // As many resumptions as the SDK tries, each for the events after the last one.
+      expect(resumptions()).toEqual(['call-1.0', 'call-1.0']);
     });
   });
 
@@ -352,6 +600,16 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
     await expect(connect('not a url')).rejects.toMatchObject({
       code: 'invalid_url',
       message: 'connectMcpServer: the server URL is not a valid URL',
+    });
+  });
+
+  it('credentials that are not valid percent-encoding: a configuration error that quotes neither them nor the URL', async () => {
+    const error = await connect('http://ada:s3cr%E0%A4%A@127.0.0.1:1/mcp').catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toMatchObject({
+      code: 'invalid_url',
+      message: 'connectMcpServer: the user name or password in the server URL is not valid percent-encoding',
     });
   });
 

@@ -4,9 +4,11 @@
  * `…/sse` (the 2024-11-05 HTTP+SSE transport); any other path tries Streamable HTTP first and falls
  * back to HTTP+SSE on 400, 404 or 405 (MCP 2025-03-26 transports, "Backwards Compatibility").
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type http from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcpServer, RemoteMcpError } from '../src/index.js';
 import {
+  answerModernRequest,
   answerRequest,
   type RemoteServer,
   startRawServer,
@@ -143,5 +145,151 @@ describe('the transport option and the path rules', () => {
     );
     expect(error).toMatchObject({ kind: 'http', status: 404 });
     expect(notFound.requests.map((request) => request.method)).toEqual(['POST', 'GET']);
+  });
+});
+
+describe.each(['2025', 'auto', '2026-07-28'] as const)(
+  'a server that redirects /mcp to /mcp/ (protocol %s)',
+  (protocol) => {
+    let server: RemoteServer | undefined;
+
+    afterEach(async () => {
+      await server?.close();
+      server = undefined;
+    });
+
+    /** Answers at `/mcp/`; every request to `/mcp` is sent there, or to `elsewhere`, with `status`. */
+    const redirecting = (status: number, elsewhere?: string) =>
+      startRawServer((message, res, req) => {
+        if (req.url === '/mcp') {
+          res.writeHead(status, { location: elsewhere ?? '/mcp/', 'content-type': 'text/html' });
+          res.end('<a href="/mcp/">Moved</a>');
+          return;
+        }
+        const answered =
+          protocol === '2026-07-28' ? answerModernRequest(message, res) : answerRequest(message, res);
+        if (!answered) {
+          res.writeHead(202);
+          res.end();
+        }
+      });
+
+    it.each([307, 308])('a %i to the same origin is followed: connects, lists and calls', async (status) => {
+      server = await redirecting(status);
+      const url = `${server.origin}/mcp`;
+
+      const connection = await connectMcpServer(url, { protocol, timeoutMs: 2000 });
+      const tools = await connection.listTools();
+      const result = await connection.callTool('echo');
+      await connection.close();
+
+      expect(connection.transport).toBe('streamable-http');
+      expect(tools.map((tool) => tool.name)).toEqual(['echo']);
+      expect(result.text).toBe('echoed');
+      // Each request is sent to /mcp, then again to /mcp/ with the same method and body.
+      const posted = server.requests.filter((request) => request.method === 'POST');
+      expect(posted.length % 2).toBe(0);
+      for (let i = 0; i < posted.length; i += 2) {
+        expect([posted[i]?.path, posted[i + 1]?.path]).toEqual(['/mcp', '/mcp/']);
+        expect(posted[i + 1]?.body).toEqual(posted[i]?.body);
+      }
+    });
+
+    it('a redirect followed is no failure: a truncated reply after it is called so', async () => {
+      server = await startRawServer((message, res, req) => {
+        if (req.url === '/mcp') {
+          res.writeHead(307, { location: '/mcp/' });
+          res.end();
+          return;
+        }
+        if (message?.method === 'tools/call') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{`);
+          return;
+        }
+        const answered =
+          protocol === '2026-07-28' ? answerModernRequest(message, res) : answerRequest(message, res);
+        if (!answered) {
+          res.writeHead(202);
+          res.end();
+        }
+      });
+      const url = `${server.origin}/mcp`;
+      const connection = await connectMcpServer(url, { protocol, timeoutMs: 2000 });
+
+      const error = await connection.callTool('echo').catch((caught: unknown) => caught);
+      await connection.close();
+
+      expect(error).toBeInstanceOf(RemoteMcpError);
+      expect(error).toMatchObject({
+        kind: 'invalid-reply',
+        message: `MCP server ${url}: answered tools/call with a body that is not JSON`,
+      });
+    });
+
+    it('a redirect to another origin is not followed: the status, and that it was not followed', async () => {
+      server = await redirecting(307);
+      const elsewhere = server.origin.replace('127.0.0.1', 'localhost');
+      await server.close();
+      server = await redirecting(307, `${elsewhere}/mcp/`);
+      const url = `${server.origin}/mcp`;
+
+      const error = await connectMcpServer(url, { protocol, timeoutMs: 2000 }).catch(
+        (caught: unknown) => caught,
+      );
+
+      expect(error).toBeInstanceOf(RemoteMcpError);
+      expect(error).toMatchObject({
+        kind: 'http',
+        status: 307,
+        message: `MCP server ${url}: answered HTTP 307, a redirect the client does not follow`,
+      });
+    });
+  },
+);
+
+describe('a 2024-11-05 event stream that ends and cannot be opened again', () => {
+  let server: RemoteServer | undefined;
+
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('fails the calls still waiting for their response at once, not after callTimeoutMs', async () => {
+    let stream: http.ServerResponse | undefined;
+    server = await startRawServer((message, res, req) => {
+      if (req.method === 'GET') {
+        if (stream) {
+          res.writeHead(404, { 'content-type': 'text/html' });
+          return res.end('<h1>Not Found</h1>');
+        }
+        stream = res;
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        return res.write('retry: 10\n\nevent: endpoint\ndata: /sse/messages\n\n');
+      }
+      res.writeHead(202);
+      res.end();
+      // The responses come over the event stream; a call's never does, the stream ends instead.
+      if (message?.method === 'tools/call') return stream?.end();
+      const answer = { writeHead: () => {}, end: (text: string) => stream?.write(`data: ${text}\n\n`) };
+      answerRequest(message, answer as unknown as http.ServerResponse);
+    }, '/sse');
+    const connection = await connectMcpServer(server.url, { ...ERA, timeoutMs: 2000, callTimeoutMs: 20_000 });
+    await connection.listTools();
+    const started = Date.now();
+
+    const error = await connection.callTool('echo').catch((caught: unknown) => caught);
+    const waited = Date.now() - started;
+    await connection.close();
+
+    expect(connection.transport).toBe('sse');
+    expect(error).toBeInstanceOf(RemoteMcpError);
+    expect(error).toMatchObject({
+      kind: 'closed',
+      message: `MCP server ${server.url}: closed the event stream during tools/call, and it could not be opened again`,
+    });
+    expect(waited).toBeLessThan(10_000); // well before callTimeoutMs
+    expect(server.requests.filter((request) => request.method === 'GET')).toHaveLength(2);
   });
 });

@@ -235,6 +235,26 @@ describe.each(databases)("mcpToolProviderConsole on '$name'", (kind) => {
     );
   });
 
+  it('a URL whose credentials are not valid percent-encoding: 400 naming the field, quoting nothing', async () => {
+    const before = reports.length;
+    const url = `${remote.origin.replace('http://', 'http://ada:s3cr%E0%A4%A@')}/mcp`;
+    const added = await addRemote();
+
+    const created = await editor.create({ name: 'Bad credentials', server_url: url });
+    const edited = await editor.update(added.id, { server_url: url, headers: {} });
+
+    for (const reply of [created, edited]) {
+      expectError(
+        reply,
+        400,
+        'invalid_request',
+        'Invalid request body: server_url must have its user name and password in valid percent-encoding',
+        { server_url: 'must have its user name and password in valid percent-encoding' },
+      );
+    }
+    expect(reports.length).toBe(before);
+  });
+
   it('a second provider of the same name: 409, without connecting', async () => {
     const first = await addRemote();
     const before = remote.requests.length;
@@ -326,11 +346,86 @@ describe.each(databases)("mcpToolProviderConsole on '$name'", (kind) => {
     });
   });
 
+  it('edits: a URL on another origin never gets the stored headers; they are given again, in full', async () => {
+    const added = await addRemote();
+    const other = await startRawServer((message, res) => {
+      if (!answerRequest(message, res)) {
+        res.writeHead(202);
+        res.end();
+      }
+    });
+    try {
+      const moved = `${other.origin}/mcp`;
+
+      const absent = await editor.update(added.id, { server_url: moved });
+      const masked = await editor.update(added.id, {
+        server_url: moved,
+        headers: { Authorization: '******', 'X-Team': 'blue' },
+      });
+
+      expectError(
+        absent,
+        400,
+        'invalid_request',
+        'Invalid request body: headers must be given again, in full, for a server_url on another origin ({} for none)',
+        { headers: 'must be given again, in full, for a server_url on another origin ({} for none)' },
+      );
+      expectError(
+        masked,
+        400,
+        'invalid_request',
+        'Invalid request body: headers.Authorization must be given again: stored values are not sent to another origin',
+        { 'headers.Authorization': 'must be given again: stored values are not sent to another origin' },
+      );
+      expect(other.requests).toEqual([]);
+      expect(await store.getProvider('tenant-a', added.id)).toMatchObject({
+        serverUrl: remote.url,
+        headers: { Authorization: REMOTE_TOKEN },
+      });
+
+      const given = await editor.update(added.id, {
+        server_url: moved,
+        headers: { Authorization: 'Bearer for-the-other-host' },
+      });
+
+      expect(given.status).toBe(200);
+      expect(given.body).toMatchObject({
+        server_url: `${other.origin}/******`,
+        headers: { Authorization: '******' },
+      });
+      expect(other.requests.map((r) => r.headers.authorization)).not.toContain(REMOTE_TOKEN);
+      expect(new Set(other.requests.map((r) => r.headers.authorization))).toEqual(
+        new Set(['Bearer for-the-other-host']),
+      );
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('edits: a new path on the same origin keeps the stored headers, masked ones included', async () => {
+    const added = await addRemote();
+    const before = remote.requests.length;
+
+    const reply = await editor.update(added.id, { server_url: `${remote.url}?tenant=a` });
+
+    expect(reply.status).toBe(200);
+    expect(remote.requests.slice(before).map((r) => r.headers.authorization)).toEqual(
+      Array(5).fill(REMOTE_TOKEN),
+    );
+    expect(await store.getProvider('tenant-a', added.id)).toMatchObject({
+      serverUrl: `${remote.url}?tenant=a`,
+      headers: { Authorization: REMOTE_TOKEN },
+    });
+  });
+
   it('edits: a new URL that does not work is a 400 and the provider keeps the old one', async () => {
     const added = await addRemote();
     const port = await closedPort();
 
-    const reply = await editor.update(added.id, { server_url: `http://127.0.0.1:${port}/mcp` });
+    const reply = await editor.update(added.id, {
+      server_url: `http://127.0.0.1:${port}/mcp`,
+      headers: { Authorization: 'Bearer for-the-new-host' },
+    });
 
     expectError(
       reply,

@@ -5,14 +5,18 @@ import { MODERN_VERSION } from './session.js';
 const SDK_CONNECTION_CLOSED = -32000;
 const SDK_REQUEST_TIMEOUT = -32001;
 
-interface Exchange {
+/** What a request is, for its error messages. */
+export interface RequestLabel {
   /** The URL naming the server (see `describeServer`). */
   server: string;
   /** The MCP method under way: `initialize` or `server/discover`, `tools/list`, `tools/call`. */
   method: string;
   /** The time it was allowed, for the timeout message. */
   timeoutMs: number;
-  /** What the transport's fetch saw go wrong, which the SDK may have reported in its own words. */
+}
+
+interface Exchange extends RequestLabel {
+  /** What the request's fetches saw go wrong, which the SDK may have reported in its own words. */
   lastFailure?: RemoteMcpError | undefined;
 }
 
@@ -108,7 +112,7 @@ function readSdkError(
 }
 
 /** No answer within the time allowed. */
-export const timedOut = ({ server, method, timeoutMs }: Omit<Exchange, 'lastFailure'>) =>
+export const timedOut = ({ server, method, timeoutMs }: RequestLabel) =>
   new RemoteMcpError(server, 'timeout', `no answer to ${method} within ${timeoutMs} ms`);
 
 const closed = ({ server, method }: Exchange) =>

@@ -1,18 +1,15 @@
 import { ConfigurationError } from '../errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
-import { toRemoteMcpError } from './classify.js';
 import { withDeadline } from './deadline.js';
 import { openEraSession } from './era.js';
 import { describeServer } from './errors.js';
 import { type ConnectMcpServerOptions, connectOptionsSchema, type ParsedConnectOptions } from './options.js';
 import { readToolResult } from './result.js';
-import type { ListedTool, Session } from './session.js';
+import type { Session } from './session.js';
+import { listAllTools } from './tool-list.js';
 import type { CallToolOptions, McpServerConnection, RemoteTool } from './types.js';
 
 export type { ConnectMcpServerOptions } from './options.js';
-
-/** A server that pages `tools/list` forever (the same cursor again and again) must not hang us. */
-const MAX_TOOL_PAGES = 100;
 
 /**
  * Connects to a remote MCP server over HTTP and opens a session with it, so a host's apps can list
@@ -49,11 +46,30 @@ export async function connectMcpServer(
  */
 function withUrlCredentials(url: URL, headers: Record<string, string>): Record<string, string> {
   if (!url.username && !url.password) return headers;
-  const user = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  const user = urlCredentials(url);
+  if (user === undefined) {
+    // Neither the credentials nor the URL are quoted: they are secrets.
+    throw new ConfigurationError(
+      'invalid_url',
+      'connectMcpServer: the user name or password in the server URL is not valid percent-encoding',
+    );
+  }
   url.username = '';
   url.password = '';
   if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return headers;
   return { ...headers, Authorization: `Basic ${Buffer.from(user).toString('base64')}` };
+}
+
+/**
+ * The `user:password` of a URL, decoded (RFC 3986 §3.2.1 userinfo is percent-encoded UTF-8);
+ * `undefined` when its percent-encoding is not valid.
+ */
+export function urlCredentials(url: URL): string | undefined {
+  try {
+    return `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** An http(s) URL; anything else is a programming error of the caller. */
@@ -77,22 +93,8 @@ function openConnection(session: Session, server: string, config: ParsedConnectO
   let tools: Map<string, RemoteTool> | undefined;
   let closing: Promise<void> | undefined;
 
-  const failure = (error: unknown, method: string, timeoutMs: number) =>
-    toRemoteMcpError(error, { server, method, timeoutMs, lastFailure: session.lastFailure() });
-
-  async function listTools(): Promise<RemoteTool[]> {
-    const listed: RemoteTool[] = [];
-    let cursor: string | undefined;
-    try {
-      for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-        const result = await session.listTools(cursor, config.timeoutMs);
-        listed.push(...result.tools.map(toRemoteTool));
-        cursor = result.nextCursor;
-        if (!cursor) break;
-      }
-    } catch (error) {
-      throw failure(error, 'tools/list', config.timeoutMs);
-    }
+  async function listTools(signal?: AbortSignal): Promise<RemoteTool[]> {
+    const listed = await listAllTools(session, server, { timeout: config.timeoutMs, signal });
     tools = new Map(listed.map((tool) => [tool.name, tool]));
     return listed;
   }
@@ -101,15 +103,17 @@ function openConnection(session: Session, server: string, config: ParsedConnectO
     transport: session.kind,
     protocolVersion: session.protocolVersion,
     serverInfo: session.serverInfo,
-    listTools,
+    listTools: () => listTools(),
     async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}) {
-      options.signal?.throwIfAborted();
-      if (!tools) await listTools();
+      const { signal } = options;
+      signal?.throwIfAborted();
       let raw: Record<string, unknown>;
       try {
+        // The listing is part of the call: aborting the call stops it too.
+        if (!tools) await listTools(signal);
         raw = await session.callTool(name, args, tools?.get(name), {
           timeout: config.callTimeoutMs,
-          ...(options.signal ? { signal: options.signal } : {}),
+          ...(signal ? { signal } : {}),
           // Always asked for, so servers that report progress can; passed on when the caller listens.
           onprogress: ({ progress, total, message }) => {
             options.onProgress?.({
@@ -121,8 +125,8 @@ function openConnection(session: Session, server: string, config: ParsedConnectO
         });
       } catch (error) {
         // The caller's own cancellation is theirs, not the server's failure: reject as `fetch` does.
-        if (options.signal?.aborted) throw options.signal.reason;
-        throw failure(error, 'tools/call', config.callTimeoutMs);
+        if (signal?.aborted) throw signal.reason;
+        throw error;
       }
       return readToolResult(raw, tools?.get(name));
     },
@@ -131,15 +135,6 @@ function openConnection(session: Session, server: string, config: ParsedConnectO
       return closing;
     },
   };
-}
-
-function toRemoteTool(tool: ListedTool): RemoteTool {
-  const remote: RemoteTool = { name: tool.name, inputSchema: tool.inputSchema };
-  if (tool.title !== undefined) remote.title = tool.title;
-  if (tool.description !== undefined) remote.description = tool.description;
-  if (tool.outputSchema !== undefined) remote.outputSchema = tool.outputSchema;
-  if (tool.annotations !== undefined) remote.annotations = tool.annotations;
-  return remote;
 }
 
 /**

@@ -1,11 +1,12 @@
 import { isJsonObject } from '../plain-object.js';
 import { RemoteMcpError } from './errors.js';
+import { currentExchange } from './exchange.js';
+import { eventStreamWatch, watchReply } from './replies.js';
+import type { TransportKind } from './session.js';
 
-/** The `fetch` the SDK's transports use for one remote server, and what it saw go wrong. */
+/** The `fetch` the SDK's transports use for one remote server. */
 export interface GuardedFetch {
   fetch: typeof fetch;
-  /** The last network failure or HTTP error status, including those of GET streams the SDK swallows. */
-  lastFailure(): RemoteMcpError | undefined;
   /**
    * Settles once the notifications under way have been sent, so that closing the connection does
    * not cut them off: a cancellation sent as a call is abandoned must reach the server (MCP,
@@ -19,11 +20,18 @@ export interface GuardedFetch {
  * - a reply to a notification is never read. MCP 2025-03-26 (transports, "Sending Messages to the
  *   Server") wants 202 with no body, but servers in the wild answer `notifications/initialized`
  *   with 200 and `{}`, `null`, an empty body or an echo, or 204 with `text/html`; whatever the
- *   status and body, the transport sees an empty 204;
+ *   status and body (a redirect aside), the transport sees an empty 204;
  * - a network failure or an HTTP error status on a request becomes a `RemoteMcpError` that names
- *   the server and says what happened, instead of the body of an HTML error page.
+ *   the server and says what happened, instead of the body of an HTML error page. Failures,
+ *   including those of GET streams the SDK swallows, are recorded in the `Exchange` of the request
+ *   whose fetch met them.
  * GET requests (the SSE streams) pass through: the transports handle their statuses themselves,
- * and a refused optional stream is no failure (MCP 2025-03-26: the server MAY answer 405).
+ * and a refused optional stream is no failure (MCP 2025-03-26: the server MAY answer 405). So do
+ * redirects the transports asked to see (`redirect: 'manual'`): they follow those that stay within
+ * the server's origin, such as `/mcp` → `/mcp/`, and report the others.
+ * The reply to a request is watched to its end (`watchReply`; over the 2024-11-05 transport, the
+ * event stream that carries every response, `eventStreamWatch`), and so are the GETs that resume
+ * a stream, so that a response that cannot come fails its request at once.
  * In the 2026-07-28 era (`modern`), two more:
  * - an HTTP error status on a request is recorded, but its reply is passed on for the client to
  *   read: the reply to `server/discover` is how a server of the 2025 era says it does not know it;
@@ -31,10 +39,20 @@ export interface GuardedFetch {
  *   acknowledges notifications and responses only (MCP 2025-03-26 transports, "Sending Messages to
  *   the Server"), and this revision has no other stream for the reply.
  */
-export function guardedFetch(server: string, { modern = false } = {}): GuardedFetch {
-  let last: RemoteMcpError | undefined;
+export function guardedFetch(
+  server: string,
+  { modern = false, kind = 'streamable-http' }: { modern?: boolean; kind?: TransportKind } = {},
+): GuardedFetch {
   const sending = new Set<Promise<unknown>>();
+  const eventStream = kind === 'sse' ? eventStreamWatch(server) : undefined;
   const guarded: typeof fetch = async (input, init) => {
+    const exchange = currentExchange();
+    const record = (failure: RemoteMcpError): RemoteMcpError => {
+      if (exchange) exchange.failure = failure;
+      return failure;
+    };
+    // This fetch is the redirect followed, or a new step: either way the redirect was no failure.
+    if (exchange) exchange.redirect = undefined;
     const method = init?.method === 'POST' ? requestMethod(init.body) : undefined;
     let response: Response;
     try {
@@ -47,11 +65,25 @@ export function guardedFetch(server: string, { modern = false } = {}): GuardedFe
       response = await answer;
     } catch (error) {
       if (init?.signal?.aborted) throw error;
-      last = unreachable(server, error);
-      throw last;
+      if (isGet(init)) {
+        eventStream?.opening(undefined);
+        if (resumes(init)) exchange?.resumptionFailed(false);
+      }
+      throw record(unreachable(server, error));
+    }
+    // RFC 9110 §15.4.8: a 307 (or 308) keeps the method and the body, so the transport repeats
+    // the request at the new URL; the redirect is neither a failure nor the reply.
+    if (init?.redirect === 'manual' && isRedirect(response.status)) {
+      if (exchange) exchange.redirect = unfollowed(server, response.status);
+      return response;
     }
     if (init?.method !== 'POST') {
-      if (response.status >= 400 && response.status !== 405) last = httpError(server, response);
+      if (isGet(init)) {
+        eventStream?.opening(response);
+        // A transport gives a resumption up after a 405, and retries after other statuses.
+        if (resumes(init) && !response.ok) exchange?.resumptionFailed(response.status === 405);
+      }
+      if (response.status >= 400 && response.status !== 405) record(httpError(server, response));
       return response;
     }
     if (method === undefined) {
@@ -59,21 +91,26 @@ export function guardedFetch(server: string, { modern = false } = {}): GuardedFe
       return new Response(null, { status: 204 });
     }
     if (!response.ok) {
-      last = httpError(server, response);
+      const failure = record(httpError(server, response));
       if (modern) return response;
       await response.body?.cancel().catch(() => {});
-      throw last;
+      throw failure;
     }
     if (modern && response.status === 202) {
       await response.body?.cancel().catch(() => {});
-      last = new RemoteMcpError(server, 'invalid-reply', `answered ${method} with HTTP 202 and no reply`);
-      throw last;
+      throw record(
+        new RemoteMcpError(server, 'invalid-reply', `answered ${method} with HTTP 202 and no reply`),
+      );
     }
-    return response;
+    if (!exchange?.watched) return response;
+    if (eventStream) {
+      eventStream.waiting(exchange);
+      return response;
+    }
+    return watchReply(response, exchange);
   };
   return {
     fetch: guarded,
-    lastFailure: () => last,
     async sent() {
       // A transport prepares a message's headers before it fetches: let that happen first.
       await new Promise((resolve) => setImmediate(resolve));
@@ -97,6 +134,20 @@ function requestMethod(body: unknown): string | undefined {
   if (!('id' in message)) return undefined;
   return typeof message.method === 'string' ? message.method : '(unknown)';
 }
+
+/** EventSource leaves the method out. */
+const isGet = (init: RequestInit | undefined) => (init?.method ?? 'GET') === 'GET';
+
+/** A GET that resumes a stream after its last event (MCP 2025-06-18 transports, "Resumability and Redelivery"). */
+const resumes = (init: RequestInit | undefined) => new Headers(init?.headers).has('last-event-id');
+
+const isRedirect = (status: number) => status >= 300 && status < 400;
+
+/** The SDKs follow a redirect only within the server's origin, and a POST's only if it keeps the method. */
+const unfollowed = (server: string, status: number) =>
+  new RemoteMcpError(server, 'http', `answered HTTP ${status}, a redirect the client does not follow`, {
+    status,
+  });
 
 function unreachable(server: string, error: unknown): RemoteMcpError {
   const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;

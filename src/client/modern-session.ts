@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/client';
+import { exchange, RECONNECTION } from './exchange.js';
 import { guardedFetch } from './fetch.js';
 import type { ModernClientSdk } from './modern-sdk.js';
 import type { ParsedConnectOptions } from './options.js';
@@ -21,6 +22,7 @@ export async function openModernSession(
   const transport = new sdk.StreamableHTTPClientTransport(url, {
     requestInit: { headers: options.headers },
     fetch: guarded.fetch,
+    reconnectionOptions: RECONNECTION,
   });
   const client = new sdk.Client(CLIENT_INFO, {
     capabilities: {},
@@ -28,36 +30,44 @@ export async function openModernSession(
   });
   // As in the 2025 era: requests get their own errors, nothing else may become an unhandled rejection.
   client.onerror = () => {};
-  await handshake(client.connect(transport, { timeout: options.timeoutMs }), client, {
+  await handshake((own) => client.connect(transport, { timeout: options.timeoutMs, ...own }), client, {
     server,
     method: 'server/discover',
     timeoutMs: options.timeoutMs,
-    lastFailure: guarded.lastFailure,
   });
   return {
     kind: 'streamable-http',
     protocolVersion: client.getNegotiatedProtocolVersion(),
     serverInfo: client.getServerVersion(),
     // A plain request, not `client.listTools`, for the reason given for the 2025 era.
-    listTools: (cursor, timeout) =>
-      client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, { timeout }),
+    listTools: (cursor, limits) =>
+      exchange({ server, method: 'tools/list', timeoutMs: limits.timeout }, limits.signal, (own) =>
+        client.request(
+          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+          { ...limits, ...own },
+        ),
+      ),
     // `client.callTool` copies the arguments a tool declares with `x-mcp-header` into `Mcp-Param-*`
     // headers, as the 2026-07-28 revision asks, from the listing handed over as `toolDefinition`.
     // Its output schema is left out, so the result is not checked against it and is read all the
     // same (README, "Calling remote MCP servers from your apps").
-    callTool: async (name, args, tool, limits) => {
+    callTool: (name, args, tool, limits) => {
       const toolDefinition = tool && {
         name: tool.name,
         inputSchema: tool.inputSchema as Tool['inputSchema'],
       };
-      return (await client.callTool(
-        { name, arguments: args },
-        toolDefinition ? { ...limits, toolDefinition } : limits,
-      )) as Record<string, unknown>;
+      return exchange(
+        { server, method: 'tools/call', timeoutMs: limits.timeout },
+        limits.signal,
+        async (own) =>
+          (await client.callTool(
+            { name, arguments: args },
+            { ...limits, ...own, ...(toolDefinition ? { toolDefinition } : {}) },
+          )) as Record<string, unknown>,
+      );
     },
     terminate: () => transport.terminateSession(),
     close: () => client.close(),
-    lastFailure: guarded.lastFailure,
     sent: guarded.sent,
   };
 }

@@ -1,3 +1,4 @@
+import { exchange, RECONNECTION } from './exchange.js';
 import { guardedFetch } from './fetch.js';
 import type { ParsedConnectOptions } from './options.js';
 import type { ClientSdk } from './sdk.js';
@@ -15,12 +16,15 @@ export function sdkSessions(
   options: ParsedConnectOptions,
 ): (kind: TransportKind) => Promise<Session> {
   return async (kind) => {
-    const guarded = guardedFetch(server);
+    const guarded = guardedFetch(server, { kind });
     const transportOptions = { requestInit: { headers: options.headers }, fetch: guarded.fetch };
     const transport =
       kind === 'sse'
         ? new sdk.SSEClientTransport(url, transportOptions)
-        : new sdk.StreamableHTTPClientTransport(url, transportOptions);
+        : new sdk.StreamableHTTPClientTransport(url, {
+            ...transportOptions,
+            reconnectionOptions: RECONNECTION,
+          });
     // The client hands the transport the version `initialize` settled on, and keeps it to itself.
     let protocolVersion: string | undefined;
     const setProtocolVersion = transport.setProtocolVersion.bind(transport);
@@ -32,11 +36,10 @@ export function sdkSessions(
     // Transport trouble outside a request (a refused optional stream) is reported here; requests
     // get their own errors, so nothing more is needed, and nothing becomes an unhandled rejection.
     client.onerror = () => {};
-    await handshake(client.connect(transport, { timeout: options.timeoutMs }), client, {
+    await handshake((own) => client.connect(transport, { timeout: options.timeoutMs, ...own }), client, {
       server,
       method: 'initialize',
       timeoutMs: options.timeoutMs,
-      lastFailure: guarded.lastFailure,
     });
     return {
       kind,
@@ -46,23 +49,26 @@ export function sdkSessions(
       // and one it cannot compile would fail the whole listing; `client.callTool` checks the result
       // against the tool's output schema, while a result that strays from it is read all the same,
       // as Dify reads it (README, "Calling remote MCP servers from your apps").
-      listTools: (cursor, timeout) =>
-        client.request(
-          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-          sdk.ListToolsResultSchema,
-          { timeout },
+      listTools: (cursor, limits) =>
+        exchange({ server, method: 'tools/list', timeoutMs: limits.timeout }, limits.signal, (own) =>
+          client.request(
+            { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+            sdk.ListToolsResultSchema,
+            { ...limits, ...own },
+          ),
         ),
       callTool: (name, args, _tool, limits) =>
-        client.request(
-          { method: 'tools/call', params: { name, arguments: args } },
-          sdk.CallToolResultSchema,
-          limits,
+        exchange({ server, method: 'tools/call', timeoutMs: limits.timeout }, limits.signal, (own) =>
+          client.request(
+            { method: 'tools/call', params: { name, arguments: args } },
+            sdk.CallToolResultSchema,
+            { ...limits, ...own },
+          ),
         ),
       terminate: async () => {
         if ('terminateSession' in transport) await transport.terminateSession();
       },
       close: () => client.close(),
-      lastFailure: guarded.lastFailure,
       sent: guarded.sent,
     };
   };

@@ -1,4 +1,3 @@
-import type { RemoteMcpError } from './errors.js';
 import type { RemoteProgress } from './types.js';
 
 export type TransportKind = 'streamable-http' | 'sse';
@@ -25,8 +24,8 @@ export interface RequestLimits {
 
 /**
  * An open session with a remote server, whichever client SDK opened it and whichever protocol era
- * it speaks: what a connection needs of it. Requests reject with the SDK's own errors, which
- * `toRemoteMcpError` reads.
+ * it speaks: what a connection needs of it. Requests reject with a `RemoteMcpError`, each read from
+ * what happened to that request alone (see `exchange`).
  */
 export interface Session {
   readonly kind: TransportKind;
@@ -36,7 +35,7 @@ export interface Session {
   /** One page of `tools/list`. */
   listTools(
     cursor: string | undefined,
-    timeout: number,
+    limits: RequestLimits,
   ): Promise<{ tools: ListedTool[]; nextCursor?: string | undefined }>;
   /** One `tools/call`, its result as the server sent it; `tool` is its listing, when known. */
   callTool(
@@ -51,6 +50,4 @@ export interface Session {
   terminate(): Promise<void>;
   /** Closes the connection. */
   close(): Promise<void>;
-  /** What the transport's fetch last saw go wrong, for errors the SDK reports in its own words. */
-  lastFailure(): RemoteMcpError | undefined;
 }

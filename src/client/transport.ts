@@ -1,7 +1,8 @@
 import { PACKAGE_VERSION } from '../version.js';
-import { timedOut, toRemoteMcpError } from './classify.js';
+import { type RequestLabel, timedOut } from './classify.js';
 import { withDeadline } from './deadline.js';
 import { RemoteMcpError } from './errors.js';
+import { type ExchangeOptions, exchange } from './exchange.js';
 import type { ParsedConnectOptions } from './options.js';
 import type { Session, TransportKind } from './session.js';
 
@@ -55,29 +56,27 @@ export async function openSession(
   }
 }
 
-/** What the first exchange of a session needs to be told apart from the others in errors. */
-export interface Handshake {
-  server: string;
-  /** `initialize`, or `server/discover` in the 2026-07-28 era. */
-  method: string;
-  timeoutMs: number;
-  lastFailure(): RemoteMcpError | undefined;
-}
-
 /**
- * Runs a client's `connect` within `timeoutMs`: the SDKs time their requests, not the opening of
- * an SSE stream, so the deadline covers both. On failure the client is closed and the error is a
- * `RemoteMcpError`.
+ * Runs a client's `connect` within `timeoutMs`, as an exchange of its own: the SDKs time their
+ * requests, not the opening of an SSE stream, so the deadline covers both. On failure the client is
+ * closed and the error is a `RemoteMcpError`; `label.method` is `initialize`, or `server/discover`
+ * in the 2026-07-28 era. Its replies are not watched for their end: `connect` goes on after the
+ * response (`notifications/initialized`), so its settling cannot tell whether the response came.
  */
 export async function handshake(
-  connecting: Promise<void>,
+  connect: (own: ExchangeOptions) => Promise<void>,
   client: { close(): Promise<void> },
-  { server, method, timeoutMs, lastFailure }: Handshake,
+  label: RequestLabel,
 ): Promise<void> {
   try {
-    await withDeadline(connecting, timeoutMs, () => timedOut({ server, method, timeoutMs }));
+    await exchange(
+      label,
+      undefined,
+      (own) => withDeadline(connect(own), label.timeoutMs, () => timedOut(label)),
+      { watched: false },
+    );
   } catch (error) {
     await client.close().catch(() => {});
-    throw toRemoteMcpError(error, { server, method, timeoutMs, lastFailure: lastFailure() });
+    throw error;
   }
 }

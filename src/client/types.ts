@@ -42,7 +42,10 @@ export interface RemoteToolResult {
 
 /** Options of one `callTool`. */
 export interface CallToolOptions {
-  /** Aborting it cancels the call (the server gets `notifications/cancelled`) and rejects with its reason. */
+  /**
+   * Aborting it cancels the call (the server gets `notifications/cancelled`), or the listing of the
+   * tools that comes first, and rejects with its reason at once.
+   */
   signal?: AbortSignal;
   /** Receives the server's progress notifications for this call. */
   onProgress?: (progress: RemoteProgress) => void;
@@ -59,7 +62,10 @@ export interface McpServerConnection {
   readonly protocolVersion: string | undefined;
   /** The server's `serverInfo`: from `initialize`, or from `server/discover` in the 2026-07-28 era. */
   readonly serverInfo: { name: string; version: string } | undefined;
-  /** Every tool of the server (all pages of `tools/list`). */
+  /**
+   * Every tool of the server (all pages of `tools/list`). A repeated cursor, two tools of one name
+   * or more than 100 pages are an `invalid-reply` error, never a repeated or partial list.
+   */
   listTools(): Promise<RemoteTool[]>;
   /** Calls a tool. Lists the tools first when this connection has not yet, to know its `outputSchema`. */
   callTool(

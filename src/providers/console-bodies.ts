@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { urlCredentials } from '../client/connect.js';
 import { headerName, headerValue } from '../client/options.js';
 
 const name = z
@@ -10,7 +11,11 @@ const name = z
 const serverUrl = z
   .string({ error: 'must be a string' })
   .max(2048, 'must be at most 2048 characters')
-  .refine((text) => /^https?:\/\//i.test(text) && URL.canParse(text), 'must be an http or https URL');
+  .refine((text) => /^https?:\/\//i.test(text) && URL.canParse(text), 'must be an http or https URL')
+  .refine(
+    (text) => !URL.canParse(text) || urlCredentials(new URL(text)) !== undefined,
+    'must have its user name and password in valid percent-encoding',
+  );
 
 const headers = z.record(headerName, headerValue, {
   error: (issue) => {
@@ -42,7 +47,8 @@ export const CreateProviderSchema = body({
 
 /**
  * `PUT /:id`: edit. Absent fields are kept; a `server_url` or header value still masked as shown
- * keeps the stored one, so a form can send back what it displayed.
+ * keeps the stored one, so a form can send back what it displayed. A `server_url` on another origin
+ * takes no stored header value: `headers` is then required in full (README, "Tool providers").
  */
 export const UpdateProviderSchema = body({
   name: name.optional(),

@@ -37,7 +37,9 @@ const KEY_MISMATCH =
  * `app.use('/console/api/tool-providers', mcpToolProviderConsole({ store, authorize }))`: the admin
  * Router for the remote MCP servers a tenant's apps may call. Adding a provider, or changing its
  * URL or headers, connects to the server and lists its tools first: a server that does not work is
- * a 400 with the reason, and is not stored. URLs and header values are only ever shown masked.
+ * a 400 with the reason, and is not stored. URLs and header values are only ever shown masked, and
+ * stored header values are never sent to another origin: an edit that moves the URL there gives
+ * them again, in full.
  *
  * | route | does |
  * |---|---|
@@ -133,7 +135,12 @@ export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): 
     if (body.server_url !== undefined && !keptUrls.includes(body.server_url)) {
       changes.serverUrl = validateBody(ServerUrlSchema, { server_url: body.server_url }).server_url;
     }
-    if (body.headers !== undefined) changes.headers = unmaskHeaders(body.headers, current.headers);
+    if (changes.serverUrl !== undefined && !sameOrigin(changes.serverUrl, current.serverUrl)) {
+      // Stored credentials never go to a host the editor picks (README, "Tool providers").
+      changes.headers = headersForNewOrigin(body.headers, current.headers);
+    } else if (body.headers !== undefined) {
+      changes.headers = unmaskHeaders(body.headers, current.headers);
+    }
     if (body.timeout_ms !== undefined) changes.timeoutMs = body.timeout_ms;
     if (body.call_timeout_ms !== undefined) changes.callTimeoutMs = body.call_timeout_ms;
     // A new address or new credentials must work before they replace the old ones.
@@ -225,6 +232,37 @@ function sameHeaders(next: Record<string, string> | undefined, current: Record<s
     entries.length === Object.keys(current).length &&
     entries.every(([name, value]) => current[name] === value)
   );
+}
+
+function sameOrigin(next: string, current: string): boolean {
+  try {
+    return new URL(next).origin === new URL(current).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The headers of an edit that moves a provider to another origin: all of them, none still masked;
+ * a 400 naming each field otherwise. A provider without headers may leave them out.
+ */
+function headersForNewOrigin(
+  edited: Record<string, string> | undefined,
+  stored: Record<string, string>,
+): Record<string, string> {
+  const fields: Record<string, string> = {};
+  if (edited === undefined && Object.keys(stored).length > 0) {
+    fields.headers = 'must be given again, in full, for a server_url on another origin ({} for none)';
+  }
+  for (const [name, value] of Object.entries(edited ?? {})) {
+    if (value === MASK)
+      fields[`headers.${name}`] = 'must be given again: stored values are not sent to another origin';
+  }
+  const problems = Object.entries(fields).map(([field, message]) => `${field} ${message}`);
+  if (problems.length > 0) {
+    throw new ConsoleError('invalid_request', `Invalid request body: ${problems.join('; ')}`, fields);
+  }
+  return edited ?? {};
 }
 
 const providerNotFound = () => new ConsoleError('not_found', 'Tool provider not found');
