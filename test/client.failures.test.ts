@@ -8,7 +8,7 @@
 import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, connectMcpServer, RemoteMcpError } from '../src/index.js';
-import { answerRequest, closedPort, type RemoteServer, startRawServer } from './helpers/remote-servers.js';
+import { answerOrAccept, closedPort, type RemoteServer, startRawServer } from './helpers/remote-servers.js';
 
 async function failure(promise: Promise<unknown>): Promise<RemoteMcpError> {
   const error = await promise.then(
@@ -193,10 +193,7 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
   it('connects, then never answers tools/list: a timeout for tools/list', async () => {
     server = await startRawServer((message, res) => {
       if (message?.method === 'tools/list') return;
-      if (!answerRequest(message, res)) {
-        res.writeHead(202);
-        res.end();
-      }
+      answerOrAccept(message, res);
     });
     const connection = await connect(server.url, { timeoutMs: 300 });
 
@@ -209,10 +206,7 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
   it('aborting a call while it lists the tools first rejects with the reason at once', async () => {
     server = await startRawServer((message, res) => {
       if (message?.method === 'tools/list') return;
-      if (!answerRequest(message, res)) {
-        res.writeHead(202);
-        res.end();
-      }
+      answerOrAccept(message, res);
     });
     const connection = await connect(server.url, { timeoutMs: 20_000 });
     const controller = new AbortController();
@@ -241,10 +235,7 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
         res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { tools: 'all of them' } }));
         return;
       }
-      if (!answerRequest(message, res)) {
-        res.writeHead(202);
-        res.end();
-      }
+      answerOrAccept(message, res);
     });
     const connection = await connect(server.url, { timeoutMs: 2000 });
 
@@ -270,10 +261,7 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
         res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[`);
         return;
       }
-      if (!answerRequest(message, res)) {
-        res.writeHead(202);
-        res.end();
-      }
+      answerOrAccept(message, res);
     });
     const connection = await connect(server.url, { timeoutMs: 2000 });
 
@@ -329,10 +317,7 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
           res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: page(++listed) }));
           return;
         }
-        if (!answerRequest(message, res)) {
-          res.writeHead(202);
-          res.end();
-        }
+        answerOrAccept(message, res);
       });
       const connection = await connect(server.url, { timeoutMs: 2000 });
 
@@ -363,10 +348,7 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
           return res.end();
         }
         if (message?.method === 'tools/call') answer(res, message.id);
-        else if (!answerRequest(message, res)) {
-          res.writeHead(202);
-          res.end();
-        }
+        else answerOrAccept(message, res);
       });
       return connect(server.url, { timeoutMs: 2000, callTimeoutMs: 20_000 });
     };
@@ -489,10 +471,7 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
         );
         return;
       }
-      if (!answerRequest(message, res)) {
-        res.writeHead(202);
-        res.end();
-      }
+      answerOrAccept(message, res);
     });
     const connection = await connect(server.url, { timeoutMs: 2000 });
 
@@ -531,10 +510,7 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
       };
       const result = results[message?.method ?? ''];
       if (result === undefined) {
-        if (!answerRequest(message, res)) {
-          res.writeHead(202);
-          res.end();
-        }
+        answerOrAccept(message, res);
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -554,10 +530,7 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
 
   it('the server goes away between connecting and calling: unreachable', async () => {
     server = await startRawServer((message, res) => {
-      if (!answerRequest(message, res)) {
-        res.writeHead(202);
-        res.end();
-      }
+      answerOrAccept(message, res);
     });
     const connection = await connect(server.url, { timeoutMs: 2000 });
     await connection.listTools();
@@ -575,10 +548,7 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
 
   it('credentials in the URL are sent as HTTP Basic authentication, and named nowhere', async () => {
     server = await startRawServer((message, res) => {
-      if (!answerRequest(message, res)) {
-        res.writeHead(202);
-        res.end();
-      }
+      answerOrAccept(message, res);
     });
     const url = server.url.replace('http://', 'http://ada:p%40ss@');
 

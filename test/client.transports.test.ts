@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcpServer, RemoteMcpError } from '../src/index.js';
 import {
   answerModernRequest,
+  answerOrAccept,
   answerRequest,
   type RemoteServer,
   startRawServer,
@@ -110,10 +111,7 @@ describe('the transport option and the path rules', () => {
 
   it('a trailing slash after /mcp still means Streamable HTTP', async () => {
     const server = await startRawServer((message, res) => {
-      if (!answerRequest(message, res)) {
-        res.writeHead(202);
-        res.end();
-      }
+      answerOrAccept(message, res);
     }, '/mcp/');
     try {
       const connection = await connectMcpServer(server.url, ERA);
@@ -158,6 +156,8 @@ describe.each(['2025', 'auto', '2026-07-28'] as const)(
       server = undefined;
     });
 
+    const answerInEra = protocol === '2026-07-28' ? answerModernRequest : answerRequest;
+
     /** Answers at `/mcp/`; every request to `/mcp` is sent there, or to `elsewhere`, with `status`. */
     const redirecting = (status: number, elsewhere?: string) =>
       startRawServer((message, res, req) => {
@@ -166,12 +166,7 @@ describe.each(['2025', 'auto', '2026-07-28'] as const)(
           res.end('<a href="/mcp/">Moved</a>');
           return;
         }
-        const answered =
-          protocol === '2026-07-28' ? answerModernRequest(message, res) : answerRequest(message, res);
-        if (!answered) {
-          res.writeHead(202);
-          res.end();
-        }
+        answerOrAccept(message, res, answerInEra);
       });
 
     it.each([307, 308])('a %i to the same origin is followed: connects, lists and calls', async (status) => {
@@ -207,12 +202,7 @@ describe.each(['2025', 'auto', '2026-07-28'] as const)(
           res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{`);
           return;
         }
-        const answered =
-          protocol === '2026-07-28' ? answerModernRequest(message, res) : answerRequest(message, res);
-        if (!answered) {
-          res.writeHead(202);
-          res.end();
-        }
+        answerOrAccept(message, res, answerInEra);
       });
       const url = `${server.origin}/mcp`;
       const connection = await connectMcpServer(url, { protocol, timeoutMs: 2000 });

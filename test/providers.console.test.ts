@@ -22,7 +22,7 @@ import {
 } from '../src/index.js';
 import { databases, type TestDatabase } from './helpers/databases.js';
 import {
-  answerRequest,
+  answerOrAccept,
   closedPort,
   type RemoteServer,
   startRawServer,
@@ -93,10 +93,7 @@ describe.each(databases)("mcpToolProviderConsole on '$name'", (kind) => {
         res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { tools } }));
         return;
       }
-      if (!answerRequest(message, res)) {
-        res.writeHead(202);
-        res.end();
-      }
+      answerOrAccept(message, res);
     });
   });
   afterAll(async () => {
@@ -349,10 +346,7 @@ describe.each(databases)("mcpToolProviderConsole on '$name'", (kind) => {
   it('edits: a URL on another origin never gets the stored headers; they are given again, in full', async () => {
     const added = await addRemote();
     const other = await startRawServer((message, res) => {
-      if (!answerRequest(message, res)) {
-        res.writeHead(202);
-        res.end();
-      }
+      answerOrAccept(message, res);
     });
     try {
       const moved = `${other.origin}/mcp`;

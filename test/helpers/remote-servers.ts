@@ -315,6 +315,17 @@ export function answerRequest(
   return true;
 }
 
+/** `answer` (`answerRequest` by default), and an empty 202 for what it does not answer: notifications, responses. */
+export function answerOrAccept(
+  message: { method?: string; id?: unknown } | undefined,
+  res: http.ServerResponse,
+  answer = answerRequest,
+): void {
+  if (answer(message, res)) return;
+  res.writeHead(202);
+  res.end();
+}
+
 /**
  * The same as `answerRequest` in the 2026-07-28 era (docs/http-contract.md, "The 2026-07-28 era"):
  * `server/discover` instead of `initialize`, and every result says `resultType: "complete"`.
