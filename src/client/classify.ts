@@ -15,7 +15,8 @@ export interface RequestLabel {
   timeoutMs: number;
 }
 
-interface Exchange extends RequestLabel {
+/** A request that failed, and what its fetches saw. */
+interface FailedRequest extends RequestLabel {
   /** What the request's fetches saw go wrong, which the SDK may have reported in its own words. */
   lastFailure?: RemoteMcpError | undefined;
 }
@@ -25,9 +26,9 @@ interface Exchange extends RequestLabel {
  * the server and says, in a few words, what happened. An HTML error page or a garbage body is
  * described, never quoted.
  */
-export function toRemoteMcpError(error: unknown, exchange: Exchange): RemoteMcpError {
+export function toRemoteMcpError(error: unknown, request: FailedRequest): RemoteMcpError {
   if (error instanceof RemoteMcpError) return error;
-  const { server, method, lastFailure } = exchange;
+  const { server, method, lastFailure } = request;
   const fail = (
     kind: RemoteMcpError['kind'],
     reason: string,
@@ -45,13 +46,13 @@ export function toRemoteMcpError(error: unknown, exchange: Exchange): RemoteMcpE
     fail('rpc', `refused ${method}: ${serverMessage} (JSON-RPC error ${rpcCode})`, { rpcCode, data });
 
   if (name === 'McpError' && typeof code === 'number') {
-    if (code === SDK_REQUEST_TIMEOUT && isSdkTimeout(data)) return timedOut(exchange);
-    if (code === SDK_CONNECTION_CLOSED && !isServerError(error)) return lastFailure ?? closed(exchange);
+    if (code === SDK_REQUEST_TIMEOUT && isSdkTimeout(data)) return timedOut(request);
+    if (code === SDK_CONNECTION_CLOSED && !isServerError(error)) return lastFailure ?? closed(request);
     return refused(text.replace(/^MCP error -?\d+: /, ''), code);
   }
   if (name === 'ProtocolError' && typeof code === 'number') return refused(text, code);
   if ((name === 'SdkError' || name === 'SdkHttpError') && typeof code === 'string') {
-    const read = readSdkError(code, name, data, exchange);
+    const read = readSdkError(code, name, data, request);
     if (read) return read;
   }
   if (name === 'SseError') {
@@ -62,8 +63,7 @@ export function toRemoteMcpError(error: unknown, exchange: Exchange): RemoteMcpE
   if (lastFailure) return lastFailure;
   if (error instanceof SyntaxError)
     return fail('invalid-reply', `answered ${method} with a body that is not JSON`);
-  if (name === 'ZodError' || Array.isArray((error as { issues?: unknown }).issues))
-    return offSchema(exchange);
+  if (name === 'ZodError' || Array.isArray((error as { issues?: unknown }).issues)) return offSchema(request);
   const contentType = /Unexpected content type: (.*)$/.exec(text)?.[1];
   if (contentType !== undefined) {
     return fail(
@@ -85,20 +85,20 @@ function readSdkError(
   code: string,
   name: string,
   data: unknown,
-  exchange: Exchange,
+  request: FailedRequest,
 ): RemoteMcpError | undefined {
-  const { server, lastFailure } = exchange;
+  const { server, lastFailure } = request;
   switch (code) {
     case 'REQUEST_TIMEOUT':
-      return timedOut(exchange);
+      return timedOut(request);
     case 'CONNECTION_CLOSED':
-      return lastFailure ?? closed(exchange);
+      return lastFailure ?? closed(request);
     case 'INVALID_RESULT':
-      return offSchema(exchange);
+      return offSchema(request);
     case 'ERA_NEGOTIATION_FAILED': {
       // The probe's own failure (the network, a body that is not JSON…) is read as any other.
       const cause = (data as { cause?: unknown } | undefined)?.cause;
-      if (cause !== undefined) return toRemoteMcpError(cause, exchange);
+      if (cause !== undefined) return toRemoteMcpError(cause, request);
       // An HTTP error status is reported as such, as in the 2025 era: a 404 is a wrong URL there too.
       if (name === 'SdkHttpError' || lastFailure) break;
       return new RemoteMcpError(server, 'invalid-reply', `does not offer protocol version ${MODERN_VERSION}`);
@@ -115,10 +115,10 @@ function readSdkError(
 export const timedOut = ({ server, method, timeoutMs }: RequestLabel) =>
   new RemoteMcpError(server, 'timeout', `no answer to ${method} within ${timeoutMs} ms`);
 
-const closed = ({ server, method }: Exchange) =>
+const closed = ({ server, method }: FailedRequest) =>
   new RemoteMcpError(server, 'closed', `closed the connection during ${method}`);
 
-const offSchema = ({ server, method }: Exchange) =>
+const offSchema = ({ server, method }: FailedRequest) =>
   new RemoteMcpError(
     server,
     'invalid-reply',
