@@ -10,6 +10,7 @@ import { ConfigurationError, connectMcpServer, RemoteMcpError } from '../src/ind
 import { type DemoHost, startDemoHost, textStats } from './helpers/apps.js';
 import { SERVER_INFO } from './helpers/demo-cases.js';
 import {
+  abortDuringListing,
   answerModernRequest,
   answerRequest,
   closedPort,
@@ -399,15 +400,7 @@ describe('protocol 2026-07-28 against hand-written servers', () => {
   it('aborting a call while it lists the tools first rejects with the reason at once', async () => {
     server = await serve('tools/list', () => {});
     const connection = await connectMcpServer(server.url, { protocol: MODERN, timeoutMs: 20_000 });
-    const controller = new AbortController();
-    const reason = new Error('the user stopped the run');
-    const started = Date.now();
-    setTimeout(() => controller.abort(reason), 100);
-
-    const error = await connection
-      .callTool('echo', {}, { signal: controller.signal })
-      .catch((caught) => caught);
-    const waited = Date.now() - started;
+    const { reason, error, waited } = await abortDuringListing(connection);
     await connection.close();
 
     expect(error).toBe(reason);

@@ -8,7 +8,14 @@
 import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, connectMcpServer, RemoteMcpError } from '../src/index.js';
-import { answerOrAccept, closedPort, type RemoteServer, startRawServer } from './helpers/remote-servers.js';
+import {
+  abortDuringListing,
+  answerOrAccept,
+  closedPort,
+  type RemoteServer,
+  replyResult,
+  startRawServer,
+} from './helpers/remote-servers.js';
 
 async function failure(promise: Promise<unknown>): Promise<RemoteMcpError> {
   const error = await promise.then(
@@ -209,15 +216,7 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
       answerOrAccept(message, res);
     });
     const connection = await connect(server.url, { timeoutMs: 20_000 });
-    const controller = new AbortController();
-    const reason = new Error('the user stopped the run');
-    const started = Date.now();
-    setTimeout(() => controller.abort(reason), 100);
-
-    const error = await connection
-      .callTool('echo', {}, { signal: controller.signal })
-      .catch((caught) => caught);
-    const waited = Date.now() - started;
+    const { reason, error, waited } = await abortDuringListing(connection);
     await connection.close();
 
     expect(error).toBe(reason);
@@ -231,9 +230,7 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
   it('a tool list that does not follow the MCP schema: an invalid reply for tools/list', async () => {
     server = await startRawServer((message, res) => {
       if (message?.method === 'tools/list') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { tools: 'all of them' } }));
-        return;
+        return replyResult(res, message.id, { tools: 'all of them' });
       }
       answerOrAccept(message, res);
     });
@@ -313,9 +310,7 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
       let listed = 0;
       server = await startRawServer((message, res) => {
         if (message?.method === 'tools/list') {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: page(++listed) }));
-          return;
+          return replyResult(res, message.id, page(++listed));
         }
         answerOrAccept(message, res);
       });

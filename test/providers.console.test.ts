@@ -25,6 +25,7 @@ import {
   answerOrAccept,
   closedPort,
   type RemoteServer,
+  replyResult,
   startRawServer,
   startSdkServer,
   structuredResult,
@@ -89,9 +90,7 @@ describe.each(databases)("mcpToolProviderConsole on '$name'", (kind) => {
           name: `tool_${index + 1}`,
           inputSchema: { type: 'object' },
         }));
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { tools } }));
-        return;
+        return replyResult(res, message.id, { tools });
       }
       answerOrAccept(message, res);
     });

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type RequestLabel, toRemoteMcpError } from './classify.js';
 import { RemoteMcpError } from './errors.js';
+import type { RequestLimits } from './session.js';
 
 /**
  * How the SDKs resume a reply stream that carried event ids (MCP 2025-06-18 transports,
@@ -138,6 +139,21 @@ export async function exchange<T>(
   } finally {
     for (const undo of release) undo();
   }
+}
+
+/**
+ * One request of a session within its `limits`, as an exchange of its own: `send` gets the options
+ * for the SDK's request, the limits with the exchange's own (its signal joined with the caller's).
+ */
+export function sessionRequest<T>(
+  server: string,
+  method: string,
+  limits: RequestLimits,
+  send: (options: RequestLimits & ExchangeOptions) => Promise<T>,
+): Promise<T> {
+  return exchange({ server, method, timeoutMs: limits.timeout }, limits.signal, (own) =>
+    send({ ...limits, ...own }),
+  );
 }
 
 /** Aborted when either is; `release` gets what undoes the listening once the request is over. */

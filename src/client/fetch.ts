@@ -1,7 +1,7 @@
 import { isJsonObject } from '../plain-object.js';
 import { RemoteMcpError } from './errors.js';
 import { currentExchange } from './exchange.js';
-import { eventStreamWatch, watchReply } from './replies.js';
+import { contentTypeOf, eventStreamWatch, watchReply } from './replies.js';
 import type { TransportKind } from './session.js';
 
 /** The `fetch` the SDK's transports use for one remote server. */
@@ -156,8 +156,7 @@ function unreachable(server: string, error: unknown): RemoteMcpError {
 }
 
 function httpError(server: string, response: Response): RemoteMcpError {
-  const type = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
-  const page = type === 'text/html' ? ' with an HTML page' : '';
+  const page = contentTypeOf(response) === 'text/html' ? ' with an HTML page' : '';
   return new RemoteMcpError(server, 'http', `answered HTTP ${response.status}${page}`, {
     status: response.status,
   });

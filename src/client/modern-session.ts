@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/client';
-import { exchange, RECONNECTION } from './exchange.js';
+import { RECONNECTION, sessionRequest } from './exchange.js';
 import { guardedFetch } from './fetch.js';
 import type { ModernClientSdk } from './modern-sdk.js';
 import type { ParsedConnectOptions } from './options.js';
@@ -41,11 +41,8 @@ export async function openModernSession(
     serverInfo: client.getServerVersion(),
     // A plain request, not `client.listTools`, for the reason given for the 2025 era.
     listTools: (cursor, limits) =>
-      exchange({ server, method: 'tools/list', timeoutMs: limits.timeout }, limits.signal, (own) =>
-        client.request(
-          { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-          { ...limits, ...own },
-        ),
+      sessionRequest(server, 'tools/list', limits, (options) =>
+        client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, options),
       ),
     // `client.callTool` copies the arguments a tool declares with `x-mcp-header` into `Mcp-Param-*`
     // headers, as the 2026-07-28 revision asks, from the listing handed over as `toolDefinition`.
@@ -56,13 +53,14 @@ export async function openModernSession(
         name: tool.name,
         inputSchema: tool.inputSchema as Tool['inputSchema'],
       };
-      return exchange(
-        { server, method: 'tools/call', timeoutMs: limits.timeout },
-        limits.signal,
-        async (own) =>
+      return sessionRequest(
+        server,
+        'tools/call',
+        limits,
+        async (options) =>
           (await client.callTool(
             { name, arguments: args },
-            { ...limits, ...own, ...(toolDefinition ? { toolDefinition } : {}) },
+            toolDefinition ? { ...options, toolDefinition } : options,
           )) as Record<string, unknown>,
       );
     },

@@ -4,6 +4,10 @@ import type { Exchange } from './exchange.js';
 const JSON_TYPE = 'application/json';
 const STREAM_TYPE = 'text/event-stream';
 
+/** The media type a response says its body is, lower-cased, without parameters. */
+export const contentTypeOf = (response: Response): string | undefined =>
+  response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+
 /**
  * The reply to a Streamable HTTP request, read to its end. MCP 2025-03-26 transports ("Sending
  * Messages to the Server"): a request is answered with one JSON response, or with an SSE stream that
@@ -12,7 +16,7 @@ const STREAM_TYPE = 'text/event-stream';
  * connection lost while reading. Any other response is returned as it is.
  */
 export function watchReply(response: Response, exchange: Exchange): Response {
-  const type = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+  const type = contentTypeOf(response);
   if (response.status !== 200 || !response.body || (type !== JSON_TYPE && type !== STREAM_TYPE)) {
     return response;
   }

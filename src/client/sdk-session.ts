@@ -1,4 +1,4 @@
-import { exchange, RECONNECTION } from './exchange.js';
+import { RECONNECTION, sessionRequest } from './exchange.js';
 import { guardedFetch } from './fetch.js';
 import type { ParsedConnectOptions } from './options.js';
 import type { ClientSdk } from './sdk.js';
@@ -50,19 +50,19 @@ export function sdkSessions(
       // against the tool's output schema, while a result that strays from it is read all the same,
       // as Dify reads it (README, "Calling remote MCP servers from your apps").
       listTools: (cursor, limits) =>
-        exchange({ server, method: 'tools/list', timeoutMs: limits.timeout }, limits.signal, (own) =>
+        sessionRequest(server, 'tools/list', limits, (options) =>
           client.request(
             { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
             sdk.ListToolsResultSchema,
-            { ...limits, ...own },
+            options,
           ),
         ),
       callTool: (name, args, _tool, limits) =>
-        exchange({ server, method: 'tools/call', timeoutMs: limits.timeout }, limits.signal, (own) =>
+        sessionRequest(server, 'tools/call', limits, (options) =>
           client.request(
             { method: 'tools/call', params: { name, arguments: args } },
             sdk.CallToolResultSchema,
-            { ...limits, ...own },
+            options,
           ),
         ),
       terminate: async () => {

@@ -1,6 +1,6 @@
 import { isJsonObject } from '../plain-object.js';
 import { base64ByteLength, hasDataScheme, isBase64, parseDataUrl } from './base64.js';
-import { mediaTypeOfName } from './file-types.js';
+import { mediaTypeOfName, normalizeMediaType } from './file-types.js';
 
 /**
  * A file of a result, checked and completed from the app's `AppFile` (README, "Files in and out"): either a link
@@ -74,16 +74,6 @@ export function toResultFile(file: unknown): ResultFile | string {
     if (link !== undefined) result.dataUri = link.href;
   }
   return result;
-}
-
-/**
- * A media type with its type and subtype trimmed and lower-cased (they are case-insensitive, RFC
- * 9110 §8.3.1), so that `Image/PNG` is an image; its parameters are kept as given.
- */
-function normalizeMediaType(mediaType: string): string {
-  const semicolon = mediaType.indexOf(';');
-  const essence = (semicolon === -1 ? mediaType : mediaType.slice(0, semicolon)).trim().toLowerCase();
-  return semicolon === -1 ? essence : `${essence}${mediaType.slice(semicolon)}`;
 }
 
 function lastSegment(url: URL): string | undefined {

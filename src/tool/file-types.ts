@@ -45,9 +45,18 @@ export const typeOfExtension = (extension: string): FileType | undefined =>
 const DOCUMENT_MEDIA_TYPE =
   /^(application\/(pdf|msword|rtf|xml|epub\+zip|vnd\.ms-[\w.+-]+|vnd\.openxmlformats-officedocument\.[\w.+-]+|vnd\.oasis\.opendocument\.[\w.+-]+)|message\/rfc822)$/;
 
+/** A media type's type and subtype, trimmed and lower-cased (case-insensitive, RFC 9110 §8.3.1). */
+const essenceOf = (mediaType: string): string => (mediaType.split(';')[0] as string).trim().toLowerCase();
+
+/** A media type with its essence as `essenceOf` writes it (`Image/PNG` → `image/png`), its parameters as given. */
+export function normalizeMediaType(mediaType: string): string {
+  const semicolon = mediaType.indexOf(';');
+  return semicolon === -1 ? essenceOf(mediaType) : `${essenceOf(mediaType)}${mediaType.slice(semicolon)}`;
+}
+
 /** The Dify type of a media type (`image/png` → image), if it says. */
 export function typeOfMediaType(mediaType: string): FileType | undefined {
-  const type = mediaType.split(';')[0]?.trim().toLowerCase() ?? '';
+  const type = essenceOf(mediaType);
   if (type.startsWith('image/')) return 'image';
   if (type.startsWith('audio/')) return 'audio';
   if (type.startsWith('video/')) return 'video';

@@ -310,9 +310,31 @@ export function answerRequest(
   };
   const result = results[message.method ?? ''];
   if (result === undefined) return false;
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+  replyResult(res, message.id, result);
   return true;
+}
+
+/** A JSON reply carrying the JSON-RPC result of request `id`. */
+export function replyResult(res: http.ServerResponse, id: unknown, result: unknown): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id, result }));
+}
+
+/**
+ * Calls `echo` on a connection that has not listed the tools yet, and aborts the call after 100 ms,
+ * while the server holds the listing that comes first: what the call rejected with, and how long it took.
+ */
+export async function abortDuringListing(connection: {
+  callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal }): Promise<unknown>;
+}): Promise<{ reason: Error; error: unknown; waited: number }> {
+  const controller = new AbortController();
+  const reason = new Error('the user stopped the run');
+  const started = Date.now();
+  setTimeout(() => controller.abort(reason), 100);
+  const error = await connection
+    .callTool('echo', {}, { signal: controller.signal })
+    .catch((caught) => caught);
+  return { reason, error, waited: Date.now() - started };
 }
 
 /** `answer` (`answerRequest` by default), and an empty 202 for what it does not answer: notifications, responses. */
