@@ -7,7 +7,9 @@
  * - `dist/cjs/index.cjs`: the CommonJS build, one file bundled by esbuild from our own sources
  *   only (every package stays an external `require`);
  * - `dist/cjs/**.d.cts`: the declarations again, as CommonJS declarations, so TypeScript users who
- *   `require()` the package get types that describe a CommonJS module.
+ *   `require()` the package get types that describe a CommonJS module;
+ * - the command line of the manifest's `bin` (`dist/cli/main.js`, an ES module that starts with its
+ *   `#!/usr/bin/env node` line), made executable.
  *
  * Usage: `node scripts/build.mjs [--out-dir <dir>]` (default `dist`).
  *
@@ -18,7 +20,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +46,7 @@ try {
   await pointSourceMapsAtSrc(scratch);
   await bundleCjs(scratch);
   await writeCjsDeclarations(scratch);
+  await makeBinsExecutable(scratch);
   await moveInto(scratch, outDir);
   console.log(`built ${relative(root, outDir) || '.'}/ (ES module, CommonJS and declarations)`);
 } finally {
@@ -98,12 +101,25 @@ async function bundleCjs(target) {
 /** `dist/x.d.ts` → `dist/cjs/x.d.cts`, with relative `./y.js` specifiers pointing at `./y.cjs`. */
 async function writeCjsDeclarations(target) {
   for (const file of await listFiles(target)) {
-    if (!file.endsWith('.d.ts') || file.startsWith(`cjs/`)) continue;
+    // The command line is an ES module only: nothing `require()`s it.
+    if (!file.endsWith('.d.ts') || file.startsWith(`cjs/`) || file.startsWith('cli/')) continue;
     const source = await readFile(join(target, file), 'utf8');
     const rewritten = source.replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]*?)\.js\2/g, '$1$2$3.cjs$2');
     const destination = join(target, 'cjs', file.replace(/\.d\.ts$/, '.d.cts'));
     await mkdir(dirname(destination), { recursive: true });
     await writeFile(destination, rewritten);
+  }
+}
+
+/** Each `bin` of the manifest, built under `dist/`: it must start with a shebang, and it is made executable. */
+async function makeBinsExecutable(target) {
+  const { bin = {} } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+  for (const path of Object.values(bin)) {
+    const file = join(target, relative('dist', path));
+    const source = await readFile(file, 'utf8');
+    if (!source.startsWith('#!/usr/bin/env node\n'))
+      throw new Error(`${path} does not start with #!/usr/bin/env node`);
+    await chmod(file, 0o755);
   }
 }
 

@@ -247,3 +247,24 @@ export async function rollback(knex: Knex, options?: RollbackOptions): Promise<s
   const [, undone] = (await knex.migrate.rollback(migratorConfig(tablePrefix), all)) as [number, string[]];
   return undone;
 }
+
+/** Which of the package's migrations a database has run, and which are pending, in order. */
+export interface MigrationStatus {
+  completed: string[];
+  pending: string[];
+}
+
+/**
+ * The package's migrations on this database. It only reads: on a database the package never
+ * touched, every migration is pending and no table is created (Knex's own listing would create the
+ * migrations table).
+ */
+export async function migrationStatus(knex: Knex, options?: MigrateOptions): Promise<MigrationStatus> {
+  const { tablePrefix } = parseFactoryOptions(migrateOptionsSchema, options ?? {}, 'migrationStatus');
+  const config = migratorConfig(tablePrefix);
+  if (!(await knex.schema.hasTable(config.tableName!))) {
+    return { completed: [], pending: MIGRATIONS.map((migration) => migration.name) };
+  }
+  const [completed, pending] = (await knex.migrate.list(config)) as [{ name: string }[], Migration[]];
+  return { completed: completed.map((row) => row.name), pending: pending.map((migration) => migration.name) };
+}

@@ -17,6 +17,11 @@ import knexFactory, { type Knex } from 'knex';
 export interface TestDatabase {
   readonly name: DatabaseKind['name'];
   /**
+   * The same database as a URL, for another process (the command line): `sqlite:<file>`, or the
+   * PostgreSQL URL with the suite's schema as its search path.
+   */
+  readonly url: string;
+  /**
    * A new Knex instance (its own connection pool) on this database: call it twice to get two
    * "processes" sharing one database. Every instance is closed by `destroy()`.
    */
@@ -33,12 +38,14 @@ export interface DatabaseKind {
 
 function tracked(
   name: DatabaseKind['name'],
+  url: string,
   config: () => Knex.Config,
   drop: () => Promise<void>,
 ): TestDatabase {
   const instances: Knex[] = [];
   return {
     name,
+    url,
     connect() {
       const knex = knexFactory(config());
       instances.push(knex);
@@ -60,6 +67,7 @@ const sqlite: DatabaseKind = {
     const filename = join(folder, 'test.sqlite');
     return tracked(
       'sqlite',
+      `sqlite:${filename}`,
       () => ({
         client: 'better-sqlite3',
         connection: { filename },
@@ -86,8 +94,11 @@ function postgres(url: string): DatabaseKind {
       const schema = `test_${randomBytes(6).toString('hex')}`;
       const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
       await admin.raw('create schema ??', [schema]);
+      const withSchema = new URL(url);
+      withSchema.searchParams.set('options', `-c search_path=${schema}`);
       return tracked(
         'postgres',
+        withSchema.href,
         // `searchPath` makes the schema the default one for every query and for Knex's migrator.
         () => ({ client: 'pg', connection: url, searchPath: [schema], pool: { min: 0, max: 5 } }),
         async () => {
