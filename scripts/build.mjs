@@ -5,7 +5,8 @@
  *   point at `src/**.ts`, which the package ships next to `dist/`, so that a stack trace read
  *   through them names files that exist in the installed package;
  * - `dist/cjs/index.cjs`: the CommonJS build, one file bundled by esbuild from our own sources
- *   only (every package stays an external `require`);
+ *   only (every package stays an external `require`); `dist/cjs/metrics.cjs`, the CommonJS build of
+ *   `express-app-mcp/metrics`, which takes what it shares with the main entry from `index.cjs`;
  * - `dist/cjs/**.d.cts`: the declarations again, as CommonJS declarations, so TypeScript users who
  *   `require()` the package get types that describe a CommonJS module;
  * - the command line of the manifest's `bin` (`dist/cli/main.js`, an ES module that starts with its
@@ -84,9 +85,7 @@ async function pointSourceMapsAtSrc(target) {
 }
 
 async function bundleCjs(target) {
-  await build({
-    entryPoints: [join(root, 'src', 'index.ts')],
-    outfile: join(target, 'cjs', 'index.cjs'),
+  const common = {
     bundle: true,
     // Our own sources only: express, zod, lru-cache, knex… are the user's copies, loaded with require().
     packages: 'external',
@@ -95,7 +94,37 @@ async function bundleCjs(target) {
     format: 'cjs',
     sourcemap: false,
     logLevel: 'warning',
+  };
+  await build({
+    ...common,
+    entryPoints: [join(root, 'src', 'index.ts')],
+    outfile: join(target, 'cjs', 'index.cjs'),
   });
+  await build({
+    ...common,
+    entryPoints: [join(root, 'src', 'metrics', 'index.ts')],
+    outfile: join(target, 'cjs', 'metrics.cjs'),
+    plugins: [fromMainBundle(join(root, 'src', 'metrics'))],
+  });
+}
+
+/**
+ * A subpath entry's imports of the package's other modules are taken from the main CommonJS bundle
+ * (`./index.cjs`, which exports them) rather than bundled again: a second copy of a class such as
+ * `ConfigurationError` would fail the host's `instanceof`. Such an entry imports public exports only.
+ */
+function fromMainBundle(folder) {
+  return {
+    name: 'from-main-bundle',
+    setup(esbuild) {
+      esbuild.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.kind === 'entry-point') return undefined;
+        const path = resolve(args.resolveDir, args.path);
+        if (path.startsWith(`${folder}/`) || path.startsWith(`${folder}\\`)) return undefined;
+        return { path: './index.cjs', external: true };
+      });
+    },
+  };
 }
 
 /** `dist/x.d.ts` → `dist/cjs/x.d.cts`, with relative `./y.js` specifiers pointing at `./y.cjs`. */

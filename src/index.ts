@@ -29,6 +29,18 @@ export {
 } from './errors.js';
 export type { AppRun, ResolveServer, RunApp } from './express/types.js';
 export { MCP_ROUTE } from './mcp-route.js';
+export type {
+  CallFinishedEvent,
+  CallStartedEvent,
+  InputSettledEvent,
+  InputWaitingEvent,
+  McpEvent,
+  McpEventSink,
+  StreamClosedEvent,
+  StreamOpenedEvent,
+  TaskStatus,
+  TaskStatusEvent,
+} from './observe/events.js';
 export type { CallEvent, CallOutcome, OnCall } from './observe/on-call.js';
 export type { ErrorContext } from './protocol/report.js';
 export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './protocol/versions.js';

@@ -50,12 +50,16 @@ async function smoke(pkg, express) {
   const ok = await call(1, 'hi');
   const failed = await call(2, 'fail');
   await new Promise((resolve) => listening.close(resolve));
-  console.log(JSON.stringify({ node: process.versions.node, exports: Object.keys(pkg).sort(), ok, failed }));
+  // prom-client is installed, yet only the metrics entry may load it.
+  const promClientLoaded = Object.keys(loadedModules()).some((path) => path.includes('prom-client'));
+  console.log(JSON.stringify({ node: process.versions.node, exports: Object.keys(pkg).sort(), ok, failed, promClientLoaded }));
 }
 `;
 
 const ESM_SMOKE = `import * as pkg from 'express-app-mcp';
 import express from 'express';
+import { createRequire } from 'node:module';
+const loadedModules = () => createRequire(import.meta.url).cache;
 ${smokeBody}
 await smoke(pkg, express);
 `;
@@ -63,20 +67,55 @@ await smoke(pkg, express);
 const CJS_SMOKE = `'use strict';
 const pkg = require('express-app-mcp');
 const express = require('express');
+const loadedModules = () => require.cache;
 ${smokeBody}
 smoke(pkg, express).catch((error) => { console.error(error); process.exit(1); });
+`;
+
+/** The metrics entry: a scrape after one event, and its errors are the main entry's classes. */
+const metricsBody = `
+async function metricsSmoke(pkg, metricsEntry) {
+  const metrics = metricsEntry.mcpMetrics();
+  metrics.onEvent({ type: 'call.finished', serverId: 's1', tenantId: 't', appId: 'a', tool: 'A',
+    protocolVersion: '2025-11-25', requestId: 1, durationMs: 20, outcome: 'ok' });
+  const text = await metrics.registry.metrics();
+  let sameErrorClass = false;
+  try { metricsEntry.mcpMetrics({ colour: 'red' }); } catch (error) { sameErrorClass = error instanceof pkg.ConfigurationError; }
+  console.log(JSON.stringify({
+    exports: Object.keys(metricsEntry).sort(),
+    counted: text.includes('mcp_tool_calls_total{server="s1",outcome="ok"} 1'),
+    sameErrorClass,
+  }));
+}
+`;
+
+const ESM_METRICS = `import * as pkg from 'express-app-mcp';
+import * as metricsEntry from 'express-app-mcp/metrics';
+${metricsBody}
+await metricsSmoke(pkg, metricsEntry);
+`;
+
+const CJS_METRICS = `'use strict';
+${metricsBody}
+metricsSmoke(require('express-app-mcp'), require('express-app-mcp/metrics')).catch((error) => { console.error(error); process.exit(1); });
 `;
 
 /** Type-level use from an ES module; each `@ts-expect-error` proves the types are real, not `any`. */
 const ESM_TYPES = `import express from 'express';
 import { type HostApp, mcpServer, type RunApp, memoryServerStore, AppRunError } from 'express-app-mcp';
+import { mcpMetrics } from 'express-app-mcp/metrics';
 
 const app: HostApp = { id: 'a', name: 'A', mode: 'chat', inputForm: [] };
 const runApp: RunApp = async (run) => {
   if (!run.query) throw new AppRunError('a question is needed');
   return { answer: run.query };
 };
-express().use(mcpServer({ resolveServer: memoryServerStore().resolver(() => app), runApp }));
+const metrics = mcpMetrics();
+const host = express();
+host.use(mcpServer({ resolveServer: memoryServerStore().resolver(() => app), runApp, metrics }));
+host.get('/metrics', metrics.handler);
+// @ts-expect-error: not an event
+metrics.onEvent({ type: 'call.ended' });
 
 // @ts-expect-error: not a mode
 const wrong: HostApp = { id: 'b', name: 'B', mode: 'chatbot', inputForm: [] };
@@ -87,10 +126,14 @@ export { wrong };
 
 const CJS_TYPES = `import express = require('express');
 import mcp = require('express-app-mcp');
+import metricsEntry = require('express-app-mcp/metrics');
 
 const app: mcp.HostApp = { id: 'a', name: 'A', mode: 'workflow', inputForm: [] };
 const runApp: mcp.RunApp = async () => ({ outputs: { ok: true } });
-express().use(mcp.mcpServer({ resolveServer: mcp.memoryServerStore().resolver(() => app), runApp }));
+const metrics = metricsEntry.mcpMetrics({ prefix: 'acme_' });
+express().use(mcp.mcpServer({ resolveServer: mcp.memoryServerStore().resolver(() => app), runApp, metrics }));
+// @ts-expect-error: not an option
+metricsEntry.mcpMetrics({ colour: 'red' });
 
 // @ts-expect-error: not a mode
 const wrong: mcp.HostApp = { id: 'b', name: 'B', mode: 'chatbot', inputForm: [] };
@@ -116,13 +159,15 @@ describe('the packed package, installed into a new project', () => {
       JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2),
     );
     const peers = await Promise.all(
-      ['express', 'knex', '@types/express', '@types/node', 'typescript'].map((name) =>
+      ['express', 'knex', 'prom-client', '@types/express', '@types/node', 'typescript'].map((name) =>
         installedVersion(name),
       ),
     );
     await npm(consumer, 'install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...peers);
     await writeFile(join(consumer, 'smoke.mjs'), ESM_SMOKE);
     await writeFile(join(consumer, 'smoke.cjs'), CJS_SMOKE);
+    await writeFile(join(consumer, 'metrics.mjs'), ESM_METRICS);
+    await writeFile(join(consumer, 'metrics.cjs'), CJS_METRICS);
     await writeFile(join(consumer, 'esm.mts'), ESM_TYPES);
     await writeFile(join(consumer, 'cjs.cts'), CJS_TYPES);
     await writeFile(
@@ -149,7 +194,17 @@ describe('the packed package, installed into a new project', () => {
     expect(packed).toEqual(
       expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'src/index.ts']),
     );
-    for (const entry of ['dist/index.js', 'dist/index.d.ts', 'dist/cjs/index.cjs', 'dist/cjs/index.d.cts']) {
+    for (const entry of [
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/cjs/index.cjs',
+      'dist/cjs/index.d.cts',
+      'dist/metrics/index.js',
+      'dist/metrics/index.d.ts',
+      'dist/cjs/metrics.cjs',
+      'dist/cjs/metrics/index.d.cts',
+      'dist/cli/main.js',
+    ]) {
       expect(packed).toContain(entry);
     }
     const unexpected = packed.filter(
@@ -209,7 +264,19 @@ describe('the packed package, installed into a new project', () => {
           result: { content: [{ type: 'text', text: 'asked to fail' }], isError: true },
         },
       });
+      expect(report.promClientLoaded).toBe(false);
     });
+
+    it.each([
+      ['an ES module (import)', 'metrics.mjs'],
+      ['CommonJS (require)', 'metrics.cjs'],
+    ])(
+      "from %s: express-app-mcp/metrics counts, and its errors are the main entry's classes",
+      async (_kind, script) => {
+        const { stdout } = await run(node, [script], { cwd: consumer, env: cleanEnv() });
+        expect(JSON.parse(stdout)).toEqual({ exports: ['mcpMetrics'], counted: true, sameErrorClass: true });
+      },
+    );
   });
 
   it('type-checks from an ES module and from CommonJS (import = require) with TypeScript', {

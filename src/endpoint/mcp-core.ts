@@ -1,17 +1,20 @@
 import type { Request } from 'express';
 import { safeHook } from '../express/hook.js';
 import { createRateCheck } from '../farm/rate-limit.js';
+import { type EmitEvent, eventEmitter } from '../observe/events.js';
 import type { ErrorReporter } from '../protocol/report.js';
 import { resumedHeartbeats } from '../protocol/resumable.js';
 import { createProtocolCore, type ProtocolCore } from '../protocol/router.js';
 import type { ParsedMcpServerOptions } from './mcp-server-options.js';
 
-/** The protocol core `mcpServer` serves, made from its parsed options, and the hook it reports to. */
+/** The protocol core `mcpServer` serves, made from its parsed options, the hook it reports to and the `metrics` sink's emitter. */
 export function createMcpCore(config: ParsedMcpServerOptions): {
   core: ProtocolCore<Request>;
   report: ErrorReporter;
+  emit: EmitEvent;
 } {
   const report = safeHook(config.onError);
+  const emit = eventEmitter(config.metrics, (error) => report(error, { phase: 'metrics' }));
   const core = createProtocolCore<Request>({
     runApp: config.runApp,
     serverInfo: config.serverInfo,
@@ -33,6 +36,7 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
       heartbeats: resumedHeartbeats(config.heartbeatMs),
     },
     onCall: config.onCall,
+    emit,
   });
-  return { core, report };
+  return { core, report, emit };
 }

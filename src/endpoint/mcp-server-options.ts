@@ -4,8 +4,9 @@ import { AuthOptionsSchema } from '../auth/auth-options.js';
 import type { AuthOptions } from '../auth/types.js';
 import { ConfigurationError } from '../errors.js';
 import type { ResolveServer, RunApp } from '../express/types.js';
-import { functionOption, parseFactoryOptions } from '../factory-options.js';
+import { functionOption, methodsOption, parseFactoryOptions } from '../factory-options.js';
 import type { RateLimit } from '../farm/rate-limit.js';
+import type { McpEventSink } from '../observe/events.js';
 import type { OnCall } from '../observe/on-call.js';
 import type { ErrorContext } from '../protocol/report.js';
 import type { ServerStore } from '../store/types.js';
@@ -64,6 +65,12 @@ export interface McpServerOptions {
    * duration and outcome (never the server code), for audit logs and metrics. Default: none.
    */
   onCall?: OnCall;
+  /**
+   * Prometheus metrics: `mcpMetrics()` from `express-app-mcp/metrics`, or any object with
+   * `onEvent(event)`, told when calls start and end, streams open and close, runs wait for a person
+   * and tasks change status (docs/metrics.md). Default: none.
+   */
+  metrics?: McpEventSink;
   /**
    * Per-user access for servers in `"oauth"` mode: how bearer tokens are checked and which
    * authorization servers mint them (see the README, "Per-user access with OAuth"). Default: none,
@@ -140,6 +147,10 @@ const OptionsSchema = z.strictObject({
   streamRetentionMs: z.int().positive().default(300_000),
   streamWindowMs: z.int().nonnegative().max(2_147_483_647).default(0),
   onCall: fn<OnCall>('onCall').optional(),
+  metrics: methodsOption<McpEventSink>(
+    ['onEvent'],
+    'metrics must be mcpMetrics() from express-app-mcp/metrics, or an object with onEvent(event)',
+  ).optional(),
   auth: AuthOptionsSchema.optional(),
 });
 

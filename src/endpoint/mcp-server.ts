@@ -75,7 +75,8 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
   const config = parseMcpServerOptions(options);
   const allowedOrigins = new Set(config.allowedOrigins.map((origin) => origin.toLowerCase()));
   const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
-  const { core, report } = createMcpCore(config);
+  const { core, report, emit } = createMcpCore(config);
+  const countsStreams = config.metrics !== undefined;
   const drainer = new Drainer();
   // Only a stream is written over time; its failure can no longer change the reply, only be told.
   const streams: StreamWatcher = {
@@ -97,7 +98,15 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       reply.reply.deliver(new LaterWrite(res));
       return;
     }
-    if (reply.kind === 'stream') drainer.enter();
+    if (reply.kind === 'stream') {
+      drainer.enter();
+      // The response's `close` comes once, whether the stream ended or its client went away
+      // (already gone: it came before, and the stream is never written).
+      if (countsStreams && !res.destroyed) {
+        emit({ type: 'stream.opened' });
+        res.once('close', () => emit({ type: 'stream.closed' }));
+      }
+    }
     writeReply(res, reply, streams);
   };
   /** Writes a reply known later to its response (`ReplySink`). */

@@ -1,5 +1,6 @@
 import { CallTimeout } from '../tool/call.js';
 import type { EndUser } from '../types.js';
+import { type CallEvent, type CallOutcome, type CallStart, type EmitEvent, emitsEvents } from './events.js';
 import {
   type CallSpan,
   endCallSpan,
@@ -8,50 +9,10 @@ import {
   startCallSpan,
 } from './tracing.js';
 
-/**
- * How a `tools/call` ended:
- * - `ok`: the app answered;
- * - `app_error`: the app reported a failure the client reads (`AppRunError`, an `error` event, or
- *   outputs that break its declared output schema);
- * - `invalid_arguments`: the arguments failed the app's input form; the app did not run;
- * - `timeout`: `callTimeoutMs` passed; `cancelled`: the client cancelled or went away;
- * - `failed`: the app threw something else, or the package failed; the cause went to `onError`.
- */
-export type CallOutcome = 'ok' | 'app_error' | 'invalid_arguments' | 'timeout' | 'cancelled' | 'failed';
-
-/** One finished `tools/call`, for audit logs and metrics. It never carries the server code. */
-export interface CallEvent {
-  serverId: string;
-  tenantId: string;
-  appId: string;
-  /** The tool's name, as clients call it. */
-  tool: string;
-  /**
-   * Who the run is attributed to (one end user per server). Absent when nothing ran:
-   * arguments refused before the run need no end user, and a failure may come before it is known.
-   */
-  endUser?: EndUser;
-  /** The MCP protocol version of the request. */
-  protocolVersion: string;
-  /** The JSON-RPC id of the request. */
-  requestId: string | number;
-  /** From the start of the call to its result, in milliseconds. */
-  durationMs: number;
-  outcome: CallOutcome;
-}
+export type { CallEvent, CallOutcome, CallStart } from './events.js';
 
 /** The `onCall` option: called once per finished `tools/call`, after its result is known. */
 export type OnCall = (event: CallEvent) => void | Promise<void>;
-
-/** What the observer needs to know about a call when it starts. */
-export interface CallStart {
-  serverId: string;
-  tenantId: string;
-  appId: string;
-  tool: string;
-  protocolVersion: string;
-  requestId: string | number;
-}
 
 /** One call being observed; `finish` counts once, later calls are ignored. */
 export interface CallObservation {
@@ -68,11 +29,16 @@ const UNOBSERVED: CallObservation = {
 };
 
 /**
- * Observes `tools/call`s for `onCall` and OpenTelemetry. Without `onCall` and without the API a call
- * costs one shared no-op object; `onCall` failures go to `report`, never to the client.
+ * Observes `tools/call`s for `onCall`, the `metrics` sink (`emit`) and OpenTelemetry. Without any of
+ * them a call costs one shared no-op object; `onCall` failures go to `report`, never to the client.
  */
-export function createCallObserver(onCall: OnCall | undefined, report: (error: unknown) => void) {
+export function createCallObserver(
+  onCall: OnCall | undefined,
+  report: (error: unknown) => void,
+  emit?: EmitEvent,
+) {
   const tracing = loadOpenTelemetry();
+  const events = emitsEvents(emit) ? emit : undefined;
 
   function start(call: CallStart): CallObservation {
     const span = startCallSpan(call.tool, {
@@ -81,7 +47,8 @@ export function createCallObserver(onCall: OnCall | undefined, report: (error: u
       'express_app_mcp.server.id': call.serverId,
       'express_app_mcp.app.id': call.appId,
     });
-    if (!onCall && !span) return UNOBSERVED;
+    if (!onCall && !span && !events) return UNOBSERVED;
+    events?.({ type: 'call.started', ...call });
     const started = performance.now();
     let endUser: EndUser | undefined;
     let finished = false;
@@ -95,12 +62,15 @@ export function createCallObserver(onCall: OnCall | undefined, report: (error: u
         finished = true;
         const durationMs = performance.now() - started;
         if (span) endSpan(span, outcome, endUser);
-        if (onCall) emit({ ...call, ...(endUser ? { endUser } : {}), durationMs, outcome });
+        if (!onCall && !events) return;
+        const event: CallEvent = { ...call, ...(endUser ? { endUser } : {}), durationMs, outcome };
+        events?.({ type: 'call.finished', ...event });
+        if (onCall) tell(event);
       },
     };
   }
 
-  function emit(event: CallEvent): void {
+  function tell(event: CallEvent): void {
     try {
       const returned = onCall!(event);
       if (returned instanceof Promise) returned.catch(report);

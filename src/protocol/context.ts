@@ -1,6 +1,7 @@
 import type { DelayQueue } from '../delay-queue.js';
 import type { Farm } from '../farm/farm.js';
 import type { RateCheck } from '../farm/rate-limit.js';
+import type { EmitEvent } from '../observe/events.js';
 import type { OnCall } from '../observe/on-call.js';
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
@@ -44,6 +45,8 @@ export interface CoreOptions<HostRequest> {
   resumability?: Resumability;
   /** The host's `onCall` hook: one event per finished `tools/call`. */
   onCall?: OnCall;
+  /** Tells the `metrics` sink what happens (observe/events.ts); a no-op without one. */
+  emit?: EmitEvent;
 }
 
 /** What every era's `handle(request, ctx)` is given: the shared services, made once per core. */
@@ -51,6 +54,8 @@ export interface EraContext<HostRequest> {
   serverInfo: ServerInfo;
   methods: ToolMethods<HostRequest>;
   report: ErrorReporter;
+  /** Tells the `metrics` sink what happens: waits for a person, task statuses (observe/events.ts). */
+  emit: EmitEvent;
   /** Where streamed calls wait for their next heartbeat (`CoreOptions.heartbeatMs`); none when 0. */
   heartbeats: DelayQueue<LiveCall> | undefined;
   /** See `CoreOptions.resumability`. */
@@ -81,6 +86,7 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     serverInfo: options.serverInfo,
     methods: createToolMethods(options),
     report,
+    emit: options.emit ?? (() => {}),
     heartbeats: LiveCall.heartbeats(options.heartbeatMs ?? 0),
     resumability: options.resumability,
 

@@ -9,9 +9,10 @@ export interface ErrorContext {
    * - `dispatch`: reading the request or serving a method (a bug, or the store failing);
    * - `run`: the app failed to run;
    * - `outputs`: the app's outputs do not match the outputs it declares;
-   * - `onCall`: the host's `onCall` hook threw or rejected.
+   * - `onCall`: the host's `onCall` hook threw or rejected;
+   * - `metrics`: the `metrics` option's `onEvent` threw.
    */
-  phase: 'resolve' | 'authenticate' | 'dispatch' | 'run' | 'outputs' | 'onCall';
+  phase: 'resolve' | 'authenticate' | 'dispatch' | 'run' | 'outputs' | 'onCall' | 'metrics';
   serverId?: string;
   appId?: string;
 }

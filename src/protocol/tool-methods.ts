@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Farm } from '../farm/farm.js';
+import type { EmitEvent } from '../observe/events.js';
 import { type CallObservation, createCallObserver, type OnCall } from '../observe/on-call.js';
 import { isPlainJsonObject } from '../plain-object.js';
 import type { RunInputs } from '../tool/arguments.js';
@@ -28,6 +29,8 @@ export interface ToolMethodOptions<HostRequest> {
   /** The store's farm: cancellations then reach the instance that runs the call. */
   farm?: Farm;
   onCall?: OnCall;
+  /** Tells the `metrics` sink when calls start and end. */
+  emit?: EmitEvent;
 }
 
 /** What `tools/call` needs to know about the request it serves; the version is explicit, never global. */
@@ -62,7 +65,11 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
   const listResults = new WeakMap<object, SerializedResult>();
   // A cancellation sent to any instance of the farm stops the run wherever it runs.
   options.farm?.onCancel((scope, requestId) => runs.cancel(scope, requestId));
-  const observer = createCallObserver(options.onCall, (error) => options.report(error, { phase: 'onCall' }));
+  const observer = createCallObserver(
+    options.onCall,
+    (error) => options.report(error, { phase: 'onCall' }),
+    options.emit,
+  );
 
   /**
    * Checks the arguments and starts the run. The end user is looked up while the run is made, and
