@@ -3,7 +3,8 @@
  * with Express 5, CommonJS with Express 4, strict TypeScript) is copied into a new folder, installed
  * with the package from its packed tarball, started as written, published through its console,
  * and driven with the official MCP clients (v1 on the 2025 handshake, v2 on 2026-07-28). The README's
- * code blocks must be these files, byte for byte.
+ * code blocks must be these files, byte for byte: each server, and the `package.json` and
+ * `tsconfig.json` it needs to run as written.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -284,7 +285,15 @@ describe("the README's quick start", () => {
     const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
     const blocks = [...readme.matchAll(/<!-- (examples\/[^\s]+) -->\n```\w*\n([\s\S]*?)```\n/g)];
     const shown = Object.fromEntries(blocks.map(([, path, code]) => [path, code]));
-    const files = ['quickstart-esm/server.js', 'quickstart-cjs/server.js', 'quickstart-ts/server.ts'];
+    const files = [
+      'quickstart-esm/package.json',
+      'quickstart-esm/server.js',
+      'quickstart-cjs/package.json',
+      'quickstart-cjs/server.js',
+      'quickstart-ts/package.json',
+      'quickstart-ts/tsconfig.json',
+      'quickstart-ts/server.ts',
+    ];
     expect(Object.keys(shown).sort()).toEqual(files.map((file) => `examples/${file}`).sort());
     for (const file of files) {
       expect(shown[`examples/${file}`]).toBe(await readFile(join(EXAMPLES, file), 'utf8'));
