@@ -14,7 +14,7 @@ import {
   migrate,
   type ServerRecord,
 } from '../src/index.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 import {
   expectRpcReply,
   type HostVariant,
@@ -136,7 +136,7 @@ describe('the resolver keeps loaded apps for a while', () => {
   });
 });
 
-describe.each(databases)('a host whose loadApp queries its own table, on $name', (kind) => {
+describeEach(databases)('a host whose loadApp queries its own table, on $name', (kind) => {
   let database: TestDatabase;
   let knex: Knex;
   let code: string;

@@ -16,9 +16,9 @@ import {
   TENANT_B,
   useConsoleHost,
 } from './helpers/console-host.js';
-import { databases } from './helpers/databases.js';
+import { databases, describeEach } from './helpers/databases.js';
 
-describe.each(databases)('the console API: editing, rotating and unpublishing on $name', (kind) => {
+describeEach(databases)('the console API: editing, rotating and unpublishing on $name', (kind) => {
   const c = useConsoleHost(kind, { allowGetRefresh: true });
 
   describe('PUT /apps/:appId/server (edit)', () => {

@@ -17,9 +17,9 @@ import {
   UUID,
   useConsoleHost,
 } from './helpers/console-host.js';
-import { databases } from './helpers/databases.js';
+import { databases, describeEach } from './helpers/databases.js';
 
-describe.each(databases)('the console API: reading and publishing on $name', (kind) => {
+describeEach(databases)('the console API: reading and publishing on $name', (kind) => {
   const c = useConsoleHost(kind);
 
   describe('GET /apps/:appId/server', () => {

@@ -21,7 +21,7 @@ import {
   ServerExistsError,
 } from '../src/index.js';
 import { createWorld, type World } from './helpers/apps.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 import {
   expectRpcReply,
   type Host,
@@ -160,7 +160,7 @@ async function expectMigrationRequired(attempts: Promise<unknown>[], tables: str
   ).toBe(true);
 }
 
-describe.each(databases)('a store used before migrate() on $name', (kind) => {
+describeEach(databases)('a store used before migrate() on $name', (kind) => {
   let database: TestDatabase;
   let knex: Knex;
 

@@ -42,12 +42,13 @@ import {
   stopAll,
   waitFor,
 } from './helpers/example-process.js';
+import { describeEach } from './helpers/postgres.js';
 
 afterAll(stopAll);
 
 // --- the tests -------------------------------------------------------------------------------------
 
-describe.each(databaseKinds)('the example app on $name, started with npm start', (kind) => {
+describeEach(databaseKinds)('the example app on $name, started with npm start', (kind) => {
   let database: ExampleDatabase;
   let home: string;
   let port: number;

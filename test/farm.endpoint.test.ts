@@ -18,7 +18,7 @@ import {
   UNKNOWN_CODE,
   type World,
 } from './helpers/apps.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 import {
   expectAccepted,
   expectRpcReply,
@@ -213,7 +213,7 @@ describe('database trouble and rate limits, on one instance', () => {
   });
 });
 
-describe.each(databases.filter((kind) => kind.name === 'postgres'))('two instances on one $name', (kind) => {
+describeEach(databases.filter((kind) => kind.name === 'postgres'))('two instances on one $name', (kind) => {
   let db: TestDatabase;
   let world: World;
   let stores: KnexServerStore[];
