@@ -105,6 +105,41 @@ describe('mcpServer options', () => {
       expect((error as Error).message).toMatch(new RegExp(`^express-app-mcp: invalid option "${name}": .+`));
     });
 
+    it.each([
+      ['localhost:5173', 0],
+      ['http://localhost:5173/', 0],
+      ['https://app.example.com/mcp', 0],
+      ['app.example.com', 0],
+      ['null', 0],
+      ['', 0],
+      ['https://user:secret@app.example.com', 0],
+      ['http://localhost:5173/', 1],
+    ])('an allowedOrigins entry that is not an origin: %j', (entry, at) => {
+      const allowedOrigins = at === 0 ? [entry] : ['https://app.example.com', entry];
+      expectConfigurationError(
+        { ...required(), allowedOrigins },
+        `express-app-mcp: invalid option "allowedOrigins.${at}": "${entry}" is not an origin: write scheme://host[:port] with no path (e.g. http://localhost:5173), or '*' for any origin`,
+      );
+    });
+
+    it("allowedOrigins entries that are origins, or '*', are taken", () => {
+      const allowedOrigins = [
+        'http://localhost:5173',
+        'HTTPS://App.Example.com:443',
+        'http://[::1]:8080',
+        'chrome-extension://abcdef',
+        '*',
+      ];
+      expect(factoryError({ ...required(), allowedOrigins })).toBeUndefined();
+      expect(parseMcpServerOptions({ ...required(), allowedOrigins }).allowedOrigins).toEqual([
+        'http://localhost:5173',
+        'https://app.example.com',
+        'http://[::1]:8080',
+        'chrome-extension://abcdef',
+        '*',
+      ]);
+    });
+
     it('options that are not an object at all', () => {
       const error = factoryError(undefined);
       expect(error).toBeInstanceOf(ConfigurationError);

@@ -22,7 +22,8 @@ function vitest(extra: Record<string, string>): Promise<Run> {
   const env: NodeJS.ProcessEnv = { NO_COLOR: '1' };
   for (const [key, value] of Object.entries(process.env)) {
     // This run's own runner variables would make the child think it is a worker of this run.
-    if (!/^(VITEST|TEST_POSTGRES_URL$|REQUIRE_POSTGRES$|FORCE_COLOR$|NODE_OPTIONS$)/.test(key)) env[key] = value;
+    if (!/^(VITEST|TEST_POSTGRES_URL$|REQUIRE_POSTGRES$|FORCE_COLOR$|NODE_OPTIONS$)/.test(key))
+      env[key] = value;
   }
   Object.assign(env, extra);
   return new Promise((resolve) => {

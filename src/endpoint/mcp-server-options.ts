@@ -15,6 +15,7 @@ import { DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
 import type { HostApp } from '../types.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { AllowedHostsSchema } from './allowed-hosts.js';
+import { AllowedOriginsSchema } from './allowed-origins.js';
 
 /** Options of `mcpServer()`. Only `resolveServer` and `runApp` are required. */
 export interface McpServerOptions {
@@ -26,7 +27,12 @@ export interface McpServerOptions {
   serverInfo?: { name: string; version: string };
   /** Overrides the tool name derived from the app name; the result is still made valid. Default: derived from `app.name`. */
   toolName?: (app: HostApp) => string;
-  /** Browser origins allowed besides the request's own origin. Default: none. */
+  /**
+   * Browser origins allowed besides the request's own origin, each written as browsers send
+   * `Origin`: `scheme://host[:port]`, no path (`https://app.example.com`, `http://localhost:5173`),
+   * matched whatever its case; `'*'` allows every origin. Anything else is a `ConfigurationError`.
+   * Default: none.
+   */
   allowedOrigins?: string[];
   /**
    * Host names allowed in `Host` when the server listens on loopback, e.g. behind a reverse proxy,
@@ -113,7 +119,7 @@ const OptionsSchema = z.strictObject({
     .strictObject({ name: z.string().min(1), version: z.string().min(1) })
     .default({ name: 'express-app-mcp', version: PACKAGE_VERSION }),
   toolName: fn<(app: HostApp) => string>('toolName').optional(),
-  allowedOrigins: z.array(z.string()).default([]),
+  allowedOrigins: AllowedOriginsSchema.default([]),
   allowedHosts: AllowedHostsSchema.default([]),
   maxBodyBytes: z
     .int()
