@@ -4,9 +4,16 @@
  * never mutated; defaults apply to what is left out.
  */
 import { readFile } from 'node:fs/promises';
+import knexFactory from 'knex';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseMcpServerOptions } from '../src/endpoint/mcp-server-options.js';
-import { ConfigurationError, type McpServerOptions, mcpServer, memoryServerStore } from '../src/index.js';
+import {
+  ConfigurationError,
+  knexServerStore,
+  type McpServerOptions,
+  mcpServer,
+  memoryServerStore,
+} from '../src/index.js';
 import { createWorld, RESOLVER_FAILS_CODE, RESOLVER_FAILURE } from './helpers/apps.js';
 import { expectRpcReply, hostVariants, request, rpcError, rpcResult, serveApp } from './helpers/hosts.js';
 
@@ -138,6 +145,43 @@ describe('mcpServer options', () => {
         'chrome-extension://abcdef',
         '*',
       ]);
+    });
+
+    describe('resolveServer: store.resolver passed uncalled is refused, with how to call it', () => {
+      const uncalled =
+        'express-app-mcp: invalid option "resolveServer": this is store.resolver itself: call it with your loadApp, resolveServer: store.resolver(loadApp)';
+
+      it('the memory store', () => {
+        const store = memoryServerStore();
+        expectConfigurationError({ ...required(), resolveServer: store.resolver }, uncalled);
+      });
+
+      it('the Knex store', async () => {
+        const knex = knexFactory({
+          client: 'better-sqlite3',
+          connection: { filename: ':memory:' },
+          useNullAsDefault: true,
+        });
+        try {
+          const store = knexServerStore(knex);
+          expectConfigurationError({ ...required(), resolveServer: store.resolver }, uncalled);
+          // Called, it is what resolveServer wants.
+          expect(
+            factoryError({ ...required(), resolveServer: store.resolver(async () => null) }),
+          ).toBeUndefined();
+        } finally {
+          await knex.destroy();
+        }
+      });
+
+      it('a resolver of the host that takes one argument is taken', () => {
+        const resolveServer = async (serverCode: string) => (serverCode === 'x' ? null : null);
+        expect(factoryError({ ...required(), resolveServer })).toBeUndefined();
+        const store = memoryServerStore();
+        expect(
+          factoryError({ ...required(), resolveServer: store.resolver(async () => null) }),
+        ).toBeUndefined();
+      });
     });
 
     it('options that are not an object at all', () => {

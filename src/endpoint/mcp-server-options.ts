@@ -8,6 +8,7 @@ import { functionOption, parseFactoryOptions } from '../factory-options.js';
 import type { RateLimit } from '../farm/rate-limit.js';
 import type { OnCall } from '../observe/on-call.js';
 import type { ErrorContext } from '../protocol/report.js';
+import { isResolverFactory } from '../store/resolver.js';
 import type { ServerStore } from '../store/types.js';
 import { ThrottledLog } from '../throttled-log.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
@@ -113,7 +114,17 @@ export type McpAuthOptions = AuthOptions<Request>;
 const fn = <T>(name: string) => functionOption<T>(`${name} must be a function`);
 
 const OptionsSchema = z.strictObject({
-  resolveServer: fn<ResolveServer>('resolveServer'),
+  resolveServer: z.custom<ResolveServer>(
+    (value) => typeof value === 'function' && !isResolverFactory(value),
+    {
+      // `store.resolver` takes the host's `loadApp` and makes the `resolveServer`; passed uncalled,
+      // every request would call it with a server code and fail.
+      error: (issue) =>
+        isResolverFactory(issue.input)
+          ? 'this is store.resolver itself: call it with your loadApp, resolveServer: store.resolver(loadApp)'
+          : 'resolveServer must be a function',
+    },
+  ),
   runApp: fn<RunApp>('runApp'),
   serverInfo: z
     .strictObject({ name: z.string().min(1), version: z.string().min(1) })

@@ -1,6 +1,7 @@
 import { MigrationRequiredError } from '../errors.js';
 import type { LoadApp } from '../types.js';
 import type { ResolverOptions, ServerStore } from './types.js';
+import { resolverFactory } from './resolver.js';
 
 /**
  * A store used before `migrate(knex)` fails on its first query with the driver's words ("no such
@@ -69,7 +70,7 @@ export function requireMigrations(
   };
   const guarded: ServerStore = {
     ...guardMissingTables(methods, tables),
-    resolver: (loadApp, options) => resolver(guarded, loadApp, options),
+    resolver: resolverFactory((loadApp, options) => resolver(guarded, loadApp, options)),
   };
   return guarded;
 }

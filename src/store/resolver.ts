@@ -5,6 +5,24 @@ import { resolverOptionsSchema } from './store-options.js';
 import type { ResolverOptions, ServerStore } from './types.js';
 
 /**
+ * Marks a store's `resolver` method, so that `mcpServer` can tell it apart from a `resolveServer`
+ * when it is passed uncalled (`resolveServer: store.resolver`). A registered symbol, so that the
+ * other build of the package (ES module or CommonJS) recognises the mark too.
+ */
+const RESOLVER_FACTORY = Symbol.for('express-app-mcp.resolver-factory');
+
+/** `factory`, marked as a store's `resolver` method. */
+export function resolverFactory<F extends (loadApp: LoadApp, options?: ResolverOptions) => ResolveServer>(
+  factory: F,
+): F {
+  return Object.defineProperty(factory, RESOLVER_FACTORY, { value: true });
+}
+
+/** Whether `value` is a store's `resolver` method itself rather than the `resolveServer` it makes. */
+export const isResolverFactory = (value: unknown): boolean =>
+  typeof value === 'function' && (value as { [RESOLVER_FACTORY]?: unknown })[RESOLVER_FACTORY] === true;
+
+/**
  * The `resolveServer` every store offers: code -> server -> the caller's access -> app. An inactive
  * server is returned without loading its app, since the endpoint refuses it before looking at the
  * app (docs/http-contract.md, row 13). Apps come through a short-lived cache (`appCacheTtlMs`), as
