@@ -128,10 +128,10 @@ describe('the resolver keeps loaded apps for a while', () => {
 
   it('bad options are refused when the resolver is made', () => {
     expect(() => store.resolver(APP_LOADER, { appCacheTtlMs: -1 })).toThrow(
-      /^resolver: invalid option "appCacheTtlMs"/,
+      /^store\.resolver: invalid option "appCacheTtlMs"/,
     );
     expect(() => store.resolver(APP_LOADER, { appCacheMaxEntries: 0 })).toThrow(
-      /^resolver: invalid option "appCacheMaxEntries"/,
+      /^store\.resolver: invalid option "appCacheMaxEntries"/,
     );
   });
 });

@@ -63,21 +63,21 @@ describe('mcpServer options', () => {
     it('one unknown option', () => {
       expectConfigurationError(
         { ...required(), maxBodySize: 1024 },
-        'express-app-mcp: unknown option "maxBodySize"',
+        'mcpServer: unknown option "maxBodySize"',
       );
     });
 
     it('several unknown options are all named', () => {
       expectConfigurationError(
         { ...required(), cors: true, sessionIdGenerator: () => 'x' },
-        'express-app-mcp: unknown option "cors", "sessionIdGenerator"',
+        'mcpServer: unknown option "cors", "sessionIdGenerator"',
       );
     });
 
     it('an unknown key inside serverInfo is named with its path', () => {
       expectConfigurationError(
         { ...required(), serverInfo: { name: 'a', version: '1', title: 'A' } },
-        'express-app-mcp: unknown option "serverInfo.title"',
+        'mcpServer: unknown option "serverInfo.title"',
       );
     });
   });
@@ -90,7 +90,7 @@ describe('mcpServer options', () => {
       ['toolName', { ...required(), toolName: 'my_tool' }, 'toolName must be a function'],
       ['onError', { ...required(), onError: console }, 'onError must be a function'],
     ])('%s: %j', (name, options, problem) => {
-      expectConfigurationError(options, `express-app-mcp: invalid option "${name}": ${problem}`);
+      expectConfigurationError(options, `mcpServer: invalid option "${name}": ${problem}`);
     });
 
     it.each([
@@ -109,7 +109,7 @@ describe('mcpServer options', () => {
     ])('%s: %j', (name, extra) => {
       const error = factoryError({ ...required(), ...extra });
       expect(error).toBeInstanceOf(ConfigurationError);
-      expect((error as Error).message).toMatch(new RegExp(`^express-app-mcp: invalid option "${name}": .+`));
+      expect((error as Error).message).toMatch(new RegExp(`^mcpServer: invalid option "${name}": .+`));
     });
 
     it.each([
@@ -125,7 +125,7 @@ describe('mcpServer options', () => {
       const allowedOrigins = at === 0 ? [entry] : ['https://app.example.com', entry];
       expectConfigurationError(
         { ...required(), allowedOrigins },
-        `express-app-mcp: invalid option "allowedOrigins.${at}": "${entry}" is not an origin: write scheme://host[:port] with no path (e.g. http://localhost:5173), or '*' for any origin`,
+        `mcpServer: invalid option "allowedOrigins.${at}": "${entry}" is not an origin: write scheme://host[:port] with no path (e.g. http://localhost:5173), or '*' for any origin`,
       );
     });
 
@@ -149,7 +149,7 @@ describe('mcpServer options', () => {
 
     describe('resolveServer: store.resolver passed uncalled is refused, with how to call it', () => {
       const uncalled =
-        'express-app-mcp: invalid option "resolveServer": this is store.resolver itself: call it with your loadApp, resolveServer: store.resolver(loadApp)';
+        'mcpServer: invalid option "resolveServer": this is store.resolver itself: call it with your loadApp, resolveServer: store.resolver(loadApp)';
 
       it('the memory store', () => {
         const store = memoryServerStore();
@@ -187,7 +187,7 @@ describe('mcpServer options', () => {
     it('options that are not an object at all', () => {
       const error = factoryError(undefined);
       expect(error).toBeInstanceOf(ConfigurationError);
-      expect((error as Error).message).toMatch(/^express-app-mcp: invalid option "options": /);
+      expect((error as Error).message).toMatch(/^mcpServer: invalid option "options": /);
     });
   });
 

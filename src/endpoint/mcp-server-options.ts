@@ -173,7 +173,7 @@ function defaultOnError(): (error: unknown, context: ErrorContext) => void {
  * `ConfigurationError` that names it. The caller's object is never mutated.
  */
 export function parseMcpServerOptions(options: McpServerOptions): ParsedMcpServerOptions {
-  const parsed = parseFactoryOptions(OptionsSchema, options, 'express-app-mcp');
+  const parsed = parseFactoryOptions(OptionsSchema, options, 'mcpServer');
   return { ...parsed, maxDataUrlBytes: dataUrlLimit(parsed.maxDataUrlBytes, parsed.maxBodyBytes) };
 }
 
@@ -183,7 +183,7 @@ function dataUrlLimit(maxDataUrlBytes: number | undefined, maxBodyBytes: number)
   if (maxDataUrlBytes > maxBodyBytes) {
     throw new ConfigurationError(
       'invalid_options',
-      `express-app-mcp: invalid option "maxDataUrlBytes": must not be larger than maxBodyBytes (${maxBodyBytes})`,
+      `mcpServer: invalid option "maxDataUrlBytes": must not be larger than maxBodyBytes (${maxBodyBytes})`,
     );
   }
   return maxDataUrlBytes;

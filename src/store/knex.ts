@@ -253,8 +253,8 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       return endUsers.getOrCreate(server.id, subject, () => findOrCreateEndUser(server, name, subject));
     },
 
-    resolver: resolverFactory((loadApp: LoadApp, options?: ResolverOptions): ResolveServer =>
-      storeResolver(store, loadApp, options),
+    resolver: resolverFactory(
+      (loadApp: LoadApp, options?: ResolverOptions): ResolveServer => storeResolver(store, loadApp, options),
     ),
   };
 

@@ -102,8 +102,8 @@ export function memoryServerStore(): ServerStore {
       }
       return endUser;
     },
-    resolver: resolverFactory((loadApp: LoadApp, options?: ResolverOptions): ResolveServer =>
-      storeResolver(store, loadApp, options),
+    resolver: resolverFactory(
+      (loadApp: LoadApp, options?: ResolverOptions): ResolveServer => storeResolver(store, loadApp, options),
     ),
   };
   return store;

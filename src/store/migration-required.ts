@@ -1,7 +1,7 @@
 import { MigrationRequiredError } from '../errors.js';
 import type { LoadApp } from '../types.js';
-import type { ResolverOptions, ServerStore } from './types.js';
 import { resolverFactory } from './resolver.js';
+import type { ResolverOptions, ServerStore } from './types.js';
 
 /**
  * A store used before `migrate(knex)` fails on its first query with the driver's words ("no such

@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
 import type { LoadApp, ResolveServer } from '../types.js';
 import { cachedLoadApp } from './app-cache.js';
@@ -33,10 +34,16 @@ export function storeResolver(
   loadApp: LoadApp,
   options?: ResolverOptions,
 ): ResolveServer {
+  if (typeof loadApp !== 'function') {
+    throw new ConfigurationError(
+      'invalid_options',
+      'store.resolver: its first argument must be your loadApp, a function (appId, tenantId) => app',
+    );
+  }
   const { appCacheTtlMs, appCacheMaxEntries } = parseFactoryOptions(
     resolverOptionsSchema,
     options ?? {},
-    'resolver',
+    'store.resolver',
   );
   const load = cachedLoadApp(loadApp, { ttlMs: appCacheTtlMs, maxEntries: appCacheMaxEntries });
   return async (serverCode, _req, resolveOptions) => {
