@@ -32,10 +32,12 @@ describe('the published package (npm pack)', () => {
   let root: string;
   let files: string[];
   let manifest: Manifest;
+  let packOutput: string;
 
   beforeAll(async () => {
     const packed = await packedPackage();
     files = packed.files;
+    packOutput = packed.packOutput;
     work = await mkdtemp(join(tmpdir(), 'express-app-mcp-package-'));
     await run('tar', ['-xzf', packed.tarball, '-C', work]);
     root = join(work, 'package');
@@ -44,6 +46,17 @@ describe('the published package (npm pack)', () => {
 
   afterAll(async () => {
     if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('npm pack --json prints the JSON alone: its prepack build writes nothing on stdout', () => {
+    const parsed = JSON.parse(packOutput) as { id: string; files: { path: string }[] }[];
+    expect(parsed).toHaveLength(1);
+    expect(parsed[0]?.id).toBe(`express-app-mcp@${manifest.version}`);
+    // The build ran as prepack: what it built is in the tarball.
+    expect(parsed[0]?.files.map((file) => file.path)).toEqual(
+      expect.arrayContaining(['dist/index.js', 'dist/cjs/index.cjs']),
+    );
+    expect(packOutput.trimStart().startsWith('[')).toBe(true);
   });
 
   it('carries the MIT license, as the manifest says', async () => {
