@@ -9,7 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostApp, knexServerStore, mcpConsole, mcpServer, migrate } from '../src/index.js';
 import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 
-const APP: HostApp = { id: 'notes', name: 'Notes', mode: 'workflow', inputForm: [] };
+const APP: HostApp = {
+  id: 'notes',
+  name: 'Notes',
+  mode: 'workflow',
+  inputForm: [{ type: 'text-input', variable: 'text' }],
+};
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
 
 describeEach(databases)('auth_mode in the console on $name', (database) => {
