@@ -33,6 +33,7 @@ export interface Launched {
   /** stdout and stderr, interleaved as they came. */
   output(): string;
   stdout(): string;
+  stderr(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -45,17 +46,19 @@ export function launch(command: string, args: string[], env: Record<string, stri
   const child = spawn(command, args, { cwd: ROOT, env: childEnv, detached: true, stdio: 'pipe' });
   let output = '';
   let stdout = '';
+  let stderr = '';
   child.stdout.on('data', (chunk) => {
     output += chunk;
     stdout += chunk;
   });
   child.stderr.on('data', (chunk) => {
     output += chunk;
+    stderr += chunk;
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
-  const run = { child, output: () => output, stdout: () => stdout, exited };
+  const run = { child, output: () => output, stdout: () => stdout, stderr: () => stderr, exited };
   launched.push(run);
   return run;
 }
