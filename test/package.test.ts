@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_VERSION } from '../src/version.js';
 import { packedPackage, run } from './helpers/packed.js';
 
 const REPOSITORY = 'https://github.com/express-app-mcp/express-app-mcp';
@@ -66,9 +67,17 @@ describe('the published package (npm pack)', () => {
     expect(license).toContain('Permission is hereby granted, free of charge');
   });
 
-  it('carries a changelog with an entry for its version', async () => {
+  it('carries a changelog with a dated release section for its version, linked', async () => {
     const changelog = await readFile(join(root, 'CHANGELOG.md'), 'utf8');
-    expect(changelog).toContain(`## [${manifest.version}]`);
+    const version = manifest.version.replaceAll('.', '\\.');
+    expect(changelog).toMatch(new RegExp(`^## \\[${version}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'));
+    expect(changelog).toMatch(
+      new RegExp(`^\\[${version}\\]: https://github\\.com/express-app-mcp/express-app-mcp/`, 'm'),
+    );
+  });
+
+  it('reports the version of its manifest as its serverInfo version', () => {
+    expect(PACKAGE_VERSION).toBe(manifest.version);
   });
 
   it('names its repository, issue tracker and home page', () => {
