@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knexServerStore, migrate, rollback } from '../src/store/index.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 import { cleanEnv, packedPackage, ROOT, run } from './helpers/packed.js';
 
 interface Outcome {
@@ -82,7 +82,7 @@ async function schemaOf(knex: Knex, kind: TestDatabase['name'], prefix: string) 
   );
 }
 
-describe.each(databases)("the command line on '$name'", (kind) => {
+describeEach(databases)("the command line on '$name'", (kind) => {
   let db: TestDatabase;
   let knex: Knex;
 

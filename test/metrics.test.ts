@@ -288,7 +288,7 @@ describe('mcpMetrics: options', () => {
     ).toThrow(
       new ConfigurationError(
         'invalid_options',
-        'express-app-mcp: invalid option "metrics": metrics must be mcpMetrics() from express-app-mcp/metrics, or an object with onEvent(event)',
+        'mcpServer: invalid option "metrics": metrics must be mcpMetrics() from express-app-mcp/metrics, or an object with onEvent(event)',
       ),
     );
   });
