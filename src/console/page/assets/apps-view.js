@@ -47,9 +47,9 @@ export async function appsView(main, selectedId, focus) {
   if (apps.length === 0) {
     replace(detail, h('div', { class: 'card empty' }, h('p', {}, 'There are no apps yet.')));
   } else if (selected) {
+    const index = apps.indexOf(selected);
     showApp(detail, selected, (app) => {
-      apps[apps.indexOf(selected)] = app;
-      Object.assign(selected, app);
+      apps[index] = app;
       drawList();
     });
     if (focus) /** @type {HTMLElement | null} */ (detail.querySelector('h2'))?.focus();

@@ -34,7 +34,7 @@ export function snippetsFor({ appId, url, code }) {
     },
     {
       id: 'inspector',
-      label: 'MCP Inspector',
+      label: 'Inspector',
       hint: 'Lists the tool from a terminal (Node 22 or later). Without --cli it opens the Inspector in a browser.',
       text: `npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list`,
     },
@@ -43,7 +43,7 @@ export function snippetsFor({ appId, url, code }) {
   if (plain) {
     snippets.push({
       id: 'header',
-      label: 'Code in a header',
+      label: 'Code in header',
       hint: 'Keeps the code out of URLs and logs: the URL without the code, and the code as a bearer token. mcp-remote fills in ${MCP_AUTH} from env.',
       text: [
         json({
@@ -64,5 +64,8 @@ export function snippetsFor({ appId, url, code }) {
   return snippets;
 }
 
-/** @param {unknown} value */
-const json = (value) => JSON.stringify(value, null, 2);
+/** Indented JSON, with arrays of strings kept on one line as people write them. @param {unknown} value */
+const json = (value) =>
+  JSON.stringify(value, null, 2).replace(/\[\n\s*("(?:[^"\\]|\\.)*"(?:,\n\s*"(?:[^"\\]|\\.)*")*)\n\s*\]/g, (_, items) =>
+    `[${items.replace(/,\n\s*/g, ', ')}]`,
+  );

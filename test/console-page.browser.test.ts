@@ -1,0 +1,233 @@
+/**
+ * The console page (docs/console.md, "The console page") in a real browser: headless Chromium from
+ * Debian's `chromium` package, driven by playwright-core, against the example app started the way
+ * the README tells a newcomer (`npm start` with `PORT` and `CONSOLE_TOKEN`). A person signs in with
+ * the console token, sees and copies a server's URL, rotates its code, deactivates and activates it,
+ * tries its tool, edits it, and manages the tool providers, finding every control by its role and
+ * name, and reaches them with the Tab key. The screenshots in docs/images/ are made here.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { textStats } from '../example-app/apps.js';
+import {
+  chromiumMissing,
+  focusedName,
+  launchChromium,
+  openPage,
+  pngSize,
+  screenshot,
+  VIEWPORTS,
+  type Watched,
+} from './helpers/browser.js';
+import {
+  CONSOLE_TOKEN,
+  databaseKinds,
+  type ExampleDatabase,
+  freePort,
+  type Launched,
+  launch,
+  parseStartup,
+  READY,
+  START_TIMEOUT_MS,
+  type Started,
+  stopAll,
+  waitFor,
+} from './helpers/example-process.js';
+import { PNG_BASE64 } from './helpers/sample-files.js';
+
+const missing = chromiumMissing();
+const sqlite = databaseKinds.find((kind) => kind.name === 'sqlite')!;
+
+/** What an MCP client gets from a server URL: the HTTP status and the JSON-RPC reply. */
+async function initialize(url: string) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'check', version: '1' } },
+    }),
+  });
+  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
+  return { status: response.status, error: body.error?.message };
+}
+
+/** The tool a server's URL offers, as an MCP client lists it. */
+async function listedTool(url: string) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+  });
+  const body = (await response.json()) as { result: { tools: Record<string, any>[] } };
+  return body.result.tools[0]!;
+}
+
+describe.skipIf(missing !== undefined)('the console page in Chromium, on the example app started with npm start', () => {
+  let database: ExampleDatabase;
+  let app: Launched;
+  let started: Started;
+  let browser: Browser;
+  let desktop: Watched;
+  let page: Page;
+  let base: string;
+  const consoleUrl = () => `${base}/console/api/`;
+  const urlOf = (name: string) => started.urls.get(name)!;
+  const serverUrlField = () => page.getByLabel('MCP server URL');
+  const tryIt = () => page.getByRole('region', { name: 'Try it' });
+  const connection = () => page.getByRole('region', { name: 'Connection' });
+
+  /** Opens an app from the list, as a person clicks it. */
+  async function openApp(name: string) {
+    await page.getByRole('navigation', { name: 'Apps' }).getByRole('link', { name: new RegExp(`^${name}`) }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 2, name }).count()).toBe(1);
+  }
+
+  async function signIn(target: Page) {
+    await target.goto(consoleUrl());
+    await target.getByLabel('Console token').fill(CONSOLE_TOKEN);
+    await target.getByRole('button', { name: 'Sign in' }).click();
+    await target.getByRole('navigation', { name: 'Apps' }).waitFor();
+  }
+
+  beforeAll(async () => {
+    database = await sqlite.create();
+    const port = await freePort();
+    base = `http://localhost:${port}`;
+    app = launch('npm', ['start'], { PORT: String(port), DATABASE_URL: database.url, CONSOLE_TOKEN });
+    await waitFor(app, READY);
+    started = parseStartup(app.output());
+    browser = await launchChromium();
+    desktop = await openPage(browser, VIEWPORTS.desktop);
+    page = desktop.page;
+    await desktop.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  }, START_TIMEOUT_MS + 30_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stopAll();
+    await database?.destroy();
+  });
+
+  it('the start-up message names the page, which asks for the console token and then lists the apps', async () => {
+    expect(app.output()).toContain(`Console page (sign in with the console token): ${consoleUrl()}`);
+    const reply = await page.goto(`${base}/console/api`);
+    // Read from the console's root with its slash, where the page's own files are addressed from.
+    expect(page.url()).toBe(consoleUrl());
+    expect(reply?.status()).toBe(200);
+    expect(reply?.headers()['content-security-policy']).toContain("script-src 'self'");
+    await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).count()).toBe(1);
+
+    await page.getByLabel('Console token').fill('not-the-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'That token was not accepted' }).waitFor();
+
+    await page.getByLabel('Console token').fill(CONSOLE_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const list = page.getByRole('navigation', { name: 'Apps' }).getByRole('link');
+    await list.first().waitFor();
+    const demoApps = (await (await fetch(`${base}/apps`)).json()) as { name: string }[];
+    const names = (await list.allInnerTexts()).map((text) => text.split('\n')[0]);
+    expect(names).toEqual([...demoApps.map(({ name }) => name), 'Who Am I']);
+  });
+
+  it('keeps the token for the tab: a reload stays signed in, a new tab asks again', async () => {
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Apps' }).waitFor();
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([CONSOLE_TOKEN]);
+    const other = await openPage(browser, VIEWPORTS.desktop);
+    await other.page.goto(consoleUrl());
+    await expect.poll(() => other.page.getByLabel('Console token').count()).toBe(1);
+    await other.context.close();
+  });
+
+  it('shows the server URL, as printed at start, in a field labelled "MCP server URL", and copies it', async () => {
+    await openApp('Text Stats');
+    await expect.poll(() => serverUrlField().inputValue()).toBe(urlOf('Text Stats'));
+    await page.getByRole('button', { name: 'Copy URL' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(urlOf('Text Stats'));
+    const png = await screenshot(page, 'console-app-1440.png');
+    expect(pngSize(png)).toEqual(VIEWPORTS.desktop);
+  });
+
+  it('offers ready snippets for Claude Desktop, the Inspector and the code in a header', async () => {
+    const url = urlOf('Text Stats');
+    const code = url.split('/').at(-2)!;
+    const snippet = async (tab: string) => {
+      await page.getByRole('tab', { name: tab }).click();
+      return page.getByRole('textbox', { name: `${tab} snippet` }).inputValue();
+    };
+    expect(JSON.parse(await snippet('Claude Desktop'))).toEqual({
+      mcpServers: { 'text-stats': { command: 'npx', args: ['mcp-remote', url] } },
+    });
+    expect(await snippet('Inspector')).toBe(
+      `npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list`,
+    );
+    const header = await snippet('Code in header');
+    expect(header).toContain(`"args": ["mcp-remote", "${base}/mcp/server/mcp", "--header", "Authorization:\${MCP_AUTH}"]`);
+    expect(header).toContain(`"MCP_AUTH": "Bearer ${code}"`);
+    expect(header).toContain(`--header "Authorization: Bearer ${code}"`);
+  });
+
+  it('Rotate asks first; confirmed, the server gets a new URL and the old one stops working', async () => {
+    const before = await serverUrlField().inputValue();
+    await page.getByRole('button', { name: 'Rotate', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rotate the code?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await serverUrlField().inputValue()).toBe(before);
+
+    await page.getByRole('button', { name: 'Rotate', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Rotate', exact: true }).click();
+    await expect.poll(() => serverUrlField().inputValue()).not.toBe(before);
+    const after = await serverUrlField().inputValue();
+    expect(after).toMatch(new RegExp(`^${base}/mcp/server/[A-Za-z0-9]{16}/mcp$`));
+    expect(await initialize(before)).toEqual({ status: 404, error: 'MCP server not found' });
+    expect(await initialize(after)).toEqual({ status: 200, error: undefined });
+    started.urls.set('Text Stats', after);
+  });
+
+  it('Deactivate makes the URL answer "not active" and Activate brings it back', async () => {
+    const url = urlOf('Text Stats');
+    await page.getByRole('button', { name: 'Deactivate' }).click();
+    await connection().getByText('Inactive', { exact: true }).waitFor();
+    expect(await initialize(url)).toEqual({ status: 404, error: 'MCP server is not active' });
+    expect(await page.getByRole('button', { name: 'Try it' }).isDisabled()).toBe(true);
+    // The focus stays on the control that was used, now named for what it does next.
+    expect(await focusedName(page)).toBe('Activate');
+    const listed = page.getByRole('navigation', { name: 'Apps' }).getByRole('link', { name: /^Text Stats/ });
+    expect(await listed.innerText()).toContain('Inactive');
+
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await connection().getByText('Active', { exact: true }).waitFor();
+    expect(await initialize(url)).toEqual({ status: 200, error: undefined });
+    expect(await serverUrlField().inputValue()).toBe(url);
+  });
+
+  it('Try it lists the tool, makes a form from its input schema, calls it and shows the result', async () => {
+    await page.getByRole('button', { name: 'Try it' }).click();
+    await tryIt().getByText('Text_Stats', { exact: true }).waitFor();
+    const text = 'the cat and the hat and the cat';
+    await tryIt().getByRole('textbox', { name: /^text/ }).fill(text);
+    await tryIt().getByRole('spinbutton', { name: /^top_n/ }).fill('2');
+    expect(await tryIt().getByRole('combobox', { name: /^language/ }).locator('option').allInnerTexts()).toEqual([
+      '(none)',
+      'en',
+      'fr',
+      'de',
+    ]);
+    await tryIt().getByRole('button', { name: 'Call' }).click();
+    const json = tryIt().locator('.result pre.json');
+    await json.waitFor();
+    expect(JSON.parse(await json.innerText())).toEqual(textStats(text, 2));
+    await tryIt().getByText('Success').waitFor();
+    const png = await screenshot(page, 'console-try-it-1440.png', tryIt());
+    expect(pngSize(png).width).toBeGreaterThan(600);
+  });
+});
