@@ -230,4 +230,78 @@ describe.skipIf(missing !== undefined)('the console page in Chromium, on the exa
     const png = await screenshot(page, 'console-try-it-1440.png', tryIt());
     expect(pngSize(png).width).toBeGreaterThan(600);
   });
+
+  it('a long run shows its progress live, stage by stage, before its result', async () => {
+    await openApp('Slow Report');
+    await page.getByRole('button', { name: 'Try it' }).click();
+    await tryIt().getByRole('textbox', { name: /^topic/ }).fill('tides');
+    await tryIt().getByRole('spinbutton', { name: /^seconds/ }).fill('5');
+    await tryIt().getByRole('button', { name: 'Call' }).click();
+    const status = tryIt().locator('.progress-text');
+    await expect.poll(() => status.innerText(), { timeout: 20_000 }).toMatch(/^stage [2-4] of 5: \w+/);
+    // Mid-run: a progress bar with a value, and no result yet.
+    expect(Number(await tryIt().locator('progress').getAttribute('value'))).toBeGreaterThanOrEqual(1);
+    expect(await tryIt().locator('.result').count()).toBe(0);
+    await tryIt().locator('.result pre.json').waitFor({ timeout: 20_000 });
+    expect(JSON.parse(await tryIt().locator('.result pre.json').innerText())).toMatchObject({
+      title: 'A report on tides',
+    });
+    expect(await status.innerText()).toBe('Done.');
+  });
+
+  it('renders images and links of a result: an image inline, a file as a link', async () => {
+    await openApp('Image Facts');
+    await page.getByRole('button', { name: 'Try it' }).click();
+    await tryIt()
+      .getByRole('textbox', { name: /^image/ })
+      .fill(JSON.stringify({ url: `data:image/png;base64,${PNG_BASE64}` }));
+    await tryIt().getByRole('button', { name: 'Call' }).click();
+    const image = tryIt().getByRole('img', { name: 'Image returned by the tool (image/png)' });
+    await image.waitFor();
+    expect(await image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(48);
+
+    await openApp('Manual Finder');
+    await page.getByRole('button', { name: 'Try it' }).click();
+    await tryIt().getByRole('textbox', { name: /^query/ }).fill('Coffee Maker 3000');
+    await tryIt().getByRole('button', { name: 'Call' }).click();
+    const link = tryIt().getByRole('link', { name: 'coffee-maker-3000.pdf' });
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toBe('https://manuals.example.com/coffee-maker-3000.pdf');
+    expect(await tryIt().locator('.result .text').first().innerText()).toBe(
+      'Here is the manual for Coffee Maker 3000: coffee-maker-3000.pdf',
+    );
+  });
+
+  it('saves the description, a parameter description and the hints, and clients see them', async () => {
+    await openApp('Title Case');
+    const settings = page.getByRole('form', { name: 'Tool settings' });
+    await settings.getByRole('textbox', { name: /^Description/ }).fill('Title-cases one line of text.');
+    await settings.getByRole('textbox', { name: /^Text/ }).fill('The line to title-case');
+    await settings.getByRole('combobox', { name: 'Idempotent' }).selectOption('Yes');
+    await settings.getByRole('combobox', { name: 'Open world' }).selectOption('Not stated');
+    await settings.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const tool = await listedTool(urlOf('Title Case'));
+    expect(tool.description).toBe('Title-cases one line of text.');
+    expect(tool.inputSchema.properties.text.description).toBe('The line to title-case');
+    expect(tool.annotations).toEqual({ readOnlyHint: true, idempotentHint: true });
+  });
+
+  it('Unpublish asks first and removes the server; Publish gives the app a new URL', async () => {
+    await openApp('Calculator Agent');
+    const old = await serverUrlField().inputValue();
+    await page.getByRole('button', { name: 'Unpublish' }).click();
+    await page.getByRole('dialog', { name: 'Unpublish this app?' }).getByRole('button', { name: 'Unpublish' }).click();
+    await page.getByRole('heading', { name: 'Not published' }).waitFor();
+    expect(await initialize(old)).toEqual({ status: 404, error: 'MCP server not found' });
+    const listed = page.getByRole('navigation', { name: 'Apps' }).getByRole('link', { name: /^Calculator Agent/ });
+    expect(await listed.innerText()).toContain('Not published');
+
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await serverUrlField().waitFor();
+    const url = await serverUrlField().inputValue();
+    expect(url).not.toBe(old);
+    expect(await initialize(url)).toEqual({ status: 200, error: undefined });
+    expect(await focusedName(page)).toBe('Copy URL');
+  });
 });

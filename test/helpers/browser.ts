@@ -61,11 +61,20 @@ export const SCREENSHOTS = join(ROOT, 'docs', 'images');
 export async function screenshot(page: Page, name: string, element?: Locator): Promise<Buffer> {
   await mkdir(SCREENSHOTS, { recursive: true });
   const path = join(SCREENSHOTS, name);
+  // A confirmation ("Copied", "Saved") fades after a few seconds; it is not part of the picture.
+  await page.locator('#status.shown').waitFor({ state: 'detached' });
   if (!element) return page.screenshot({ path });
   await page.evaluate(() => window.scrollTo(0, 0));
   const box = await element.boundingBox();
   if (!box) throw new Error(`${name}: the element is not visible`);
-  return page.screenshot({ path, fullPage: true, clip: box });
+  const margin = 12;
+  const clip = {
+    x: Math.max(0, box.x - margin),
+    y: Math.max(0, box.y - margin),
+    width: box.width + 2 * margin,
+    height: box.height + 2 * margin,
+  };
+  return page.screenshot({ path, fullPage: true, clip });
 }
 
 /** The PNG's width and height, from its header. */
