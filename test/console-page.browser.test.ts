@@ -304,4 +304,140 @@ describe.skipIf(missing !== undefined)('the console page in Chromium, on the exa
     expect(await initialize(url)).toEqual({ status: 200, error: undefined });
     expect(await focusedName(page)).toBe('Copy URL');
   });
+  it('lists, adds, edits, refreshes and deletes tool providers', async () => {
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tool providers' }).click();
+    const cards = page.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 3 }) });
+    const card = (name: string) => cards.filter({ has: page.getByRole('heading', { name, exact: true }) });
+    await card('Text Stats (this server)').getByText('Text_Stats').waitFor();
+
+    await page.getByRole('button', { name: 'Add tool provider' }).click();
+    const adding = page.getByRole('dialog', { name: 'Add a tool provider' });
+    await adding.getByRole('textbox', { name: 'Name', exact: true }).fill('Title Case here');
+    await adding.getByRole('textbox', { name: 'Server URL' }).fill(urlOf('Title Case'));
+    await adding.getByRole('button', { name: 'Add header' }).click();
+    await adding.getByRole('textbox', { name: 'Header name' }).fill('X-Trace');
+    await adding.getByRole('textbox', { name: 'Header value' }).fill('console-page-test');
+    await adding.getByRole('button', { name: 'Add', exact: true }).click();
+    await card('Title Case here').getByText('Title_Case').waitFor();
+    // The URL's path holds the server code: it is shown masked.
+    expect(await card('Title Case here').locator('code.masked').innerText()).toBe(`${base}/******`);
+    expect(await card('Title Case here').innerText()).toContain('Headers: X-Trace');
+
+    await page.getByRole('button', { name: 'Edit Title Case here' }).click();
+    const editing = page.getByRole('dialog', { name: 'Edit Title Case here' });
+    expect(await editing.getByRole('textbox', { name: 'Server URL' }).inputValue()).toBe(`${base}/******`);
+    await editing.getByRole('textbox', { name: 'Name', exact: true }).fill('Title Case, renamed');
+    await editing.getByRole('button', { name: 'Save changes' }).click();
+    await card('Title Case, renamed').waitFor();
+    expect(await card('Title Case here').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Refresh tools of Title Case, renamed' }).click();
+    await page.getByRole('status').filter({ hasText: 'Tools listed again' }).waitFor();
+    await screenshot(page, 'console-providers-1440.png');
+
+    await page.getByRole('button', { name: 'Delete Title Case, renamed' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete Title Case, renamed?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await expect.poll(() => card('Title Case, renamed').count()).toBe(0);
+    expect(await card('Text Stats (this server)').count()).toBe(1);
+  });
+
+  it('a provider the console cannot reach is refused with the reason, in the form', async () => {
+    await page.getByRole('button', { name: 'Add tool provider' }).click();
+    const adding = page.getByRole('dialog', { name: 'Add a tool provider' });
+    await adding.getByRole('textbox', { name: 'Name', exact: true }).fill('Nowhere');
+    await adding.getByRole('textbox', { name: 'Server URL' }).fill(`${base}/mcp/server/nosuchcode0000000/mcp`);
+    await adding.getByRole('button', { name: 'Add', exact: true }).click();
+    const alert = adding.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(/^MCP server http:\/\/localhost:\d+\/\*{6}: /);
+    await adding.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => adding.count()).toBe(0);
+  });
+
+  it('every control is reached with Tab, in reading order, and works from the keyboard', async () => {
+    await page.goto(`${consoleUrl()}#/apps/text-stats`);
+    // A fresh load: the focus starts at the top of the document.
+    await page.reload();
+    await serverUrlField().waitFor();
+    const reached: string[] = [];
+    for (let presses = 0; presses < 40 && !reached.includes('Try it'); presses++) {
+      await page.keyboard.press('Tab');
+      reached.push(await focusedName(page));
+    }
+    const order = ['Apps', 'Tool providers', 'Sign out', 'MCP server URL', 'Copy URL', 'Deactivate', 'Rotate', 'Try it'];
+    expect(reached.filter((name) => order.includes(name))).toEqual(order);
+    // The apps of the list are on the way, each once.
+    expect(reached.filter((name) => / (Workflow|Chatbot|Chatflow|Agent|Completion) /.test(name))).toEqual([
+      'Text Stats Workflow Active',
+      'FAQ Bot Chatbot Active',
+      'Support Desk Chatflow Active',
+      'Calculator Agent Agent Active',
+      'Title Case Completion Active',
+      'Image Facts Workflow Active',
+      'Manual Finder Chatbot Active',
+      'Slow Report Workflow Active',
+      'Remote Text Stats Workflow Active',
+      'Who Am I Workflow Active',
+    ]);
+
+    await page.keyboard.press('Enter');
+    await tryIt().getByRole('button', { name: 'Call' }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await focusedName(page)).toMatch(/^text/);
+    await page.keyboard.type('one two two');
+    for (let presses = 0; presses < 10 && (await focusedName(page)) !== 'Call'; presses++) {
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.press('Enter');
+    await tryIt().locator('.result pre.json').waitFor();
+    expect(JSON.parse(await tryIt().locator('.result pre.json').innerText())).toEqual(textStats('one two two'));
+
+    // The confirmation of Rotate is a modal dialog: Escape cancels it, and the focus returns.
+    await page.getByRole('button', { name: 'Rotate', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Rotate the code?' }).waitFor();
+    expect(await focusedName(page)).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(await focusedName(page)).toBe('Rotate');
+  });
+
+  it('reads well 360 px wide: one column, nothing wider than the screen', async () => {
+    const phone = await openPage(browser, VIEWPORTS.phone);
+    try {
+      await signIn(phone.page);
+      const view = phone.page;
+      const fits = () => view.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+      expect(await fits()).toBe(true);
+      await view.getByRole('navigation', { name: 'Apps' }).getByRole('link', { name: /^Text Stats/ }).click();
+      await view.getByLabel('MCP server URL').waitFor();
+      // On a phone the app takes the whole screen, with a way back to the list.
+      expect(await view.getByRole('navigation', { name: 'Apps' }).isVisible()).toBe(false);
+      expect(await view.getByRole('link', { name: '← All apps' }).isVisible()).toBe(true);
+      for (const name of ['Copy URL', 'Deactivate', 'Rotate', 'Try it']) {
+        expect(await view.getByRole('button', { name, exact: true }).isVisible()).toBe(true);
+      }
+      expect(await fits()).toBe(true);
+      const png = await screenshot(view, 'console-app-360.png');
+      expect(pngSize(png)).toEqual(VIEWPORTS.phone);
+
+      await view.getByRole('button', { name: 'Try it' }).click();
+      await view.getByRole('region', { name: 'Try it' }).getByRole('textbox', { name: /^text/ }).fill('a b a');
+      await view.getByRole('region', { name: 'Try it' }).getByRole('button', { name: 'Call' }).click();
+      await view.locator('.result pre.json').waitFor();
+      expect(await fits()).toBe(true);
+      const tried = await screenshot(view, 'console-try-it-360.png', view.getByRole('region', { name: 'Try it' }));
+      expect(pngSize(tried).width).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+      expect(phone.problems).toEqual([]);
+    } finally {
+      await phone.context.close();
+    }
+  });
+
+  it('kept its Content-Security-Policy (nothing refused) and threw no script error all along', () => {
+    expect(desktop.problems).toEqual([]);
+  });
 });

@@ -46,8 +46,10 @@ export async function openPage(browser: Browser, viewport: { width: number; heig
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`script error: ${error.message}`));
   page.on('console', (message) => {
-    // The console API's 401 before signing in is logged by the browser as a failed resource; that is expected.
-    if (message.type() === 'error' && !/status of 401/.test(message.text())) problems.push(message.text());
+    // An error status the page handles (401 before signing in, 400 for a provider that does not
+    // answer) is logged by the browser too; the page shows those itself.
+    const handled = /^Failed to load resource: the server responded with a status of [45]\d\d/;
+    if (message.type() === 'error' && !handled.test(message.text())) problems.push(message.text());
   });
   return { page, context, problems };
 }
@@ -90,7 +92,7 @@ export function focusedName(page: Page): Promise<string> {
     const label = element.getAttribute('aria-label');
     if (label) return label;
     const labels = (element as HTMLInputElement).labels;
-    if (labels && labels.length > 0) return labels[0]!.textContent?.trim() ?? '';
-    return element.textContent?.trim() ?? '';
+    if (labels && labels.length > 0) return labels[0]!.innerText.replace(/\s+/g, ' ').trim();
+    return element.innerText.replace(/\s+/g, ' ').trim();
   });
 }
