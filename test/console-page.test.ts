@@ -90,7 +90,12 @@ describe('the console page', () => {
 
   it('needs no sign-in, while the API behind it still does', async () => {
     expect((await request(host()).get('/console/api/')).status).toBe(200);
-    expectError(await request(host()).get('/console/api/apps'), 401, 'unauthorized', 'Authentication required');
+    expectError(
+      await request(host()).get('/console/api/apps'),
+      401,
+      'unauthorized',
+      'Authentication required',
+    );
   });
 
   it('the root without its slash redirects to it, keeping the query, with a relative Location', async () => {
@@ -114,7 +119,12 @@ describe('the console page', () => {
   });
 
   it('anything else under page/ is a 404, the HTML template and paths that climb out included', async () => {
-    for (const path of ['page/index.html', 'page/nothing.js', 'page/..%2Frouter.ts', 'page/%2E%2E%2Findex.html']) {
+    for (const path of [
+      'page/index.html',
+      'page/nothing.js',
+      'page/..%2Frouter.ts',
+      'page/%2E%2E%2Findex.html',
+    ]) {
       expectError(await request(host()).get(`/console/api/${path}`), 404, 'not_found', 'not found');
     }
   });
@@ -150,7 +160,8 @@ describe('the console page', () => {
       const body = reply.body as Buffer;
       loaded.set(name, body);
       if (name.endsWith('.js')) {
-        for (const match of body.toString('utf8').matchAll(/^import\b[^;]*?from '\.\/([^']+)';$/gm)) pending.push(match[1]!);
+        for (const match of body.toString('utf8').matchAll(/^import\b[^;]*?from '\.\/([^']+)';$/gm))
+          pending.push(match[1]!);
       }
     }
     expect([...loaded.keys()].sort()).toEqual(await served());
@@ -185,7 +196,9 @@ describe('the page options', () => {
 
   it('toolProviders must be a path on this origin, and signInUrl a path or an http(s) URL', () => {
     const listApps = apps.list;
-    expect(() => mcpConsole({ ...base(), listApps, page: { toolProviders: 'https://elsewhere.example/tp' } })).toThrow(
+    expect(() =>
+      mcpConsole({ ...base(), listApps, page: { toolProviders: 'https://elsewhere.example/tp' } }),
+    ).toThrow(
       invalid(
         'invalid option "page.toolProviders": must be a path on this origin, such as "tool-providers" or "/admin/tool-providers"',
       ),
@@ -194,13 +207,21 @@ describe('the page options', () => {
       invalid('invalid option "page.signInUrl": must be a path or an http(s) URL'),
     );
     expect(() =>
-      mcpConsole({ ...base(), listApps, page: { toolProviders: '/admin/tool-providers', signInUrl: 'https://sso.example/login' } }),
+      mcpConsole({
+        ...base(),
+        listApps,
+        page: { toolProviders: '/admin/tool-providers', signInUrl: 'https://sso.example/login' },
+      }),
     ).not.toThrow();
   });
 
   it('an unknown page setting is named', () => {
     expect(() =>
-      mcpConsole({ ...base(), listApps: apps.list, page: { titel: 'x' } as unknown as McpConsoleOptions['page'] }),
+      mcpConsole({
+        ...base(),
+        listApps: apps.list,
+        page: { titel: 'x' } as unknown as McpConsoleOptions['page'],
+      }),
     ).toThrow(invalid('unknown option "page.titel"'));
   });
 });
@@ -248,13 +269,15 @@ describe.each(databases)('GET /apps with listApps on $name', (kind) => {
         name: 'Not yet',
         mode: 'chat',
         description: '',
-        inputs: [{ variable: 'tone', label: 'tone', type: 'select', required: false, defaultDescription: '' }],
+        inputs: [
+          { variable: 'tone', label: 'tone', type: 'select', required: false, defaultDescription: '' },
+        ],
         server: null,
       },
     ]);
   });
 
-  it("another tenant sees only its own apps; no caller, no list", async () => {
+  it('another tenant sees only its own apps; no caller, no list', async () => {
     const theirs = c.apps.add(TENANT_B, { name: 'Theirs' });
     const reply = await list('editor-b');
     expectJson(reply, 200);

@@ -87,17 +87,17 @@ export function logConsoleFailure(
 
 const ConsoleOptionsSchema = z
   .strictObject({
-  store: methodsOption<ServerStore>(STORE_METHODS, 'must be a server store such as knexServerStore(knex)'),
-  loadApp: fn<LoadApp>(),
-  authorize: fn<AuthorizeConsole>(),
-  listApps: fn<ListApps>().optional(),
-  page: PageOption,
-  mcpPath: fn<(serverCode: string) => string>().default(() => mcpPath),
-  allowGetRefresh: z.boolean().default(false),
-  onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(() =>
-    logConsoleFailure('console'),
-  ),
-})
+    store: methodsOption<ServerStore>(STORE_METHODS, 'must be a server store such as knexServerStore(knex)'),
+    loadApp: fn<LoadApp>(),
+    authorize: fn<AuthorizeConsole>(),
+    listApps: fn<ListApps>().optional(),
+    page: PageOption,
+    mcpPath: fn<(serverCode: string) => string>().default(() => mcpPath),
+    allowGetRefresh: z.boolean().default(false),
+    onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(() =>
+      logConsoleFailure('console'),
+    ),
+  })
   // The page lists the apps: without listApps it would have nothing to show.
   .refine((options) => !options.page || options.listApps, {
     path: ['listApps'],

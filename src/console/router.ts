@@ -1,6 +1,6 @@
 import { type Request, Router } from 'express';
-import { safeHook } from '../express/hook.js';
 import { ServerExistsError } from '../errors.js';
+import { safeHook } from '../express/hook.js';
 import type { HostApp, ServerRecord } from '../types.js';
 import { type ConsoleApp, toConsoleApp } from './app-list.js';
 import { PublishBodySchema, UpdateBodySchema, validateBody } from './bodies.js';
@@ -12,8 +12,8 @@ import {
 } from './console-options.js';
 import { type ConsoleCall, type ConsoleReply, consoleEndpoint } from './endpoint.js';
 import { ConsoleError } from './errors.js';
-import { readJsonBody } from './read-body.js';
 import { servePage } from './page/route.js';
+import { readJsonBody } from './read-body.js';
 import { methodNotAllowed } from './reply.js';
 import { type ConsoleServer, toConsoleServer } from './server-json.js';
 
@@ -73,7 +73,9 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     return app;
   }
 
-  const listApps = async ({ access }: ConsoleCall<ConsoleErrorContext>): Promise<ConsoleReply<ConsoleApp[]>> => {
+  const listApps = async ({
+    access,
+  }: ConsoleCall<ConsoleErrorContext>): Promise<ConsoleReply<ConsoleApp[]>> => {
     const apps = (await config.listApps?.(access.tenantId)) ?? [];
     const listed: ConsoleApp[] = [];
     for (const app of apps) {
@@ -164,7 +166,10 @@ export function mcpConsole(options: McpConsoleOptions): Router {
 
   const router = Router();
   if (config.listApps) {
-    router.route('/apps').get(endpoint('list', 'read', listApps)).all(methodNotAllowed('GET'));
+    router
+      .route('/apps')
+      .get(endpoint('list', 'read', listApps))
+      .all(methodNotAllowed('GET'));
   }
   if (config.page) {
     const report = safeHook(config.onError);

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * A real browser for the console page's tests: headless Chromium from Debian's `chromium` package
  * (`.ci/run` installs it), driven by playwright-core. Without it the tests are skipped with the
@@ -40,7 +41,10 @@ export interface Watched {
 }
 
 /** A page in a fresh context (its own sessionStorage, as a new tab), whose errors are collected. */
-export async function openPage(browser: Browser, viewport: { width: number; height: number }): Promise<Watched> {
+export async function openPage(
+  browser: Browser,
+  viewport: { width: number; height: number },
+): Promise<Watched> {
   const context = await browser.newContext({ viewport, locale: 'en-US', timezoneId: 'UTC' });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -92,7 +96,9 @@ export function focusedName(page: Page): Promise<string> {
     const label = element.getAttribute('aria-label');
     if (label) return label;
     const labels = (element as HTMLInputElement).labels;
-    if (labels && labels.length > 0) return labels[0]!.innerText.replace(/\s+/g, ' ').trim();
-    return element.innerText.replace(/\s+/g, ' ').trim();
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText puts spaces between a link's parts, as they are read
+    const read = (node: HTMLElement) => node.innerText.replace(/\s+/g, ' ').trim();
+    if (labels && labels.length > 0) return read(labels[0]!);
+    return read(element);
   });
 }

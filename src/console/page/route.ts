@@ -76,7 +76,9 @@ function htmlFile(template: string, settings: PageSettings): PageFile {
     toolProviders: settings.toolProviders ?? '',
     signInUrl: settings.signInUrl ?? '',
   };
-  const body = Buffer.from(template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => escapeHtml(values[name] ?? '')));
+  const body = Buffer.from(
+    template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => escapeHtml(values[name] ?? '')),
+  );
   return { body, contentType: 'text/html; charset=utf-8', etag: etagOf(body) };
 }
 
@@ -90,7 +92,7 @@ function send(req: Request, res: Response, file: PageFile): void {
   res.setHeader('Cache-Control', 'no-cache');
   res.setHeader('ETag', file.etag);
   const held = req.headers['if-none-match'];
-  if (held !== undefined && held.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)) {
+  if (held?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)) {
     res.statusCode = 304;
     res.end();
     return;
@@ -101,6 +103,12 @@ function send(req: Request, res: Response, file: PageFile): void {
   res.end(req.method === 'HEAD' ? undefined : file.body);
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);

@@ -51,9 +51,17 @@ export function showApp(panel, app, changed) {
         : h(
             'section',
             { class: 'card empty', 'aria-labelledby': 'publish-title' },
-            h('h3', { id: 'publish-title' }, 'Not published'),
-            h('p', {}, 'Publish this app as an MCP server: it gets a URL with a secret code that MCP clients connect to.'),
-            h('div', { class: 'actions' }, h('button', { type: 'button', class: 'primary', onclick: publish }, 'Publish')),
+            h('h3', { id: 'publish-title', class: 'empty-title' }, 'Not published'),
+            h(
+              'p',
+              {},
+              'Publish this app as an MCP server: it gets a URL with a secret code that MCP clients connect to.',
+            ),
+            h(
+              'div',
+              { class: 'actions' },
+              h('button', { type: 'button', class: 'primary', onclick: publish }, 'Publish'),
+            ),
           ),
     );
     if (focusOn) focusButton(panel, focusOn);
@@ -80,7 +88,11 @@ export function showApp(panel, app, changed) {
   };
 
   async function publish() {
-    await apply(() => send('POST', `apps/${encodeURIComponent(app.id)}/server`, { parameters: {} }), 'Published', 'Copy URL');
+    await apply(
+      () => send('POST', `apps/${encodeURIComponent(app.id)}/server`, { parameters: {} }),
+      'Published',
+      'Copy URL',
+    );
   }
 
   /** @param {string} status */
@@ -97,7 +109,8 @@ export function showApp(panel, app, changed) {
   async function rotate() {
     const confirmed = await confirmAction({
       title: 'Rotate the code?',
-      message: 'The server gets a new URL. The current one stops working at once: every client that uses it must be given the new URL.',
+      message:
+        'The server gets a new URL. The current one stops working at once: every client that uses it must be given the new URL.',
       confirm: 'Rotate',
       danger: true,
     });
@@ -147,7 +160,12 @@ function showError(slot, error) {
       'div',
       { class: 'alert', role: 'alert' },
       h('p', {}, message),
-      fields.length > 1 && h('ul', {}, fields.map(([field, problem]) => h('li', {}, `${field} ${problem}`))),
+      fields.length > 1 &&
+        h(
+          'ul',
+          {},
+          fields.map(([field, problem]) => h('li', {}, `${field} ${problem}`)),
+        ),
     ),
   );
 }

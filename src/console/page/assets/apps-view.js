@@ -25,7 +25,10 @@ export async function appsView(main, selectedId, focus) {
           {},
           h(
             'a',
-            { href: `#/apps/${encodeURIComponent(app.id)}`, 'aria-current': app.id === selectedId ? 'page' : undefined },
+            {
+              href: `#/apps/${encodeURIComponent(app.id)}`,
+              'aria-current': app.id === selectedId ? 'page' : undefined,
+            },
             h('span', { class: 'app-name' }, app.name),
             h('span', { class: 'app-meta' }, modeName(app.mode)),
             stateBadge(app.server),
@@ -40,7 +43,12 @@ export async function appsView(main, selectedId, focus) {
     h(
       'div',
       { class: `split${selected ? ' has-selection' : ''}` },
-      h('nav', { class: 'sidebar', 'aria-labelledby': 'apps-title' }, h('h2', { id: 'apps-title' }, 'Apps'), list),
+      h(
+        'nav',
+        { class: 'sidebar', 'aria-labelledby': 'apps-title' },
+        h('h2', { id: 'apps-title' }, 'Apps'),
+        list,
+      ),
       detail,
     ),
   );
@@ -59,7 +67,7 @@ export async function appsView(main, selectedId, focus) {
       h(
         'div',
         { class: 'card empty placeholder' },
-        h('h2', {}, 'Publish your apps as MCP servers'),
+        h('h2', { class: 'empty-title' }, 'Publish your apps as MCP servers'),
         h('p', {}, 'Choose an app to publish it, share its URL, rotate its code or try its tool.'),
       ),
     );

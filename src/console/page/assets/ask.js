@@ -26,7 +26,16 @@ export function inputRequiredView(result) {
   return h(
     'div',
     { class: 'notice', role: 'alert' },
-    h('p', {}, 'The app asks for a person’s answer, which this page cannot give yet. Answer it from an MCP client that supports elicitation.'),
-    questions.length > 0 && h('ul', {}, questions.map((question) => h('li', {}, question))),
+    h(
+      'p',
+      {},
+      'The app asks for a person’s answer, which this page cannot give yet. Answer it from an MCP client that supports elicitation.',
+    ),
+    questions.length > 0 &&
+      h(
+        'ul',
+        {},
+        questions.map((question) => h('li', {}, question)),
+      ),
   );
 }

@@ -13,7 +13,14 @@ import { copy } from './toast.js';
 export function connectionCard(app, server, actions) {
   const url = new URL(server.url, location.origin).href;
   const urlId = uid('server-url');
-  const field = h('input', { id: urlId, type: 'text', readonly: true, value: url, class: 'code url', spellcheck: 'false' });
+  const field = h('input', {
+    id: urlId,
+    type: 'text',
+    readonly: true,
+    value: url,
+    class: 'code url',
+    spellcheck: 'false',
+  });
   field.addEventListener('focus', () => field.select());
   const active = server.status === 'active';
   const access =
@@ -39,18 +46,33 @@ export function connectionCard(app, server, actions) {
     h(
       'p',
       { class: 'hint' },
-      active ? access : 'Inactive: the URL answers “not found” until you activate the server. Its code is kept.',
+      active
+        ? access
+        : 'Inactive: the URL answers “not found” until you activate the server. Its code is kept.',
     ),
     h(
       'div',
       { class: 'actions' },
       h(
         'button',
-        { type: 'button', class: active ? 'secondary' : 'primary', onclick: () => actions.setStatus(active ? 'inactive' : 'active') },
+        {
+          type: 'button',
+          class: active ? 'secondary' : 'primary',
+          onclick: () => actions.setStatus(active ? 'inactive' : 'active'),
+        },
         active ? 'Deactivate' : 'Activate',
       ),
       h('button', { type: 'button', class: 'secondary', onclick: actions.rotate }, 'Rotate'),
-      h('button', { type: 'button', class: active ? 'primary' : 'secondary', onclick: actions.tryIt, disabled: !active }, 'Try it'),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: active ? 'primary' : 'secondary',
+          onclick: actions.tryIt,
+          disabled: !active,
+        },
+        'Try it',
+      ),
       h('span', { class: 'spacer' }),
       h('button', { type: 'button', class: 'ghost danger-text', onclick: actions.unpublish }, 'Unpublish'),
     ),
@@ -83,7 +105,11 @@ function snippetView(snippet) {
     h(
       'div',
       { class: 'actions' },
-      h('button', { type: 'button', class: 'secondary small', onclick: () => copy(snippet.text, text) }, `Copy ${snippet.label} snippet`),
+      h(
+        'button',
+        { type: 'button', class: 'secondary small', onclick: () => copy(snippet.text, text) },
+        `Copy ${snippet.label} snippet`,
+      ),
     ),
   );
 }

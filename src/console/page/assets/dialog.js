@@ -16,7 +16,11 @@ export function confirmAction({ title, message, confirm, danger = false }) {
       h(
         'div',
         { class: 'actions end' },
-        h('button', { type: 'button', class: 'secondary', autofocus: true, onclick: () => dialog.close() }, 'Cancel'),
+        h(
+          'button',
+          { type: 'button', class: 'secondary', autofocus: true, onclick: () => dialog.close() },
+          'Cancel',
+        ),
         h(
           'button',
           { type: 'button', class: danger ? 'danger' : 'primary', onclick: () => dialog.close('confirm') },

@@ -15,8 +15,14 @@ export function providerForm(provider, submit) {
     placeholder: 'https://example.com/mcp',
     hint: 'Its Streamable HTTP endpoint (ending in /mcp), or its SSE endpoint (ending in /sse).',
   });
-  const timeout = textField('Timeout (ms)', String(provider?.timeout_ms ?? ''), { type: 'number', placeholder: '30000' });
-  const callTimeout = textField('Call timeout (ms)', String(provider?.call_timeout_ms ?? ''), { type: 'number', placeholder: '300000' });
+  const timeout = textField('Timeout (ms)', String(provider?.timeout_ms ?? ''), {
+    type: 'number',
+    placeholder: '30000',
+  });
+  const callTimeout = textField('Call timeout (ms)', String(provider?.call_timeout_ms ?? ''), {
+    type: 'number',
+    placeholder: '300000',
+  });
   const rows = h('div', { class: 'header-rows' });
   const addRow = (/** @type {string} */ key = '', /** @type {string} */ value = '') => {
     const row = h(
@@ -25,7 +31,13 @@ export function providerForm(provider, submit) {
       h('input', { type: 'text', 'aria-label': 'Header name', placeholder: 'Authorization', value: key }),
       h('input', { type: 'text', 'aria-label': 'Header value', placeholder: 'Bearer …', value }),
     );
-    row.append(h('button', { type: 'button', class: 'ghost', 'aria-label': 'Remove this header', onclick: () => row.remove() }, '✕'));
+    row.append(
+      h(
+        'button',
+        { type: 'button', class: 'ghost', 'aria-label': 'Remove this header', onclick: () => row.remove() },
+        '✕',
+      ),
+    );
     rows.append(row);
     return row;
   };
@@ -33,7 +45,11 @@ export function providerForm(provider, submit) {
 
   const alert = h('div', { class: 'alert-slot' });
   const save = h('button', { type: 'submit', class: 'primary' }, provider ? 'Save changes' : 'Add');
-  const cancel = h('button', { type: 'button', class: 'secondary', onclick: () => form.closest('dialog')?.close() }, 'Cancel');
+  const cancel = h(
+    'button',
+    { type: 'button', class: 'secondary', onclick: () => form.closest('dialog')?.close() },
+    'Cancel',
+  );
   const form = h(
     'form',
     { novalidate: true, class: 'stack' },
@@ -45,7 +61,11 @@ export function providerForm(provider, submit) {
       h('legend', {}, 'Headers'),
       h('p', { class: 'hint' }, 'Sent with every request to the server, e.g. its API key. Stored encrypted.'),
       rows,
-      h('button', { type: 'button', class: 'secondary small', onclick: () => addRow().querySelector('input')?.focus() }, 'Add header'),
+      h(
+        'button',
+        { type: 'button', class: 'secondary small', onclick: () => addRow().querySelector('input')?.focus() },
+        'Add header',
+      ),
     ),
     h('div', { class: 'two' }, timeout.field, callTimeout.field),
     alert,
@@ -76,7 +96,12 @@ export function providerForm(provider, submit) {
           'div',
           { class: 'alert', role: 'alert' },
           h('p', {}, error instanceof Error ? error.message : String(error)),
-          fields.length > 1 && h('ul', {}, fields.map(([field, problem]) => h('li', {}, `${field} ${problem}`))),
+          fields.length > 1 &&
+            h(
+              'ul',
+              {},
+              fields.map(([field, problem]) => h('li', {}, `${field} ${problem}`)),
+            ),
         ),
       );
     } finally {
@@ -94,7 +119,13 @@ export function providerForm(provider, submit) {
  */
 function textField(label, value, { hint, required, ...attributes }) {
   const id = uid('field');
-  const input = h('input', { id, type: 'text', ...attributes, 'aria-required': required ? 'true' : undefined, value });
+  const input = h('input', {
+    id,
+    type: 'text',
+    ...attributes,
+    'aria-required': required ? 'true' : undefined,
+    value,
+  });
   if (hint) input.setAttribute('aria-describedby', `${id}-hint`);
   const field = h(
     'div',

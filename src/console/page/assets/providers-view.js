@@ -24,7 +24,11 @@ export async function providersView(main, base) {
     replace(
       list,
       providers.length === 0
-        ? h('li', { class: 'card empty' }, h('p', {}, 'No tool providers yet. Add the URL of an MCP server your apps should call.'))
+        ? h(
+            'li',
+            { class: 'card empty' },
+            h('p', {}, 'No tool providers yet. Add the URL of an MCP server your apps should call.'),
+          )
         : providers.map((provider) => providerCard(provider)),
     );
   };
@@ -39,7 +43,10 @@ export async function providersView(main, base) {
         await draw();
         toast(done);
       } catch (error) {
-        replace(alert, h('p', { class: 'alert', role: 'alert' }, error instanceof Error ? error.message : String(error)));
+        replace(
+          alert,
+          h('p', { class: 'alert', role: 'alert' }, error instanceof Error ? error.message : String(error)),
+        );
       }
     };
     const edit = () =>
@@ -72,18 +79,30 @@ export async function providersView(main, base) {
       ),
       h('p', {}, h('code', { class: 'masked' }, provider.server_url)),
       Object.keys(provider.headers).length > 0 &&
-        h('p', { class: 'muted' }, 'Headers: ', Object.keys(provider.headers).join(', ')),
+        h('p', { class: 'hint' }, 'Headers: ', Object.keys(provider.headers).join(', ')),
       tools.length > 0 &&
         h(
           'ul',
           { class: 'chips', 'aria-label': `Tools of ${provider.name}` },
-          tools.map((/** @type {any} */ tool) => h('li', { title: tool.description ?? '' }, h('code', {}, tool.name))),
+          tools.map((/** @type {any} */ tool) =>
+            h('li', { title: tool.description ?? '' }, h('code', {}, tool.name)),
+          ),
         ),
-      h('p', { class: 'hint' }, provider.tools_updated_at ? `Tools listed ${when(provider.tools_updated_at)}` : 'Tools not listed yet'),
+      h(
+        'p',
+        { class: 'hint' },
+        provider.tools_updated_at
+          ? `Tools listed ${when(provider.tools_updated_at)}`
+          : 'Tools not listed yet',
+      ),
       h(
         'div',
         { class: 'actions' },
-        h('button', { type: 'button', class: 'secondary', 'aria-label': `Edit ${provider.name}`, onclick: edit }, 'Edit'),
+        h(
+          'button',
+          { type: 'button', class: 'secondary', 'aria-label': `Edit ${provider.name}`, onclick: edit },
+          'Edit',
+        ),
         h(
           'button',
           {
@@ -95,7 +114,16 @@ export async function providersView(main, base) {
           'Refresh tools',
         ),
         h('span', { class: 'spacer' }),
-        h('button', { type: 'button', class: 'ghost danger-text', 'aria-label': `Delete ${provider.name}`, onclick: remove }, 'Delete'),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'ghost danger-text',
+            'aria-label': `Delete ${provider.name}`,
+            onclick: remove,
+          },
+          'Delete',
+        ),
       ),
     );
   };
@@ -123,7 +151,11 @@ export async function providersView(main, base) {
           'div',
           {},
           h('h2', { id: 'providers-title', tabindex: '-1' }, 'Tool providers'),
-          h('p', { class: 'muted' }, 'Remote MCP servers your apps can call. Their URLs and headers are stored encrypted and shown masked.'),
+          h(
+            'p',
+            { class: 'muted' },
+            'Remote MCP servers your apps can call. Their URLs and headers are stored encrypted and shown masked.',
+          ),
         ),
         add,
       ),

@@ -16,7 +16,9 @@ export function resultView(result) {
       'p',
       { class: 'result-head' },
       h('span', { class: `badge ${isError ? 'danger' : 'success'}` }, isError ? 'Error' : 'Success'),
-      isError ? ' The tool reported an error.' : ` ${blocks.length} content block${blocks.length === 1 ? '' : 's'}`,
+      isError
+        ? ' The tool reported an error.'
+        : ` ${blocks.length} content block${blocks.length === 1 ? '' : 's'}`,
     ),
     blocks.map(blockView),
     result?.structuredContent !== undefined &&
@@ -38,7 +40,10 @@ function blockView(block) {
       return h(
         'figure',
         { class: 'media' },
-        h('img', { src: dataUrl(block.mimeType, block.data), alt: `Image returned by the tool (${block.mimeType})` }),
+        h('img', {
+          src: dataUrl(block.mimeType, block.data),
+          alt: `Image returned by the tool (${block.mimeType})`,
+        }),
       );
     case 'audio':
       return h('audio', { controls: true, src: dataUrl(block.mimeType, block.data) });
@@ -85,7 +90,8 @@ function linkView({ uri = '', name, mimeType, size, description }) {
 
 /** @param {{ uri?: string, mimeType?: string, text?: string, blob?: string }} resource */
 function resourceView({ uri = '', mimeType, text, blob }) {
-  if (typeof text === 'string') return h('div', { class: 'resource' }, h('p', { class: 'muted' }, uri), textView(text));
+  if (typeof text === 'string')
+    return h('div', { class: 'resource' }, h('p', { class: 'muted' }, uri), textView(text));
   const name = uri.split('/').pop() || 'file';
   return h(
     'p',

@@ -18,7 +18,8 @@ const LONG_TEXT = 256;
 
 /** @param {Record<string, any>} schema @returns {Kind} */
 function kindOf(schema) {
-  if (Array.isArray(schema.enum) && schema.enum.every((option) => typeof option === 'string')) return 'choice';
+  if (Array.isArray(schema.enum) && schema.enum.every((option) => typeof option === 'string'))
+    return 'choice';
   switch (schema.type) {
     case 'string':
       return typeof schema.maxLength === 'number' && schema.maxLength <= LONG_TEXT ? 'text' : 'long-text';
@@ -81,15 +82,28 @@ function fieldFor(name, schema, required) {
       'select',
       { id },
       !required && h('option', { value: '' }, '(none)'),
-      schema.enum.map((/** @type {string} */ option) => h('option', { value: option, selected: option === given }, option)),
+      schema.enum.map((/** @type {string} */ option) =>
+        h('option', { value: option, selected: option === given }, option),
+      ),
     );
   } else if (kind === 'boolean') {
     control = h('input', { id, type: 'checkbox', checked: given === true });
   } else if (kind === 'number') {
     const step = schema.type === 'integer' ? '1' : 'any';
-    control = h('input', { id, type: 'number', step, inputmode: 'decimal', value: given === undefined ? '' : String(given) });
+    control = h('input', {
+      id,
+      type: 'number',
+      step,
+      inputmode: 'decimal',
+      value: given === undefined ? '' : String(given),
+    });
   } else if (kind === 'text') {
-    control = h('input', { id, type: 'text', maxlength: schema.maxLength, value: typeof given === 'string' ? given : '' });
+    control = h('input', {
+      id,
+      type: 'text',
+      maxlength: schema.maxLength,
+      value: typeof given === 'string' ? given : '',
+    });
   } else {
     const text = given === undefined ? '' : kind === 'json' ? JSON.stringify(given, null, 2) : String(given);
     control = h('textarea', {
@@ -103,14 +117,24 @@ function fieldFor(name, schema, required) {
     });
   }
   if (required) control.setAttribute('aria-required', 'true');
-  return { name, schema, required, kind, control, error: h('p', { class: 'field-error', id: `${id}-error` }) };
+  return {
+    name,
+    schema,
+    required,
+    kind,
+    control,
+    error: h('p', { class: 'field-error', id: `${id}-error` }),
+  };
 }
 
 /** @param {Field} field */
 function render(field) {
   const { control, schema } = field;
   const hintId = `${control.id}-hint`;
-  const described = [typeof schema.description === 'string' && schema.description ? hintId : '', field.error.id];
+  const described = [
+    typeof schema.description === 'string' && schema.description ? hintId : '',
+    field.error.id,
+  ];
   control.setAttribute('aria-describedby', described.filter(Boolean).join(' '));
   const label = h(
     'label',

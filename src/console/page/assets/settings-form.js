@@ -72,7 +72,11 @@ export function settingsForm(app, server, save) {
       'div',
       { class: 'field' },
       h('label', { for: descriptionId }, 'Description', counter),
-      h('p', { class: 'hint', id: `${descriptionId}-hint` }, 'What clients and models read about the tool. Leave it empty to use the app’s description.'),
+      h(
+        'p',
+        { class: 'hint', id: `${descriptionId}-hint` },
+        'What clients and models read about the tool. Leave it empty to use the app’s description.',
+      ),
       description,
     ),
     parameters.length > 0 &&
@@ -80,7 +84,11 @@ export function settingsForm(app, server, save) {
         'fieldset',
         {},
         h('legend', {}, 'Parameter descriptions'),
-        h('p', { class: 'hint' }, 'Shown to clients for each input; empty fields use the app form’s wording (shown greyed).'),
+        h(
+          'p',
+          { class: 'hint' },
+          'Shown to clients for each input; empty fields use the app form’s wording (shown greyed).',
+        ),
         parameters.map(([variable, input], index) =>
           h(
             'div',
@@ -94,7 +102,11 @@ export function settingsForm(app, server, save) {
       'fieldset',
       {},
       h('legend', {}, 'Hints for clients'),
-      h('p', { class: 'hint' }, 'Clients may ask before calling a tool that is not read-only. Hints, not guarantees.'),
+      h(
+        'p',
+        { class: 'hint' },
+        'Clients may ask before calling a tool that is not read-only. Hints, not guarantees.',
+      ),
       h(
         'div',
         { class: 'hint-grid' },
@@ -120,7 +132,8 @@ export function settingsForm(app, server, save) {
     for (const [key, select] of hints) if (select.value !== '') annotations[key] = select.value === 'true';
     /** @type {Record<string, string>} */
     const described = {};
-    for (const [variable, input] of parameters) if (input.value.trim() !== '') described[variable] = input.value.trim();
+    for (const [variable, input] of parameters)
+      if (input.value.trim() !== '') described[variable] = input.value.trim();
     const saved = await save({ description: description.value.trim(), parameters: described, annotations });
     saveButton.disabled = false;
     if (!saved) description.focus();

@@ -35,8 +35,17 @@ export function signInView(main, { signInUrl, rejected, signedIn }) {
     'form',
     { class: 'card sign-in', 'aria-labelledby': 'sign-in-title', novalidate: true },
     h('h2', { id: 'sign-in-title' }, 'Sign in'),
-    h('p', { class: 'muted', id: `${id}-hint` }, 'Enter the console token of this server. It is kept for this browser tab only.'),
-    rejected && h('p', { class: 'alert', role: 'alert', id: `${id}-error` }, 'That token was not accepted. Check it and try again.'),
+    h(
+      'p',
+      { class: 'muted', id: `${id}-hint` },
+      'Enter the console token of this server. It is kept for this browser tab only.',
+    ),
+    rejected &&
+      h(
+        'p',
+        { class: 'alert', role: 'alert', id: `${id}-error` },
+        'That token was not accepted. Check it and try again.',
+      ),
     h('div', { class: 'field' }, h('label', { for: id }, 'Console token'), input),
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Sign in')),
   );

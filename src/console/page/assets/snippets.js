@@ -3,6 +3,9 @@
  * `mcp-remote`, the MCP Inspector, and the same two with the code in a header rather than the URL.
  */
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: mcp-remote expands ${MCP_AUTH} from its env, not JavaScript
+const AUTH_HEADER = 'Authorization:${MCP_AUTH}';
+
 /**
  * @typedef {{ id: string, label: string, hint: string, text: string }} Snippet
  */
@@ -44,13 +47,13 @@ export function snippetsFor({ appId, url, code }) {
     snippets.push({
       id: 'header',
       label: 'Code in header',
-      hint: 'Keeps the code out of URLs and logs: the URL without the code, and the code as a bearer token. mcp-remote fills in ${MCP_AUTH} from env.',
+      hint: 'Keeps the code out of URLs and logs: the URL without the code, and the code as a bearer token. mcp-remote reads the header’s value from MCP_AUTH in env.',
       text: [
         json({
           mcpServers: {
             [name]: {
               command: 'npx',
-              args: ['mcp-remote', plain, '--header', 'Authorization:${MCP_AUTH}'],
+              args: ['mcp-remote', plain, '--header', AUTH_HEADER],
               env: { MCP_AUTH: `Bearer ${code}` },
             },
           },
@@ -66,6 +69,7 @@ export function snippetsFor({ appId, url, code }) {
 
 /** Indented JSON, with arrays of strings kept on one line as people write them. @param {unknown} value */
 const json = (value) =>
-  JSON.stringify(value, null, 2).replace(/\[\n\s*("(?:[^"\\]|\\.)*"(?:,\n\s*"(?:[^"\\]|\\.)*")*)\n\s*\]/g, (_, items) =>
-    `[${items.replace(/,\n\s*/g, ', ')}]`,
+  JSON.stringify(value, null, 2).replace(
+    /\[\n\s*("(?:[^"\\]|\\.)*"(?:,\n\s*"(?:[^"\\]|\\.)*")*)\n\s*\]/g,
+    (_, items) => `[${items.replace(/,\n\s*/g, ', ')}]`,
   );

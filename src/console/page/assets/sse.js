@@ -6,7 +6,8 @@
  * @returns {AsyncGenerator<string>} each event's data
  */
 export async function* eventData(body) {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  // TypeScript's DOM types disagree with themselves on the decoder's input type.
+  const reader = /** @type {ReadableStream<any>} */ (body).pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   /** @type {string[]} */
   let data = [];

@@ -29,11 +29,13 @@ export function tabList(label, tabs) {
         tab.label,
       ),
     );
-    panels.push(h('div', { role: 'tabpanel', id: panelId, 'aria-labelledby': tabId, class: 'tab-panel' }, tab.panel));
+    panels.push(
+      h('div', { role: 'tabpanel', id: panelId, 'aria-labelledby': tabId, class: 'tab-panel' }, tab.panel),
+    );
   }
   const list = h('div', { role: 'tablist', 'aria-label': label, class: 'tabs' }, buttons);
   list.addEventListener('keydown', (event) => {
-    const current = buttons.findIndex((button) => button === document.activeElement);
+    const current = buttons.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
     if (current < 0) return;
     const last = buttons.length - 1;
     const next = { ArrowRight: current + 1, ArrowLeft: current - 1, Home: 0, End: last }[event.key];

@@ -23,7 +23,11 @@ export function tryItPanel(server) {
   } else if (server.auth_mode === 'oauth') {
     replace(
       body,
-      h('p', { class: 'notice' }, 'This server needs a signed-in user (OAuth). Try it from a client that signs in, such as mcp-remote.'),
+      h(
+        'p',
+        { class: 'notice' },
+        'This server needs a signed-in user (OAuth). Try it from a client that signs in, such as mcp-remote.',
+      ),
     );
   } else {
     replace(body, h('p', { class: 'muted', role: 'status' }, 'Listing the tool…'));
@@ -40,7 +44,10 @@ async function listTool(url, body) {
     if (!tool) throw new McpError('The server lists no tool.');
     replace(body, toolForm(url, tool));
   } catch (error) {
-    replace(body, h('p', { class: 'alert', role: 'alert' }, `The tool could not be listed: ${messageOf(error)}`));
+    replace(
+      body,
+      h('p', { class: 'alert', role: 'alert' }, `The tool could not be listed: ${messageOf(error)}`),
+    );
   }
 }
 
@@ -98,14 +105,21 @@ function toolForm(url, tool) {
         url,
         'tools/call',
         { name: tool.name, arguments: values, _meta: { progressToken } },
-        { signal: running.signal, onMessage: (message) => showProgress(message, progressToken, progress, progressText) },
+        {
+          signal: running.signal,
+          onMessage: (message) => showProgress(message, progressToken, progress, progressText),
+        },
       );
       progressText.textContent = 'Done.';
-      replace(outcome, result?.resultType === 'input_required' ? inputRequiredView(result) : resultView(result));
+      replace(
+        outcome,
+        result?.resultType === 'input_required' ? inputRequiredView(result) : resultView(result),
+      );
     } catch (error) {
       const cancelled = running?.signal.aborted;
       progressText.textContent = cancelled ? 'Cancelled.' : '';
-      if (!cancelled) replace(outcome, h('p', { class: 'alert', role: 'alert' }, `The call failed: ${messageOf(error)}`));
+      if (!cancelled)
+        replace(outcome, h('p', { class: 'alert', role: 'alert' }, `The call failed: ${messageOf(error)}`));
     } finally {
       finish();
     }
