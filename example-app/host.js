@@ -83,7 +83,7 @@ export async function createHost({ knex, consoleToken, encryptionKey, issuer }) 
       loadApp,
       authorize,
       listApps: (tenantId) => (tenantId === TENANT_ID ? [...DEMO_APPS, WHOAMI_APP] : []),
-      page: { title: 'Example app: MCP servers', toolProviders: 'tool-providers' },
+      page: { toolProviders: 'tool-providers' },
     }),
   );
 
