@@ -142,7 +142,7 @@ export function showApp(panel, app, changed) {
 
   /** @param {{ description: string, parameters: Record<string, string>, annotations: Record<string, boolean> }} changes */
   function save(changes) {
-    return apply(() => send('PUT', appPath(), { id: app.server.id, ...changes }), 'Saved');
+    return apply(() => send('PUT', appPath(), { id: app.server.id, ...changes }), 'Saved', 'Save changes');
   }
 
   const appPath = () => `apps/${encodeURIComponent(app.id)}/server`;

@@ -112,12 +112,13 @@ export function settingsForm(app, server, save) {
         { class: 'hint-grid' },
         hints.map(([, select], index) => {
           const [, label, help] = HINTS[index] ?? [];
+          select.setAttribute('aria-describedby', `${select.id}-hint`);
           return h(
             'div',
             { class: 'field' },
             h('label', { for: select.id }, label),
             select,
-            h('p', { class: 'hint' }, help),
+            h('p', { class: 'hint', id: `${select.id}-hint` }, help),
           );
         }),
       ),
