@@ -9,6 +9,10 @@
  *   `express-app-mcp/metrics`, which takes what it shares with the main entry from `index.cjs`;
  * - `dist/cjs/**.d.cts`: the declarations again, as CommonJS declarations, so TypeScript users who
  *   `require()` the package get types that describe a CommonJS module;
+ * - each `assets` folder of `src/`, copied to the same place in `dist/`: the files a module reads
+ *   beside itself (the console page's HTML, style sheet and scripts), as they are. Both builds read
+ *   them from there: in the CommonJS bundle, `import.meta.url` is the URL of the same module in the
+ *   ES module build;
  * - the command line of the manifest's `bin` (`dist/cli/main.js`, an ES module that starts with its
  *   `#!/usr/bin/env node` line), made executable.
  *
@@ -48,6 +52,7 @@ try {
   await mkdir(scratch, { recursive: true });
   compileEsm(scratch);
   await pointSourceMapsAtSrc(scratch);
+  await copyAssets(scratch);
   await bundleCjs(scratch);
   await writeCjsDeclarations(scratch);
   await makeBinsExecutable(scratch);
@@ -88,6 +93,35 @@ async function pointSourceMapsAtSrc(target) {
   }
 }
 
+/** Every `assets` folder under `src/`, copied to the same place under the build. */
+async function copyAssets(target) {
+  const src = join(root, 'src');
+  for (const file of await listFiles(src)) {
+    if (!file.split('/').slice(0, -1).includes('assets')) continue;
+    await mkdir(dirname(join(target, file)), { recursive: true });
+    await copyFile(join(src, file), join(target, file));
+  }
+}
+
+/**
+ * In the CommonJS bundle, `import.meta.url` of a module is the URL its ES module twin has in
+ * `dist/`, where the files it reads beside itself are (esbuild would leave it empty).
+ */
+function esmTwinUrl() {
+  return {
+    name: 'esm-twin-import-meta-url',
+    setup(builder) {
+      builder.onLoad({ filter: /\.ts$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes('import.meta.url')) return undefined;
+        const twin = relative(join(root, 'src'), args.path).split('\\').join('/').replace(/\.ts$/, '.js');
+        const url = `require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', ${JSON.stringify(twin)})).href`;
+        return { contents: source.replaceAll('import.meta.url', `(${url})`), loader: 'ts' };
+      });
+    },
+  };
+}
+
 async function bundleCjs(target) {
   const common = {
     bundle: true,
@@ -101,6 +135,7 @@ async function bundleCjs(target) {
   };
   await build({
     ...common,
+    plugins: [esmTwinUrl()],
     entryPoints: [join(root, 'src', 'index.ts')],
     outfile: join(target, 'cjs', 'index.cjs'),
   });
