@@ -94,7 +94,12 @@ function openConnection(session: Session, server: string, config: ParsedConnectO
   let closing: Promise<void> | undefined;
 
   async function listTools(signal?: AbortSignal): Promise<RemoteTool[]> {
-    const listed = await listAllTools(session, server, { timeout: config.timeoutMs, signal });
+    const listed = await listAllTools(
+      session,
+      server,
+      { timeout: config.timeoutMs, signal },
+      config.maxTools,
+    );
     tools = new Map(listed.map((tool) => [tool.name, tool]));
     return listed;
   }

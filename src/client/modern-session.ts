@@ -18,7 +18,7 @@ export async function openModernSession(
   server: string,
   options: ParsedConnectOptions,
 ): Promise<Session> {
-  const guarded = guardedFetch(server, { modern: true });
+  const guarded = guardedFetch(server, { modern: true, maxReplyBytes: options.maxReplyBytes });
   const transport = new sdk.StreamableHTTPClientTransport(url, {
     requestInit: { headers: options.headers },
     fetch: guarded.fetch,

@@ -22,6 +22,14 @@ export interface ConnectMcpServerOptions {
    * `'2026-07-28'`: that revision only, through `@modelcontextprotocol/client`, over Streamable HTTP.
    */
   protocol?: 'auto' | '2025' | '2026-07-28';
+  /**
+   * The most bytes a reply may hold, or one event of a streamed reply, counted once decompressed:
+   * past it the request fails at once as an `invalid-reply`, and nothing more is read or kept.
+   * Default `10485760` (10 MiB).
+   */
+  maxReplyBytes?: number;
+  /** The most tools a `tools/list` may give, over all its pages; more is an `invalid-reply`. Default `1000`. */
+  maxTools?: number;
 }
 
 /** RFC 9110 §5.1: a header name is a token. */
@@ -37,6 +45,13 @@ export const timeoutSchema = z.int().positive().max(2_147_483_647);
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 300_000;
+export const DEFAULT_MAX_REPLY_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_MAX_TOOLS = 1000;
+
+export const replyLimitsShape = {
+  maxReplyBytes: z.int().positive().default(DEFAULT_MAX_REPLY_BYTES),
+  maxTools: z.int().positive().default(DEFAULT_MAX_TOOLS),
+};
 
 export const connectOptionsSchema = z
   .strictObject({
@@ -45,6 +60,7 @@ export const connectOptionsSchema = z
     callTimeoutMs: timeoutSchema.default(DEFAULT_CALL_TIMEOUT_MS),
     transport: z.enum(['auto', 'streamable-http', 'sse']).default('auto'),
     protocol: z.enum(['auto', '2025', '2026-07-28']).default('auto'),
+    ...replyLimitsShape,
   })
   .refine((options) => !(options.protocol === '2026-07-28' && options.transport === 'sse'), {
     // MCP 2025-03-26 replaced HTTP+SSE with Streamable HTTP; the 2026-07-28 revision has only the latter.

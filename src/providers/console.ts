@@ -7,7 +7,7 @@ import { type ConsoleCall, type ConsoleReply, consoleEndpoint } from '../console
 import { ConsoleError } from '../console/errors.js';
 import { readJsonBody } from '../console/read-body.js';
 import { methodNotAllowed } from '../console/reply.js';
-import { connectToolProvider } from './connect.js';
+import { type ConnectToolProviderOptions, connectToolProvider } from './connect.js';
 import {
   CallToolSchema,
   CreateProviderSchema,
@@ -66,6 +66,11 @@ const KEY_MISMATCH =
 export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): Router {
   const config = parseToolProviderConsoleOptions(options);
   const { store } = config;
+  const limits = { maxReplyBytes: config.maxReplyBytes, maxTools: config.maxTools };
+  const usingServer = <T>(provider: Reachable, use: (connection: McpServerConnection) => Promise<T>) =>
+    usingProvider(provider, limits, use);
+  const listRemoteTools = (provider: Reachable) =>
+    usingServer(provider, (connection) => connection.listTools());
   const endpoint = consoleEndpoint<ToolProviderConsoleErrorContext>({
     factory: 'mcpToolProviderConsole',
     authorize: config.authorize,
@@ -203,10 +208,14 @@ export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): 
 type Reachable = Pick<ToolProvider, 'serverUrl' | 'headers' | 'timeoutMs' | 'callTimeoutMs'>;
 
 /** Connects, uses, and always closes; a server that does not work is a 400 that says why. */
-async function usingServer<T>(provider: Reachable, use: (connection: McpServerConnection) => Promise<T>) {
+async function usingProvider<T>(
+  provider: Reachable,
+  options: ConnectToolProviderOptions,
+  use: (connection: McpServerConnection) => Promise<T>,
+) {
   let connection: McpServerConnection | undefined;
   try {
-    connection = await connectToolProvider(provider);
+    connection = await connectToolProvider(provider, options);
     return await use(connection);
   } catch (error) {
     if (error instanceof RemoteMcpError) {
@@ -221,9 +230,6 @@ async function usingServer<T>(provider: Reachable, use: (connection: McpServerCo
     await connection?.close();
   }
 }
-
-const listRemoteTools = (provider: Reachable) =>
-  usingServer(provider, (connection) => connection.listTools());
 
 function sameHeaders(next: Record<string, string> | undefined, current: Record<string, string>): boolean {
   if (next === undefined) return true;
