@@ -4,6 +4,7 @@ import { withDeadline } from './deadline.js';
 import { openEraSession } from './era.js';
 import { describeServer } from './errors.js';
 import { type ConnectMcpServerOptions, connectOptionsSchema, type ParsedConnectOptions } from './options.js';
+import { publicFetch } from './public-fetch.js';
 import { readToolResult } from './result.js';
 import type { Session } from './session.js';
 import { listAllTools } from './tool-list.js';
@@ -36,7 +37,9 @@ export async function connectMcpServer(
   const target = parseServerUrl(url);
   const server = describeServer(target);
   const headers = withUrlCredentials(target, config.headers);
-  const session = await openEraSession(target, server, { ...config, headers });
+  // The network's own `fetch`, unless the connection must keep to public addresses.
+  const fetch = config.allowPrivateNetworks ? undefined : publicFetch(config.isAllowedUrl);
+  const session = await openEraSession(target, server, { ...config, headers, fetch });
   return openConnection(session, server, config);
 }
 

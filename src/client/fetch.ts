@@ -2,6 +2,7 @@ import { isJsonObject } from '../plain-object.js';
 import { boundedReply } from './bounded-reply.js';
 import { RemoteMcpError } from './errors.js';
 import { currentExchange } from './exchange.js';
+import { NonPublicAddressError } from './public-fetch.js';
 import { contentTypeOf, eventStreamWatch, watchReply } from './replies.js';
 import type { TransportKind } from './session.js';
 
@@ -169,7 +170,15 @@ const unfollowed = (server: string, status: number) =>
   });
 
 function unreachable(server: string, error: unknown): RemoteMcpError {
-  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  if (cause instanceof NonPublicAddressError) {
+    return new RemoteMcpError(
+      server,
+      'unreachable',
+      `was refused before connecting: ${cause.message} (allowPrivateNetworks, isAllowedUrl)`,
+    );
+  }
+  const code = (cause as { code?: unknown } | null)?.code;
   const detail = typeof code === 'string' ? ` (${code})` : '';
   return new RemoteMcpError(server, 'unreachable', `could not be reached${detail}`);
 }

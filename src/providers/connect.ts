@@ -3,11 +3,19 @@ import type { ConnectMcpServerOptions } from '../client/options.js';
 import type { McpServerConnection } from '../client/types.js';
 import type { ToolProvider } from './types.js';
 
-/** Options of `connectToolProvider`: the bounds on what the server may send (see `connectMcpServer`). */
-export type ConnectToolProviderOptions = Pick<ConnectMcpServerOptions, 'maxReplyBytes' | 'maxTools'>;
+/**
+ * Options of `connectToolProvider`, as for `connectMcpServer`, except that `allowPrivateNetworks`
+ * defaults to `false`: a provider's URL is chosen by a tenant admin, not by the host, so it may
+ * not reach loopback or private addresses unless `isAllowedUrl` permits them (docs/security.md).
+ */
+export type ConnectToolProviderOptions = Pick<
+  ConnectMcpServerOptions,
+  'maxReplyBytes' | 'maxTools' | 'allowPrivateNetworks' | 'isAllowedUrl'
+>;
 
 /**
- * Connects to a stored provider's server with its URL, headers and timeouts.
+ * Connects to a stored provider's server with its URL, headers and timeouts, on public addresses
+ * only unless `options` allow more.
  *
  * @example
  * ```ts
@@ -25,6 +33,7 @@ export function connectToolProvider(
   options: ConnectToolProviderOptions = {},
 ): Promise<McpServerConnection> {
   return connectMcpServer(provider.serverUrl, {
+    allowPrivateNetworks: false,
     ...options,
     headers: provider.headers,
     timeoutMs: provider.timeoutMs,

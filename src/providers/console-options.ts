@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { replyLimitsShape } from '../client/options.js';
+import { networkShape, replyLimitsShape } from '../client/options.js';
 import { type AuthorizeConsole, logConsoleFailure } from '../console/console-options.js';
 import { functionOption, methodsOption, parseFactoryOptions } from '../factory-options.js';
 import type { ToolProviderStore } from './types.js';
@@ -23,6 +23,14 @@ export interface McpToolProviderConsoleOptions {
   maxReplyBytes?: number;
   /** The most tools a server may list, as for `connectMcpServer`: more is a 400 and nothing is stored. Default `1000`. */
   maxTools?: number;
+  /**
+   * `true`: providers may be on any address. Default `false`: a `server_url` (or a redirect) whose
+   * address, once resolved, is loopback, private, link-local or otherwise not public is refused
+   * with "could not connect", unless `isAllowedUrl` permits it; the reason goes to `onError`.
+   */
+  allowPrivateNetworks?: boolean;
+  /** Asked about each URL whose address is not public: `true` lets it through (e.g. your own server). Default: none. */
+  isAllowedUrl?: (url: URL) => boolean;
 }
 
 const STORE_METHODS = [
@@ -46,6 +54,7 @@ const OptionsSchema = z.strictObject({
     logConsoleFailure('tool provider console'),
   ),
   ...replyLimitsShape,
+  ...networkShape(false),
 });
 
 /** Validates the options once, at factory time (a `ConfigurationError` names a wrong one). */
