@@ -32,8 +32,9 @@ export interface McpServerOptions {
    * Host names allowed in `Host` when the server listens on loopback, e.g. behind a reverse proxy,
    * on any port (`mcp.example.com`, as `@modelcontextprotocol/express` takes them); an origin
    * (`https://mcp.example.com`) counts as its host, and an entry that names a port allows that port
-   * only. Default: none besides
-   * localhost, 127.0.0.1 and [::1].
+   * only. Default: none besides localhost, 127.0.0.1 and [::1]. On any address, they are also the
+   * hosts an `"oauth"` server's token audience may be taken from when `auth.resourceBaseUrl` is
+   * not set (docs/security.md).
    */
   allowedHosts?: string[];
   /** Largest body read, in bytes. Default: 4 MiB. */
