@@ -11,7 +11,7 @@ import type { ErrorContext } from '../protocol/report.js';
 import type { ServerStore } from '../store/types.js';
 import { ThrottledLog } from '../throttled-log.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
-import { DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
 import type { HostApp } from '../types.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { AllowedHostsSchema } from './allowed-hosts.js';
@@ -37,7 +37,10 @@ export interface McpServerOptions {
    * not set (docs/security.md).
    */
   allowedHosts?: string[];
-  /** Largest body read, in bytes. Default: 4 MiB. */
+  /**
+   * Largest body read, in bytes. Default: 4259840 (4 MiB and 64 KiB), which fits the default
+   * largest `data:` file (3 MiB, 4 MiB as base64) and the rest of its request.
+   */
   maxBodyBytes?: number;
   /**
    * Largest file a client may send inline, as a base64 `data:` URL, in decoded bytes; at most
@@ -116,10 +119,7 @@ const OptionsSchema = z.strictObject({
   toolName: fn<(app: HostApp) => string>('toolName').optional(),
   allowedOrigins: z.array(z.string()).default([]),
   allowedHosts: AllowedHostsSchema.default([]),
-  maxBodyBytes: z
-    .int()
-    .positive()
-    .default(4 * 1024 * 1024),
+  maxBodyBytes: z.int().positive().default(DEFAULT_MAX_BODY_BYTES),
   // setTimeout cannot wait longer than 2^31-1 ms: a larger value would fire at once.
   callTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(300_000),
   heartbeatMs: z.int().nonnegative().max(2_147_483_647).default(10_000),
