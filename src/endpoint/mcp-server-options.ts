@@ -82,8 +82,10 @@ export interface McpServerOptions {
   store?: ServerStore;
   /**
    * At most `requests` requests per server in any `windowMs` milliseconds; more answer 429 with
-   * `Retry-After`. Shared by the instances through a PostgreSQL `store`, counted in this process
-   * otherwise. Needs the `rate-limiter-flexible` package. Default: no limit.
+   * `Retry-After`. Each `notifications/cancelled` counts as a request, and so does each message of
+   * a batch (docs/http-contract.md, row 15a). Shared by the instances through a PostgreSQL
+   * `store`, counted in this process otherwise. Needs the `rate-limiter-flexible` package.
+   * Default: no limit.
    */
   rateLimit?: RateLimit;
   /**
