@@ -222,10 +222,10 @@ describe('auth.resourceBaseUrl', () => {
       });
 
     expect(build('mcp.example.com')).toThrow(
-      'express-app-mcp: invalid option "auth.resourceBaseUrl": must be an http or https URL',
+      'mcpServer: invalid option "auth.resourceBaseUrl": must be an http or https URL',
     );
     expect(build('https://mcp.example.com/?a=1')).toThrow(
-      'express-app-mcp: invalid option "auth.resourceBaseUrl": must have no query or fragment',
+      'mcpServer: invalid option "auth.resourceBaseUrl": must have no query or fragment',
     );
     expect(build('https://mcp.example.com')).not.toThrow();
   });

@@ -1,9 +1,10 @@
 import { isJsonObject } from '../plain-object.js';
 import { boundedReply } from './bounded-reply.js';
+import { httpError, readRpcError } from './error-reply.js';
 import { RemoteMcpError } from './errors.js';
 import { currentExchange } from './exchange.js';
 import { NonPublicAddressError } from './public-fetch.js';
-import { contentTypeOf, eventStreamWatch, watchReply } from './replies.js';
+import { eventStreamWatch, watchReply } from './replies.js';
 import type { TransportKind } from './session.js';
 
 export interface GuardedFetchOptions {
@@ -111,7 +112,11 @@ export function guardedFetch(
       return new Response(null, { status: 204 });
     }
     if (!response.ok) {
-      const failure = record(httpError(server, response));
+      // The JSON-RPC error of the reply, if it is one, says why; in the 2026-07-28 era the client
+      // reads the reply too, so a copy is read here.
+      const failure = record(
+        httpError(server, response, await readRpcError(modern ? response.clone() : response)),
+      );
       if (modern) return response;
       await response.body?.cancel().catch(() => {});
       throw failure;
@@ -191,11 +196,4 @@ function tooLarge(server: string, what: 'reply' | 'event', limit: number, method
     'invalid-reply',
     `sent ${part} of more than ${limit} bytes${during}, more than the client reads (maxReplyBytes)`,
   );
-}
-
-function httpError(server: string, response: Response): RemoteMcpError {
-  const page = contentTypeOf(response) === 'text/html' ? ' with an HTML page' : '';
-  return new RemoteMcpError(server, 'http', `answered HTTP ${response.status}${page}`, {
-    status: response.status,
-  });
 }
