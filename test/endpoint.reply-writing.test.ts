@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeReply } from '../src/endpoint/write-reply.js';
 import type { JsonRpcNotification, JsonRpcResponse } from '../src/protocol/messages.js';
 import type { NowReply } from '../src/protocol/reply.js';
+import { EventStream } from '../src/protocol/stream/event-stream.js';
+import { EVENT_STREAM_HEADERS, type StreamItem } from '../src/protocol/stream/events.js';
 import { send } from './helpers/hosts.js';
 
 let server: http.Server | undefined;
@@ -43,6 +45,20 @@ async function serve(reply: () => NowReply): Promise<{ url: string; written: Pro
 }
 
 const response = (id: number, result: unknown): JsonRpcResponse => ({ jsonrpc: '2.0', id, result });
+
+/** A stream reply fed from `items` as they come: their end ends it, their failure fails it. */
+function streamReply(items: AsyncIterable<StreamItem>): NowReply {
+  const stream = new EventStream();
+  (async () => {
+    try {
+      for await (const item of items) stream.push(item);
+      stream.end();
+    } catch (error) {
+      stream.fail(error);
+    }
+  })();
+  return { kind: 'stream', status: 200, headers: EVENT_STREAM_HEADERS, stream };
+}
 
 describe('writing the core’s replies', () => {
   it('accepted: 202 with no body and no content type', async () => {
@@ -93,7 +109,7 @@ describe('writing the core’s replies', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
       yield final;
     }
-    const { url, written } = await serve(() => ({ kind: 'stream', status: 200, messages: messages() }));
+    const { url, written } = await serve(() => streamReply(messages()));
     const reply = await send(url, { path: '/', body: {} });
     expect({
       status: reply.status,
@@ -115,7 +131,7 @@ describe('writing the core’s replies', () => {
       yield response(4, {});
       throw failure;
     }
-    const { url, written } = await serve(() => ({ kind: 'stream', status: 200, messages: messages() }));
+    const { url, written } = await serve(() => streamReply(messages()));
     const reply = await send(url, { path: '/', body: {} });
     expect({ status: reply.status, text: reply.text }).toEqual({
       status: 200,

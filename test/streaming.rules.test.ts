@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { acceptsEventStream } from '../src/endpoint/guards.js';
 import { parseMcpServerOptions } from '../src/endpoint/mcp-server-options.js';
 import { ConfigurationError, type McpServerOptions, mcpServer } from '../src/index.js';
-import { ProgressNotes, progressTokenOf } from '../src/protocol/progress.js';
+import { ProgressNotes, progressTokenOf } from '../src/protocol/stream/progress.js';
 
 const required = (): McpServerOptions => ({
   resolveServer: async () => null,

@@ -19,7 +19,7 @@ export function writeReply(res: ServerResponse, reply: NowReply, watcher: Stream
       writeJson(res, reply.status, reply.body, reply.json === undefined ? {} : { json: reply.json });
       return;
     case 'stream':
-      writeEventStream(res, reply.status, reply.messages, watcher);
+      writeEventStream(res, reply.status, reply.headers, reply.stream, watcher);
   }
 }
 

@@ -41,7 +41,7 @@ export interface ToolCall<HostRequest> {
   request: HostRequest;
   /** The client's name for its end user record, when the request tells it. */
   clientName?: string;
-  /** Follows the run when the reply may stream (see `LiveCall`). */
+  /** Follows the run when the reply may stream (see `ReplyStream`). */
   observer?: RunObserver;
 }
 

@@ -25,6 +25,18 @@ export function negotiateLegacyVersion(requested: unknown): string {
   return typeof requested === 'string' && legacy.has(requested) ? requested : LATEST_LEGACY_VERSION;
 }
 
+/**
+ * Streamed replies are resumable (`GET` with `Last-Event-ID`) from MCP 2025-03-26, which brought
+ * Streamable HTTP, up to the 2026-07-28 era, where closing a stream cancels its call.
+ */
+export const resumesStreams = (version: string): boolean => version >= '2025-03-26' && !modern.has(version);
+
+/** MCP 2025-11-25 SSE polling: a resumable stream's first event primes the client with an id and no data. */
+export const primesStreams = (version: string): boolean => version >= '2025-11-25';
+
+/** Progress notifications carry a `message` from MCP 2025-03-26 on. */
+export const progressHasMessage = (version: string): boolean => version >= '2025-03-26';
+
 /** What a protocol version enables for the tool. Versions are `YYYY-MM-DD`, so string order is date order. */
 function computeFeatures(version: string): ToolFeatures {
   return Object.freeze({

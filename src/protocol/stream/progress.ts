@@ -1,12 +1,10 @@
-import { isJsonObject } from '../plain-object.js';
-import type { AppProgress } from '../tool/observer.js';
-import type { JsonRpcNotification } from './messages.js';
+import { isJsonObject } from '../../plain-object.js';
+import type { AppProgress } from '../../tool/observer.js';
+import type { JsonRpcNotification } from '../messages.js';
+import { progressHasMessage } from '../versions.js';
 
 /** What a request names its progress by, in `params._meta.progressToken` (MCP "Progress"). */
 export type ProgressToken = string | number;
-
-/** Progress notifications carry a `message` from MCP 2025-03-26 on. */
-const FIRST_VERSION_WITH_MESSAGE = '2025-03-26';
 
 /**
  * How far each heartbeat goes towards the next whole step: the k-th heartbeat after the app's value
@@ -45,7 +43,7 @@ export class ProgressNotes {
     readonly token: ProgressToken,
     protocolVersion: string,
   ) {
-    this.#withMessage = protocolVersion >= FIRST_VERSION_WITH_MESSAGE;
+    this.#withMessage = progressHasMessage(protocolVersion);
   }
 
   /** The notification of an app's `progress` event, or `null` when its value would not increase. */
