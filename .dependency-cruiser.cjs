@@ -10,6 +10,28 @@ const EXPRESS = '^node_modules/(@types/)?express(/|$)';
 module.exports = {
   forbidden: [
     {
+      name: 'no-folder-cycle',
+      severity: 'error',
+      comment: 'No folder imports one that imports it back, directly or round a loop.',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'types-import-no-folder',
+      severity: 'error',
+      comment: 'The public types are the floor of the house: every folder may import them, so they import none.',
+      from: { path: '^src/types\\.ts$' },
+      to: { path: '^src/[^/]+/' },
+    },
+    {
+      name: 'errors-at-the-bottom',
+      severity: 'error',
+      comment: 'The error vocabulary is a bottom layer every folder may import: it imports only the public types.',
+      from: { path: '^src/errors/' },
+      to: { path: '^src/', pathNot: ['^src/errors/', '^src/types\\.ts$'] },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       comment: 'Modules import each other in one direction only.',

@@ -1,5 +1,4 @@
 export { type JwtVerifierOptions, jwtVerifier } from './auth/jwt-verifier.js';
-export type { AuthInfo, VerifyToken, VerifyTokenContext } from './auth/types.js';
 export { type ConnectMcpServerOptions, connectMcpServer } from './client/connect.js';
 export { RemoteMcpError, type RemoteMcpErrorKind } from './client/errors.js';
 export type {
@@ -26,10 +25,10 @@ export {
   type ConfigurationErrorCode,
   MigrationRequiredError,
   ServerExistsError,
-} from './errors.js';
+} from './errors/package-errors.js';
 export type { AppRun, ResolveServer, RunApp } from './express/types.js';
 export { MCP_ROUTE } from './mcp-route.js';
-export type { CallEvent, CallOutcome, OnCall } from './observe/on-call.js';
+export type { CallEvent, OnCall } from './observe/on-call.js';
 export type { ErrorContext } from './protocol/report.js';
 export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './protocol/versions.js';
 export { connectToolProvider } from './providers/connect.js';
@@ -64,11 +63,13 @@ export type {
   ServerChanges,
   ServerStore,
 } from './store/types.js';
+export type { CallOutcome } from './tool/observer.js';
 export type {
   AppEvent,
   AppFile,
   AppMode,
   AppResult,
+  AuthInfo,
   AuthMode,
   DeclaredOutput,
   EndUser,
@@ -83,4 +84,6 @@ export type {
   ResolveOptions,
   ServerRecord,
   ToolAnnotations,
+  VerifyToken,
+  VerifyTokenContext,
 } from './types.js';

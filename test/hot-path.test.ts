@@ -6,6 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { McpError } from '../src/errors/mcp-error.js';
 import * as pkg from '../src/index.js';
 import {
   type AppRun,
@@ -16,7 +17,6 @@ import {
   migrate,
   type ServerStore,
 } from '../src/index.js';
-import { McpError } from '../src/protocol/errors.js';
 import { MessageSchema } from '../src/protocol/messages.js';
 import { parseMessage } from '../src/protocol/parse.js';
 import { databases, type TestDatabase } from './helpers/databases.js';

@@ -8,14 +8,13 @@ import { describe, expect, it } from 'vitest';
 import type { ParsedAuthOptions } from '../src/auth/auth-options.js';
 import { authenticateCaller } from '../src/auth/authenticate.js';
 import { bearerTokenOf } from '../src/auth/bearer.js';
-import { AccessRefused } from '../src/auth/challenge.js';
-import type { AuthInfo } from '../src/auth/types.js';
+import { AccessRefused } from '../src/errors/access-refused.js';
 import type { ErrorContext } from '../src/index.js';
 import type { EndpointRequest } from '../src/protocol/request.js';
 import { createProtocolCore } from '../src/protocol/router.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../src/tool/call.js';
 import { DEFAULT_MAX_DATA_URL_BYTES } from '../src/tool/file-input.js';
-import type { AppRun, HostApp, ResolvedServer, ServerRecord } from '../src/types.js';
+import type { AppRun, AuthInfo, HostApp, ResolvedServer, ServerRecord } from '../src/types.js';
 
 const APP: HostApp = { id: 'notes', name: 'Notes', mode: 'workflow', inputForm: [] };
 const server = (authMode?: 'code' | 'oauth'): ServerRecord => ({

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConfigurationError, ServerExistsError } from '../src/errors.js';
+import { ConfigurationError, ServerExistsError } from '../src/errors/package-errors.js';
 import { generateServerCode } from '../src/store/codes.js';
 import { knexServerStore, migrate, rollback, type ServerStore } from '../src/store/index.js';
 import { REDACTED_CODE } from '../src/store/redact.js';

@@ -4,8 +4,8 @@
  * The tool layer is called directly (no HTTP), with a real `runApp` per case.
  */
 import { describe, expect, it } from 'vitest';
-import { AppRunError } from '../src/errors.js';
-import { CallTimeout } from '../src/tool/call.js';
+import { CallTimeout } from '../src/errors/call-stopped.js';
+import { AppRunError } from '../src/errors/package-errors.js';
 import type { AppEvent, AppMode, AppResult, AppRun } from '../src/types.js';
 import { appOf, call, failure, success, workflow } from './helpers/tool-call.js';
 

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../errors/package-errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
 import { withDeadline } from './deadline.js';
 import { openEraSession } from './era.js';

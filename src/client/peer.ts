@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../errors/package-errors.js';
 
 /**
  * Loads an optional peer dependency on first use, once: only hosts that call remote servers

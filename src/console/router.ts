@@ -1,5 +1,5 @@
 import { type Request, Router } from 'express';
-import { ServerExistsError } from '../errors.js';
+import { ServerExistsError } from '../errors/package-errors.js';
 import type { HostApp, ServerRecord } from '../types.js';
 import { PublishBodySchema, UpdateBodySchema, validateBody } from './bodies.js';
 import {

@@ -1,8 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { AuthOptionsSchema } from '../auth/auth-options.js';
-import type { AuthOptions } from '../auth/types.js';
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../errors/package-errors.js';
 import type { ResolveServer, RunApp } from '../express/types.js';
 import { functionOption, parseFactoryOptions } from '../factory-options.js';
 import type { RateLimit } from '../farm/rate-limit.js';
@@ -12,7 +11,7 @@ import type { ServerStore } from '../store/types.js';
 import { ThrottledLog } from '../throttled-log.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
 import { DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
-import type { HostApp } from '../types.js';
+import type { AuthOptions, HostApp } from '../types.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { AllowedHostsSchema } from './allowed-hosts.js';
 

@@ -1,12 +1,11 @@
-import { AccessRefused } from '../auth/challenge.js';
-import type { AuthInfo } from '../auth/types.js';
-import type { CheckServer, ResolvedServer, ServerRecord } from '../types.js';
-import { McpError } from './errors.js';
+import { AccessRefused } from '../errors/access-refused.js';
+import { McpError } from '../errors/mcp-error.js';
+import { RetryLater } from '../errors/retry-later.js';
+import type { AuthInfo, CheckServer, ResolvedServer, ServerRecord } from '../types.js';
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
 import type { ResolveDeadline } from './resolve-deadline.js';
-import { RetryLater } from './retry-later.js';
 import { isTemporaryFailure } from './unavailable.js';
 
 /** A server looked up, with who called it when it is an `"oauth"` server. */

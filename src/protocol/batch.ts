@@ -1,6 +1,6 @@
+import { McpError, toMcpError } from '../errors/mcp-error.js';
 import type { EraContext } from './context.js';
 import { hasEnvelopeClaim } from './era.js';
-import { McpError, toMcpError } from './errors.js';
 import { acceptNotification, classifyLegacy, dispatchLegacy, type LegacyCall } from './legacy.js';
 import { parseMessage } from './parse.js';
 import {

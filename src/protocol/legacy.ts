@@ -1,7 +1,7 @@
+import { McpError } from '../errors/mcp-error.js';
 import type { RunObserver } from '../tool/observer.js';
 import { clientNameOf, DEFAULT_CLIENT_NAME } from './client-name.js';
 import type { EraContext, ServerInfo } from './context.js';
-import { McpError } from './errors.js';
 import { describeIssues, InitializeParamsSchema, type Message, type RequestId } from './messages.js';
 import { parseMessage } from './parse.js';
 import { ACCEPTED, type EndpointReply, jsonReply, resultResponse } from './reply.js';

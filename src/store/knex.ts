@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ServerExistsError } from '../errors.js';
+import { ServerExistsError } from '../errors/package-errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
 import type { AuthMode, EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
 import { annotationsToColumn, withAnnotations } from './annotations.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { McpError } from '../../errors/mcp-error.js';
 import { isPlainRecord } from '../../plain-object.js';
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION } from '../era.js';
-import { McpError } from '../errors.js';
 import { describeIssues, type RequestId } from '../messages.js';
 import { FIRST_MODERN_VERSION } from '../versions.js';
 

@@ -1,7 +1,7 @@
+import { McpError } from '../../errors/mcp-error.js';
 import { clientNameOf } from '../client-name.js';
 import type { EraContext } from '../context.js';
 import { hasEnvelopeClaim, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../era.js';
-import { McpError } from '../errors.js';
 import type { RequestId } from '../messages.js';
 import { parseMessage } from '../parse.js';
 import { ACCEPTED, type EndpointReply, jsonReply, resultResponse, type SerializedResult } from '../reply.js';

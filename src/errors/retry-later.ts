@@ -1,5 +1,4 @@
-import { McpError } from './errors.js';
-import type { RequestId } from './messages.js';
+import { McpError, type RequestId } from './mcp-error.js';
 
 /**
  * An error whose reply tells the client when to try again: `429` over a rate limit, `503` while

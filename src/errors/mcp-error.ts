@@ -1,4 +1,5 @@
-import type { RequestId } from './messages.js';
+/** A JSON-RPC request id: a string or an integer (MCP requires it to be one of them, never null). */
+export type RequestId = string | number;
 
 /**
  * JSON-RPC error codes used by the endpoint (JSON-RPC 2.0 §5.1, where -32000 to -32099 are left to
