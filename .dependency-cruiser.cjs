@@ -20,14 +20,16 @@ module.exports = {
     {
       name: 'types-import-no-folder',
       severity: 'error',
-      comment: 'The public types are the floor of the house: every folder may import them, so they import none.',
+      comment:
+        'The public types are the floor of the house: every folder may import them, so they import none.',
       from: { path: '^src/types\\.ts$' },
       to: { path: '^src/[^/]+/' },
     },
     {
       name: 'errors-at-the-bottom',
       severity: 'error',
-      comment: 'The error vocabulary is a bottom layer every folder may import: it imports only the public types.',
+      comment:
+        'The error vocabulary is a bottom layer every folder may import: it imports only the public types.',
       from: { path: '^src/errors/' },
       to: { path: '^src/', pathNot: ['^src/errors/', '^src/types\\.ts$'] },
     },

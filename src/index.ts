@@ -30,7 +30,6 @@ export type { AppRun, ResolveServer, RunApp } from './express/types.js';
 export { MCP_ROUTE } from './mcp-route.js';
 export type { CallEvent, OnCall } from './observe/on-call.js';
 export type { ErrorContext } from './protocol/report.js';
-export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './protocol/versions.js';
 export { connectToolProvider } from './providers/connect.js';
 export {
   type ConsoleToolProvider,
@@ -87,3 +86,4 @@ export type {
   VerifyToken,
   VerifyTokenContext,
 } from './types.js';
+export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './versions.js';

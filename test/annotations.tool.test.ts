@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostApp, ResolveServer, ServerRecord, ServerStore, ToolAnnotations } from '../src/index.js';
-import { PACKAGE_VERSION } from '../src/version.js';
+import { PACKAGE_VERSION } from '../src/versions.js';
 import {
   expectRpcReply,
   type Host,

@@ -25,8 +25,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AppEvent, AppFile } from '../src/index.js';
-import { SUPPORTED_VERSIONS } from '../src/protocol/versions.js';
-import { PACKAGE_VERSION } from '../src/version.js';
+import { PACKAGE_VERSION, SUPPORTED_VERSIONS } from '../src/versions.js';
 import { createFileWorld, type FileWorld } from './helpers/apps.js';
 import { type CoreClient, startWorldCore } from './helpers/core.js';
 import { FILE_OUTPUT_SCHEMA } from './helpers/file-schemas.js';

@@ -8,8 +8,7 @@ import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcont
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SUPPORTED_VERSIONS } from '../src/protocol/versions.js';
-import { PACKAGE_VERSION } from '../src/version.js';
+import { PACKAGE_VERSION, SUPPORTED_VERSIONS } from '../src/versions.js';
 import { createWorld, DESCRIPTIONS, type World } from './helpers/apps.js';
 import { type Host, type HostVariant, hostVariants, loadPackage, startHost } from './helpers/hosts.js';
 

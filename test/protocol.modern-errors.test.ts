@@ -4,7 +4,7 @@
  * and the 2025 handshake on the same route. Each test asserts the whole reply.
  */
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_VERSION } from '../src/version.js';
+import { PACKAGE_VERSION } from '../src/versions.js';
 import { DESCRIPTIONS, UNKNOWN_CODE } from './helpers/apps.js';
 import { expectRpcReply, notification, request, rpcError, rpcResult } from './helpers/hosts.js';
 import {

@@ -17,7 +17,7 @@ import {
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACKAGE_VERSION } from '../src/version.js';
+import { PACKAGE_VERSION } from '../src/versions.js';
 import { cleanEnv, installedVersion, npm, packedPackage, ROOT, run } from './helpers/packed.js';
 
 const EXAMPLES = join(ROOT, 'examples');

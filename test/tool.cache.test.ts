@@ -4,8 +4,8 @@
  * object; past 1,000 servers of one app object, the tool built longest ago is let go.
  */
 import { describe, expect, it } from 'vitest';
-import { featuresOf } from '../src/protocol/versions.js';
 import { createToolCache } from '../src/tool/tool.js';
+import { featuresOf } from '../src/versions.js';
 import { serverRecordFor } from './helpers/apps.js';
 import { appOf } from './helpers/tool-call.js';
 

@@ -3,10 +3,10 @@
  * tool layer directly (no HTTP).
  */
 import { describe, expect, it } from 'vitest';
-import { featuresOf } from '../src/protocol/versions.js';
 import { TOOL_NAME_PATTERN, toToolName } from '../src/tool/name.js';
 import { createToolCache, type ToolNamer } from '../src/tool/tool.js';
 import type { HostApp, ServerRecord } from '../src/types.js';
+import { featuresOf } from '../src/versions.js';
 import { serverRecordFor } from './helpers/apps.js';
 
 const app = (overrides: Partial<HostApp> = {}): HostApp => ({

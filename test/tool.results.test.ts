@@ -4,9 +4,9 @@
  * layer is called directly (no HTTP), with a real `runApp` per case.
  */
 import { describe, expect, it } from 'vitest';
-import { featuresOf } from '../src/protocol/versions.js';
 import { createToolCache } from '../src/tool/tool.js';
 import type { AppEvent, AppMode, AppResult } from '../src/types.js';
+import { featuresOf } from '../src/versions.js';
 import { serverRecordFor } from './helpers/apps.js';
 import { appOf, call, failure, stream, success, workflow } from './helpers/tool-call.js';
 

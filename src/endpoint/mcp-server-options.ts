@@ -12,7 +12,7 @@ import { ThrottledLog } from '../throttled-log.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
 import { DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
 import type { AuthOptions, HostApp } from '../types.js';
-import { PACKAGE_VERSION } from '../version.js';
+import { PACKAGE_VERSION } from '../versions.js';
 import { AllowedHostsSchema } from './allowed-hosts.js';
 
 /** Options of `mcpServer()`. Only `resolveServer` and `runApp` are required. */

@@ -1,5 +1,11 @@
 import { McpError } from '../errors/mcp-error.js';
 import type { RunObserver } from '../tool/observer.js';
+import {
+  DEFAULT_HEADER_VERSION,
+  isLegacyVersion,
+  negotiateLegacyVersion,
+  SUPPORTED_VERSIONS,
+} from '../versions.js';
 import { clientNameOf, DEFAULT_CLIENT_NAME } from './client-name.js';
 import type { EraContext, ServerInfo } from './context.js';
 import { describeIssues, InitializeParamsSchema, type Message, type RequestId } from './messages.js';
@@ -8,12 +14,6 @@ import { ACCEPTED, type EndpointReply, jsonReply, resultResponse } from './reply
 import type { EndpointRequest } from './request.js';
 import { openReplyStream } from './stream/reply-stream.js';
 import type { ServingTarget } from './target.js';
-import {
-  DEFAULT_HEADER_VERSION,
-  isLegacyVersion,
-  negotiateLegacyVersion,
-  SUPPORTED_VERSIONS,
-} from './versions.js';
 
 /** A legacy-era message once its envelope, id and version are known good. */
 export type LegacyCall =

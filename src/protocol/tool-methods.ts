@@ -11,12 +11,12 @@ import type { CallObservation, RunObserver } from '../tool/observer.js';
 import { createToolRuns } from '../tool/runs.js';
 import { type AppTool, createToolCache, type ToolNamer } from '../tool/tool.js';
 import type { EndUser, RunApp } from '../types.js';
+import { featuresOf } from '../versions.js';
 import { DEFAULT_CLIENT_NAME } from './client-name.js';
 import { CallToolParamsSchema, CancelledParamsSchema, describeIssues, type RequestId } from './messages.js';
 import { SerializedResult } from './reply.js';
 import type { ErrorReporter } from './report.js';
 import type { ServingTarget } from './target.js';
-import { featuresOf } from './versions.js';
 
 export interface ToolMethodOptions<HostRequest> {
   runApp: RunApp<HostRequest>;

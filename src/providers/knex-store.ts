@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../client/options.js';
 import type { RemoteTool } from '../client/types.js';
 import { parseFactoryOptions } from '../factory-options.js';
+import { dialectOf, type UniqueConstraint } from '../store/dialect.js';
 import { assertKnexInstance } from '../store/knex-instance.js';
 import { guardMissingTables } from '../store/migration-required.js';
 import { storeOptionsSchema } from '../store/store-options.js';
 import { tableNames } from '../store/tables.js';
-import { isUniqueViolation, type UniqueConstraint } from '../store/unique-violation.js';
 import { encryptionKeySchema, sealer } from './encryption.js';
 import {
   type NewToolProvider,
@@ -71,6 +71,7 @@ export function knexToolProviderStore(knex: Knex, options: KnexToolProviderStore
     'knexToolProviderStore',
   );
   const tables = tableNames(tablePrefix);
+  const dialect = dialectOf(knex);
   const nameConstraint: UniqueConstraint = {
     name: tables.constraints.toolProviderName,
     table: tables.toolProviders,
@@ -105,7 +106,7 @@ export function knexToolProviderStore(knex: Knex, options: KnexToolProviderStore
     try {
       return await write();
     } catch (error) {
-      if (name !== undefined && isUniqueViolation(error, nameConstraint)) {
+      if (name !== undefined && dialect.isUniqueViolation(error, nameConstraint)) {
         throw new ToolProviderExistsError(tenantId, name);
       }
       throw error;

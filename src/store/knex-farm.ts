@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { type PostgresFarm, postgresFarm } from '../farm/postgres-farm.js';
 import type { CodeCache } from './cache.js';
-import { isPostgres } from './dialect.js';
+import { dialectOf } from './dialect.js';
 import { knexStreamEvents, type StreamEventStore } from './stream-events.js';
 import type { TableNames } from './tables.js';
 
@@ -15,7 +15,7 @@ export function knexFarm(
   tables: TableNames,
   codes: CodeCache | null,
 ): { farm: PostgresFarm | undefined; streams: StreamEventStore } {
-  const farm = isPostgres(knex)
+  const farm = dialectOf(knex).notifies
     ? postgresFarm(knex, tables, codes, (streamId) => streams.heard(streamId))
     : undefined;
   const streams = knexStreamEvents(knex, tables, farm?.announceStreamEvent);

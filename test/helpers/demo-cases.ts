@@ -2,7 +2,7 @@
  * What every demo app of the example must show as a tool and answer when called, for the suites that
  * drive the example app through real clients.
  */
-import { PACKAGE_VERSION } from '../../src/version.js';
+import { PACKAGE_VERSION } from '../../src/versions.js';
 import {
   answeredInConversation,
   CONVERSATION_ID_INPUT,

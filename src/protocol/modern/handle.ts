@@ -1,4 +1,10 @@
 import { McpError } from '../../errors/mcp-error.js';
+import {
+  FIRST_MODERN_VERSION,
+  isLegacyVersion,
+  isModernVersion,
+  SUPPORTED_VERSIONS,
+} from '../../versions.js';
 import { clientNameOf } from '../client-name.js';
 import type { EraContext } from '../context.js';
 import { hasEnvelopeClaim, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../era.js';
@@ -8,7 +14,6 @@ import { ACCEPTED, type EndpointReply, jsonReply, resultResponse, type Serialize
 import type { EndpointRequest } from '../request.js';
 import { openReplyStream, type ReplyStream } from '../stream/reply-stream.js';
 import type { ServingTarget } from '../target.js';
-import { FIRST_MODERN_VERSION, isLegacyVersion, isModernVersion, SUPPORTED_VERSIONS } from '../versions.js';
 import { type Envelope, EnvelopeSchema, NotificationEnvelopeSchema, parseEnvelope } from './envelope.js';
 import { crossCheck, headerMismatch, readModernHeaders, requireHeaders } from './headers.js';
 
