@@ -8,6 +8,13 @@ export type {
   RemoteTool,
   RemoteToolResult,
 } from './client/types.js';
+export { connectToolProvider } from './console/providers/connect.js';
+export {
+  type ConsoleToolProvider,
+  type McpToolProviderConsoleOptions,
+  mcpToolProviderConsole,
+  type ToolProviderConsoleErrorContext,
+} from './console/providers/console.js';
 export {
   type AuthorizeConsole,
   type ConsoleAccess,
@@ -16,7 +23,7 @@ export {
   type McpConsoleOptions,
   mcpConsole,
 } from './console/router.js';
-export type { DrainOptions, DrainResult } from './drain.js';
+export type { DrainOptions, DrainResult } from './endpoint/drain.js';
 export type { McpAuthOptions, McpServerOptions, McpServerRouter } from './endpoint/mcp-server.js';
 export { mcpServer } from './endpoint/mcp-server.js';
 export {
@@ -26,26 +33,10 @@ export {
   MigrationRequiredError,
   ServerExistsError,
 } from './errors/package-errors.js';
+export { MCP_ROUTE } from './express/mcp-route.js';
 export type { AppRun, ResolveServer, RunApp } from './express/types.js';
-export { MCP_ROUTE } from './mcp-route.js';
 export type { CallEvent, OnCall } from './observe/on-call.js';
 export type { ErrorContext } from './protocol/report.js';
-export { connectToolProvider } from './providers/connect.js';
-export {
-  type ConsoleToolProvider,
-  type McpToolProviderConsoleOptions,
-  mcpToolProviderConsole,
-  type ToolProviderConsoleErrorContext,
-} from './providers/console.js';
-export { EncryptionKeyError } from './providers/encryption.js';
-export { type KnexToolProviderStoreOptions, knexToolProviderStore } from './providers/knex-store.js';
-export {
-  type NewToolProvider,
-  type ToolProvider,
-  type ToolProviderChanges,
-  ToolProviderExistsError,
-  type ToolProviderStore,
-} from './providers/types.js';
 export {
   type KnexServerStoreOptions,
   knexServerStore,
@@ -55,6 +46,15 @@ export {
   type RollbackOptions,
   rollback,
 } from './store/index.js';
+export { EncryptionKeyError } from './store/providers/encryption.js';
+export { type KnexToolProviderStoreOptions, knexToolProviderStore } from './store/providers/knex-store.js';
+export {
+  type NewToolProvider,
+  type ToolProvider,
+  type ToolProviderChanges,
+  ToolProviderExistsError,
+  type ToolProviderStore,
+} from './store/providers/types.js';
 export type {
   KnexServerStore,
   NewServer,

@@ -4,7 +4,7 @@
  * while something is queued. Run on a fake clock, so that "in time" is exact.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DelayQueue } from '../src/delay-queue.js';
+import { DelayQueue } from '../src/util/delay-queue.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });

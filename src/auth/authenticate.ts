@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AccessRefused } from '../errors/access-refused.js';
-import { redactSecret } from '../redact-secret.js';
 import type { AuthInfo, ServerRecord } from '../types.js';
+import { redactSecret } from '../util/redact-secret.js';
 import type { ParsedAuthOptions } from './auth-options.js';
 import { bearerChallenge } from './challenge.js';
 

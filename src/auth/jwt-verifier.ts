@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { parseFactoryOptions } from '../factory-options.js';
 import type { AuthInfo, VerifyToken } from '../types.js';
+import { parseFactoryOptions } from '../util/factory-options.js';
 
 /** Options of `jwtVerifier`. */
 export interface JwtVerifierOptions {

@@ -1,4 +1,4 @@
-import { isJsonObject } from '../plain-object.js';
+import { isJsonObject } from '../util/plain-object.js';
 import { RemoteMcpError } from './errors.js';
 import { currentExchange } from './exchange.js';
 import { contentTypeOf, eventStreamWatch, watchReply } from './replies.js';

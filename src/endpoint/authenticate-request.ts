@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { ParsedAuthOptions } from '../auth/auth-options.js';
 import { authenticateCaller } from '../auth/authenticate.js';
 import { bearerTokenOf } from '../auth/bearer.js';
-import { mcpPath } from '../mcp-route.js';
+import { mcpPath } from '../express/mcp-route.js';
 import type { AuthInfo, ServerRecord } from '../types.js';
 import { resourceUrls } from './resource-urls.js';
 

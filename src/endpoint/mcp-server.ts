@@ -1,7 +1,6 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import { Drainer, type DrainOptions, type DrainResult } from '../drain.js';
 import { McpError } from '../errors/mcp-error.js';
-import { isMcpRoutePath, MCP_ROUTE } from '../mcp-route.js';
+import { isMcpRoutePath, MCP_ROUTE } from '../express/mcp-route.js';
 import type { EndpointReply, NowReply, ReplySink } from '../protocol/reply.js';
 import { ResolveDeadline } from '../protocol/resolve-deadline.js';
 import type { AuthInfo, ResolveOptions, ServerRecord } from '../types.js';
@@ -16,6 +15,7 @@ import {
 import { BodyTooLarge, parsedByHost, readJsonBody } from './body.js';
 import { header, mcpHeaders, watchClose } from './core-request.js';
 import { corsForOrigins } from './cors.js';
+import { Drainer, type DrainOptions, type DrainResult } from './drain.js';
 import type { StreamWatcher } from './event-stream.js';
 import { acceptsEventStream, checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
 import { listensOnLoopback } from './loopback.js';

@@ -1,8 +1,8 @@
 import { McpError } from '../errors/mcp-error.js';
 import { RetryLater } from '../errors/retry-later.js';
-import type { Farm } from '../farm/farm.js';
-import type { RateCheck } from '../farm/rate-limit.js';
 import type { OnCall } from '../observe/on-call.js';
+import type { Farm } from '../store/farm/farm.js';
+import type { RateCheck } from '../store/farm/rate-limit.js';
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
 import { resolveWithAccess } from './access.js';

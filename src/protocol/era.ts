@@ -1,4 +1,4 @@
-import { isJsonObject } from '../plain-object.js';
+import { isJsonObject } from '../util/plain-object.js';
 import { FIRST_MODERN_VERSION } from '../versions.js';
 
 /** The `_meta` key that carries a modern request's protocol version (MCP 2026-07-28). */

@@ -1,8 +1,7 @@
 import type { z } from 'zod';
 import { McpError } from '../errors/mcp-error.js';
-import type { Farm } from '../farm/farm.js';
 import { createCallObserver, type OnCall } from '../observe/on-call.js';
-import { isPlainJsonObject } from '../plain-object.js';
+import type { Farm } from '../store/farm/farm.js';
 import type { RunInputs } from '../tool/arguments.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
@@ -11,6 +10,7 @@ import type { CallObservation, RunObserver } from '../tool/observer.js';
 import { createToolRuns } from '../tool/runs.js';
 import { type AppTool, createToolCache, type ToolNamer } from '../tool/tool.js';
 import type { EndUser, RunApp } from '../types.js';
+import { isPlainJsonObject } from '../util/plain-object.js';
 import { featuresOf } from '../versions.js';
 import { DEFAULT_CLIENT_NAME } from './client-name.js';
 import { CallToolParamsSchema, CancelledParamsSchema, describeIssues, type RequestId } from './messages.js';

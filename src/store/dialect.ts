@@ -86,9 +86,9 @@ export const ANY_DIALECT: Dialect = {
   isUnavailable: (error) => POSTGRES.isUnavailable(error) || SQLITE.isUnavailable(error),
 };
 
-/** The dialect of a Knex instance. */
+/** The dialect of a Knex instance; any driver's when it names none. */
 export function dialectOf(knex: Knex): Dialect {
-  const name = knex.client.dialect;
+  const name: unknown = knex.client?.dialect;
   if (name === 'postgresql') return POSTGRES;
   if (name === 'sqlite3' || name === 'better-sqlite3') return SQLITE;
   return ANY_DIALECT;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ServerExistsError } from '../errors/package-errors.js';
-import { parseFactoryOptions } from '../factory-options.js';
 import type { AuthMode, EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
+import { parseFactoryOptions } from '../util/factory-options.js';
 import { annotationsToColumn, withAnnotations } from './annotations.js';
 import { CodeCache } from './cache.js';
 import { codeLookups } from './code-lookups.js';
@@ -114,7 +114,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   const codes =
     cacheTtlMs > 0 ? new CodeCache({ ttlMs: cacheTtlMs, maxEntries: cacheMaxEntries, staleIfErrorMs }) : null;
   // On PostgreSQL every instance hears every server change and drops it from its cache at once.
-  const { farm, streams } = knexFarm(knex, tables, codes);
+  const { farm, streams } = knexFarm(knex, dialect, tables, codes);
   const staleIfError = new StaleIfError();
   // An end user never changes once created, so it needs no TTL; one promise per server (and
   // subject) also folds concurrent first calls in this process into one insert.

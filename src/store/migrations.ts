@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { parseFactoryOptions } from '../factory-options.js';
+import { parseFactoryOptions } from '../util/factory-options.js';
 import { dialectOf } from './dialect.js';
 import { serverAuthMode } from './migration-auth-mode.js';
 import { migrateOptionsSchema, rollbackOptionsSchema } from './store-options.js';

@@ -1,5 +1,5 @@
-import { parseFactoryOptions } from '../factory-options.js';
 import type { LoadApp, ResolveServer } from '../types.js';
+import { parseFactoryOptions } from '../util/factory-options.js';
 import { cachedLoadApp } from './app-cache.js';
 import { resolverOptionsSchema } from './store-options.js';
 import type { ResolverOptions, ServerStore } from './types.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { codePointLength } from '../code-points.js';
-import { isJsonObject } from '../plain-object.js';
 import type { HostApp, InputVariable } from '../types.js';
+import { codePointLength } from '../util/code-points.js';
+import { isJsonObject } from '../util/plain-object.js';
 import { takeConversationId } from './conversation.js';
 import { exceedsDepth, MAX_ARGUMENT_DEPTH } from './depth.js';
 import { compileFileCheck, DEFAULT_FILE_INPUT_LIMITS, type FileInputLimits } from './file-input.js';

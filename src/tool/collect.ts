@@ -1,5 +1,5 @@
-import { isJsonObject } from '../plain-object.js';
 import type { AppEvent, AppMode, AppResult } from '../types.js';
+import { isJsonObject } from '../util/plain-object.js';
 import { conversationIdOf } from './conversation.js';
 import { producesOutputs } from './modes.js';
 import type { RunObserver } from './observer.js';

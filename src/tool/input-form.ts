@@ -1,5 +1,5 @@
-import { isJsonObject } from '../plain-object.js';
 import type { HostApp, InputVariable, InputVariableType } from '../types.js';
+import { isJsonObject } from '../util/plain-object.js';
 import { offeredOverMcp } from './file-input.js';
 import { traitsOf } from './modes.js';
 

@@ -1,7 +1,7 @@
-import { type Delayed, DelayQueue } from '../delay-queue.js';
 import { CallCancelled, CallTimeout } from '../errors/call-stopped.js';
 import { isAppRunError } from '../errors/package-errors.js';
 import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types.js';
+import { type Delayed, DelayQueue } from '../util/delay-queue.js';
 import { type CallToolResult, errorResult, resultOf } from './call.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
 import type { ToolFeatures } from './features.js';

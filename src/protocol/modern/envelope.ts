@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { McpError } from '../../errors/mcp-error.js';
-import { isPlainRecord } from '../../plain-object.js';
+import { isPlainRecord } from '../../util/plain-object.js';
 import { FIRST_MODERN_VERSION } from '../../versions.js';
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION } from '../era.js';
 import { describeIssues, type RequestId } from '../messages.js';

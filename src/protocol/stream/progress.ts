@@ -1,5 +1,5 @@
-import { isJsonObject } from '../../plain-object.js';
 import type { AppProgress } from '../../tool/observer.js';
+import { isJsonObject } from '../../util/plain-object.js';
 import { progressHasMessage } from '../../versions.js';
 import type { JsonRpcNotification } from '../messages.js';
 

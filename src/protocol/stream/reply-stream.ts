@@ -1,6 +1,6 @@
-import { type Delayed, DelayQueue } from '../../delay-queue.js';
 import { errorBody, type McpError } from '../../errors/mcp-error.js';
 import type { AppProgress, RunObserver } from '../../tool/observer.js';
+import { type Delayed, DelayQueue } from '../../util/delay-queue.js';
 import { primesStreams, resumesStreams } from '../../versions.js';
 import type { RequestId } from '../messages.js';
 import {

@@ -1,12 +1,18 @@
 import { Router } from 'express';
-import { RemoteMcpError } from '../client/errors.js';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../client/options.js';
-import type { McpServerConnection, RemoteToolResult } from '../client/types.js';
-import { validateBody } from '../console/bodies.js';
-import { type ConsoleCall, type ConsoleReply, consoleEndpoint } from '../console/endpoint.js';
-import { ConsoleError } from '../console/errors.js';
-import { readJsonBody } from '../console/read-body.js';
-import { methodNotAllowed } from '../console/reply.js';
+import { RemoteMcpError } from '../../client/errors.js';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../../client/options.js';
+import type { McpServerConnection, RemoteToolResult } from '../../client/types.js';
+import { EncryptionKeyError } from '../../store/providers/encryption.js';
+import {
+  type ToolProvider,
+  type ToolProviderChanges,
+  ToolProviderExistsError,
+} from '../../store/providers/types.js';
+import { validateBody } from '../bodies.js';
+import { type ConsoleCall, type ConsoleReply, consoleEndpoint } from '../endpoint.js';
+import { ConsoleError } from '../errors.js';
+import { readJsonBody } from '../read-body.js';
+import { methodNotAllowed } from '../reply.js';
 import { connectToolProvider } from './connect.js';
 import {
   CallToolSchema,
@@ -19,10 +25,8 @@ import {
   parseToolProviderConsoleOptions,
   type ToolProviderConsoleErrorContext,
 } from './console-options.js';
-import { EncryptionKeyError } from './encryption.js';
 import { MASK, maskUrl, unmaskHeaders } from './masking.js';
 import { type ConsoleToolProvider, toConsoleProvider } from './provider-json.js';
-import { type ToolProvider, type ToolProviderChanges, ToolProviderExistsError } from './types.js';
 
 export type { McpToolProviderConsoleOptions, ToolProviderConsoleErrorContext } from './console-options.js';
 export type { ConsoleToolProvider } from './provider-json.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseFactoryOptions } from './factory-options.js';
+import { parseFactoryOptions } from '../util/factory-options.js';
 
 /** Options of `drain()`. */
 export interface DrainOptions {

@@ -1,6 +1,6 @@
-import { connectMcpServer } from '../client/connect.js';
-import type { McpServerConnection } from '../client/types.js';
-import type { ToolProvider } from './types.js';
+import { connectMcpServer } from '../../client/connect.js';
+import type { McpServerConnection } from '../../client/types.js';
+import type { ToolProvider } from '../../store/providers/types.js';
 
 /**
  * Connects to a stored provider's server with its URL, headers and timeouts.

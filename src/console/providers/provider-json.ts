@@ -1,6 +1,6 @@
-import type { RemoteTool } from '../client/types.js';
+import type { RemoteTool } from '../../client/types.js';
+import type { ToolProvider } from '../../store/providers/types.js';
 import { maskHeaders, maskUrl } from './masking.js';
-import type { ToolProvider } from './types.js';
 
 /** A provider as the console shows it: the URL and header values masked, times in unix seconds. */
 export interface ConsoleToolProvider {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { ConfigurationError } from '../errors/package-errors.js';
 import { closestName, optionNamesAt } from './did-you-mean.js';
-import { ConfigurationError } from './errors/package-errors.js';
 
 /**
  * Parses a factory's options once, at factory time: defaults filled, an unknown or ill-typed option

@@ -1,4 +1,4 @@
-import type { RemoteTool } from '../client/types.js';
+import type { RemoteTool } from '../../client/types.js';
 
 /** A remote MCP server a tenant's apps may call, with its credentials in the clear (decrypted). */
 export interface ToolProvider {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { urlCredentials } from '../client/connect.js';
-import { headerName, headerValue } from '../client/options.js';
+import { urlCredentials } from '../../client/connect.js';
+import { headerName, headerValue } from '../../client/options.js';
 
 const name = z
   .string({ error: 'must be a string' })

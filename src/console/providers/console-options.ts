@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { type AuthorizeConsole, logConsoleFailure } from '../console/console-options.js';
-import { functionOption, methodsOption, parseFactoryOptions } from '../factory-options.js';
-import type { ToolProviderStore } from './types.js';
+import type { ToolProviderStore } from '../../store/providers/types.js';
+import { functionOption, methodsOption, parseFactoryOptions } from '../../util/factory-options.js';
+import { type AuthorizeConsole, logConsoleFailure } from '../console-options.js';
 
 /** What the provider console was doing when an internal failure happened. */
 export interface ToolProviderConsoleErrorContext {

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../client/options.js';
-import type { RemoteTool } from '../client/types.js';
-import { parseFactoryOptions } from '../factory-options.js';
-import { dialectOf, type UniqueConstraint } from '../store/dialect.js';
-import { assertKnexInstance } from '../store/knex-instance.js';
-import { guardMissingTables } from '../store/migration-required.js';
-import { storeOptionsSchema } from '../store/store-options.js';
-import { tableNames } from '../store/tables.js';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../../client/options.js';
+import type { RemoteTool } from '../../client/types.js';
+import { parseFactoryOptions } from '../../util/factory-options.js';
+import { dialectOf, type UniqueConstraint } from '../dialect.js';
+import { assertKnexInstance } from '../knex-instance.js';
+import { guardMissingTables } from '../migration-required.js';
+import { storeOptionsSchema } from '../store-options.js';
+import { tableNames } from '../tables.js';
 import { encryptionKeySchema, sealer } from './encryption.js';
 import {
   type NewToolProvider,
