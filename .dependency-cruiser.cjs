@@ -1,5 +1,5 @@
 /**
- * The architecture rules of `src/` (docs/http-contract.md, "How the code is laid out"), checked by
+ * The architecture rules of `src/` (docs/architecture.md), checked by
  * `npm run lint`. Type-only imports count: a layer that must not know Express must not name its types.
  */
 const EXPRESS_LAYER = '^src/(endpoint|console|express)/';

@@ -1,0 +1,220 @@
+/**
+ * README, "Options": `mcpServer(options)` validates its options once, at factory time, with zod. An unknown
+ * option or a wrong type throws a `ConfigurationError` naming the option; the caller's object is
+ * never mutated; defaults apply to what is left out.
+ */
+import { readFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseMcpServerOptions } from '../../src/endpoint/mcp-server-options.js';
+import { ConfigurationError, type McpServerOptions, mcpServer, memoryServerStore } from '../../src/index.js';
+import { createWorld, RESOLVER_FAILS_CODE, RESOLVER_FAILURE } from '../helpers/apps.js';
+import {
+  expectRpcReply,
+  hostVariants,
+  pingOfSize,
+  request,
+  rpcError,
+  rpcResult,
+  serveApp,
+} from '../helpers/hosts.js';
+
+const { version: PACKAGE_VERSION } = JSON.parse(
+  await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
+);
+
+const required = (): McpServerOptions => ({
+  resolveServer: async () => null,
+  runApp: () => ({ answer: '' }),
+});
+
+/** The error `mcpServer` throws for these options, or `undefined` when it accepts them. */
+function factoryError(options: unknown): unknown {
+  try {
+    mcpServer(options as McpServerOptions);
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}
+
+function expectConfigurationError(options: unknown, message: string): void {
+  const error = factoryError(options);
+  expect(error).toBeInstanceOf(ConfigurationError);
+  expect((error as Error).message).toBe(message);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+describe('mcpServer options', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('the two required options are enough', () => {
+    expect(factoryError(required())).toBeUndefined();
+  });
+
+  describe('an unknown option is a ConfigurationError that names it', () => {
+    it('one unknown option', () => {
+      expectConfigurationError(
+        { ...required(), maxBodySize: 1024 },
+        'express-app-mcp: unknown option "maxBodySize"',
+      );
+    });
+
+    it('several unknown options are all named', () => {
+      expectConfigurationError(
+        { ...required(), cors: true, sessionIdGenerator: () => 'x' },
+        'express-app-mcp: unknown option "cors", "sessionIdGenerator"',
+      );
+    });
+
+    it('an unknown key inside serverInfo is named with its path', () => {
+      expectConfigurationError(
+        { ...required(), serverInfo: { name: 'a', version: '1', title: 'A' } },
+        'express-app-mcp: unknown option "serverInfo.title"',
+      );
+    });
+  });
+
+  describe('a wrong type is a ConfigurationError that names the option', () => {
+    it.each([
+      ['resolveServer', { runApp: required().runApp }, 'resolveServer must be a function'],
+      ['resolveServer', { ...required(), resolveServer: 'store' }, 'resolveServer must be a function'],
+      ['runApp', { resolveServer: required().resolveServer }, 'runApp must be a function'],
+      ['toolName', { ...required(), toolName: 'my_tool' }, 'toolName must be a function'],
+      ['onError', { ...required(), onError: console }, 'onError must be a function'],
+    ])('%s: %j', (name, options, problem) => {
+      expectConfigurationError(options, `express-app-mcp: invalid option "${name}": ${problem}`);
+    });
+
+    it.each([
+      ['maxBodyBytes', { maxBodyBytes: '4mb' }],
+      ['maxBodyBytes', { maxBodyBytes: 0 }],
+      ['maxBodyBytes', { maxBodyBytes: 1.5 }],
+      ['callTimeoutMs', { callTimeoutMs: -1 }],
+      ['callTimeoutMs', { callTimeoutMs: '30s' }],
+      ['callTimeoutMs', { callTimeoutMs: 2 ** 31 }], // longer than setTimeout can wait
+      ['allowedOrigins', { allowedOrigins: 'https://app.example.com' }],
+      ['allowedOrigins.1', { allowedOrigins: ['https://app.example.com', 42] }],
+      ['allowedHosts', { allowedHosts: 'mcp.example.com' }],
+      ['serverInfo', { serverInfo: 'acme' }],
+      ['serverInfo.version', { serverInfo: { name: 'acme' } }],
+      ['serverInfo.name', { serverInfo: { name: '', version: '1.0.0' } }],
+    ])('%s: %j', (name, extra) => {
+      const error = factoryError({ ...required(), ...extra });
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as Error).message).toMatch(new RegExp(`^express-app-mcp: invalid option "${name}": .+`));
+    });
+
+    it('options that are not an object at all', () => {
+      const error = factoryError(undefined);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as Error).message).toMatch(/^express-app-mcp: invalid option "options": /);
+    });
+  });
+
+  it("the caller's options object is never mutated (it may be deeply frozen)", () => {
+    const options = deepFreeze({
+      ...required(),
+      serverInfo: { name: 'acme', version: '1.0.0' },
+      allowedOrigins: ['HTTPS://App.Example.com'],
+      allowedHosts: ['MCP.example.com'],
+      maxBodyBytes: 2048,
+      callTimeoutMs: 0,
+      onError: () => {},
+    });
+    const before = {
+      ...options,
+      allowedOrigins: [...options.allowedOrigins],
+      allowedHosts: [...options.allowedHosts],
+    };
+    expect(factoryError(options)).toBeUndefined();
+    expect(options).toEqual(before);
+
+    const minimal = deepFreeze(required());
+    expect(factoryError(minimal)).toBeUndefined();
+    expect(Object.keys(minimal).sort()).toEqual(['resolveServer', 'runApp']);
+  });
+
+  it('defaults apply to what is left out', () => {
+    const parsed = parseMcpServerOptions(required());
+    expect({ ...parsed, onError: typeof parsed.onError }).toEqual({
+      resolveServer: expect.any(Function),
+      runApp: expect.any(Function),
+      serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
+      allowedOrigins: [],
+      allowedHosts: [],
+      maxBodyBytes: 4 * 1024 * 1024,
+      callTimeoutMs: 300_000,
+      resolveTimeoutMs: 5000,
+      streamRetentionMs: 300_000,
+      streamWindowMs: 0,
+      maxDataUrlBytes: 3 * 1024 * 1024,
+      maxInlineResultBytes: 4 * 1024 * 1024,
+      heartbeatMs: 10_000,
+      onError: 'function',
+    });
+  });
+
+  describe('on a running host', () => {
+    const variant = hostVariants[0]!;
+
+    it('the default maxBodyBytes is 4 MiB', async () => {
+      const world = await createWorld(memoryServerStore());
+      const host = await serveApp(await appWith(world.options()), variant);
+      try {
+        const exact = pingOfSize(4 * 1024 * 1024);
+        expectRpcReply(await host.post(world.codes.textStats, exact), 200, rpcResult(1, {}));
+        expectRpcReply(
+          await host.post(world.codes.textStats, pingOfSize(4 * 1024 * 1024 + 1)),
+          413,
+          rpcError(null, -32600, 'Payload Too Large: the body exceeds 4194304 bytes'),
+        );
+      } finally {
+        await host.close();
+      }
+    });
+
+    it('the default onError writes internal failures to console.error', async () => {
+      const world = await createWorld(memoryServerStore());
+      const { onError: _recording, ...options } = world.options();
+      const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const host = await serveApp(await appWith(options), variant);
+      try {
+        const reply = await host.post(RESOLVER_FAILS_CODE, request(1, 'ping'));
+        expectRpcReply(reply, 500, rpcError(1, -32603, 'Internal error'));
+        expect(consoleError.mock.calls).toEqual([
+          ['express-app-mcp: internal failure during resolve', RESOLVER_FAILURE],
+        ]);
+      } finally {
+        await host.close();
+      }
+    });
+
+    it('changing the options object after the factory ran changes nothing', async () => {
+      const world = await createWorld(memoryServerStore());
+      const options = world.options({ maxBodyBytes: 1000 });
+      const host = await serveApp(await appWith(options), variant);
+      try {
+        options.maxBodyBytes = 10;
+        expectRpcReply(await host.post(world.codes.textStats, pingOfSize(900)), 200, rpcResult(1, {}));
+      } finally {
+        await host.close();
+      }
+    });
+  });
+});
+
+async function appWith(options: McpServerOptions) {
+  const { default: express } = await import('express');
+  const app = express();
+  app.use(mcpServer(options));
+  return app;
+}
