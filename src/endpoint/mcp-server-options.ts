@@ -5,6 +5,7 @@ import { ConfigurationError } from '../errors/package-errors.js';
 import type { ResolveServer, RunApp } from '../express/types.js';
 import type { OnCall } from '../observe/on-call.js';
 import type { ErrorContext } from '../protocol/report.js';
+import type { RateLimit } from '../store/farm/rate-limit.js';
 import { isResolverFactory } from '../store/resolver.js';
 import type { ServerStore } from '../store/types.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';

@@ -1,5 +1,4 @@
 import { ConfigurationError } from '../errors/package-errors.js';
-import { parseFactoryOptions } from '../util/factory-options.js';
 import type { LoadApp, ResolveServer } from '../types.js';
 import { parseFactoryOptions } from '../util/factory-options.js';
 import { cachedLoadApp } from './app-cache.js';

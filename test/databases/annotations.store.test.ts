@@ -5,8 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knexServerStore, migrate, rollback, type ServerStore, type ToolAnnotations } from '../../src/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  knexServerStore,
+  migrate,
+  rollback,
+  type ServerStore,
+  type ToolAnnotations,
+} from '../../src/index.js';
 import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import { type OpenStore, storeKinds } from '../helpers/stores.js';
 

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { knexServerStore, migrate } from '../../src/store/index.js';
 import {
   createWorld,

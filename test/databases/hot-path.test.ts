@@ -17,7 +17,6 @@ import {
   migrate,
   type ServerStore,
 } from '../../src/index.js';
-import { McpError } from '../../src/errors/mcp-error.js';
 import { MessageSchema } from '../../src/protocol/messages.js';
 import { parseMessage } from '../../src/protocol/parse.js';
 import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';

@@ -5,7 +5,7 @@
  */
 import express from 'express';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type HostApp, knexServerStore, mcpConsole, mcpServer, migrate } from '../../src/index.js';
 import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 

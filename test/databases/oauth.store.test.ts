@@ -5,7 +5,7 @@
  */
 
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { knexServerStore, memoryServerStore, migrate, rollback, type ServerStore } from '../../src/index.js';
 import { serverAuthMode } from '../../src/store/migration-auth-mode.js';
 import { tableNames } from '../../src/store/tables.js';

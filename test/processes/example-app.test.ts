@@ -22,6 +22,7 @@ import {
   slowReportResult,
   TEXT_STATS_OUTPUTS,
 } from '../helpers/demo-cases.js';
+import { describeEach } from '../helpers/postgres.js';
 import {
   CONSOLE_TOKEN,
   type ConsoleServerJson,
@@ -42,7 +43,6 @@ import {
   stopAll,
   waitFor,
 } from '../helpers/processes.js';
-import { describeEach } from '../helpers/postgres.js';
 
 afterAll(stopAll);
 
