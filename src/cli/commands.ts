@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Knex } from 'knex';
-import { redactSecret } from '../redact-secret.js';
 import { migrate, migrationStatus, rollback } from '../store/migrations.js';
+import { redactSecret } from '../util/redact-secret.js';
 import type { Database } from './database-url.js';
 
 export const COMMANDS = ['migrate', 'rollback', 'status'] as const;

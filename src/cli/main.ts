@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { migrateOptionsSchema } from '../store/store-options.js';
-import { PACKAGE_VERSION } from '../version.js';
+import { PACKAGE_VERSION } from '../versions.js';
 import { COMMANDS, type Command, CommandFailure, runCommand } from './commands.js';
 import { parseDatabaseUrl, UsageError } from './database-url.js';
 

@@ -106,7 +106,7 @@ export function publicFetch(isAllowedUrl: IsAllowedUrl | undefined): typeof fetc
     return new Promise((resolve, reject) => {
       const outgoing = (secure ? https : http).request(url, {
         method,
-        headers: Object.fromEntries(headers),
+        headers: plainHeaders(headers),
         agent: secure ? agents.https : agents.http,
         // The connection goes to the addresses just checked, and to no other.
         lookup: ((_hostname, options, callback) => {
@@ -220,4 +220,13 @@ function toWeb(stream: Readable): ReadableStream<Uint8Array> {
     },
     { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
   );
+}
+
+/** The headers as `node:http` takes them (`forEach`, which every `Headers` typing has). */
+function plainHeaders(headers: Headers): Record<string, string> {
+  const plain: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    plain[name] = value;
+  });
+  return plain;
 }

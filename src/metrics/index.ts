@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../errors/package-errors.js';
 import type { McpEvent, McpEventSink, TaskStatus } from '../observe/events.js';
 
 export type { McpEvent, McpEventSink, TaskStatus } from '../observe/events.js';

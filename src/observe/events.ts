@@ -1,15 +1,5 @@
+import type { CallOutcome } from '../tool/observer.js';
 import type { EndUser } from '../types.js';
-
-/**
- * How a `tools/call` ended:
- * - `ok`: the app answered;
- * - `app_error`: the app reported a failure the client reads (`AppRunError`, an `error` event, or
- *   outputs that break its declared output schema);
- * - `invalid_arguments`: the arguments failed the app's input form; the app did not run;
- * - `timeout`: `callTimeoutMs` passed; `cancelled`: the client cancelled or went away;
- * - `failed`: the app threw something else, or the package failed; the cause went to `onError`.
- */
-export type CallOutcome = 'ok' | 'app_error' | 'invalid_arguments' | 'timeout' | 'cancelled' | 'failed';
 
 /** One finished `tools/call`, for audit logs and metrics. It never carries the server code. */
 export interface CallEvent {

@@ -1,6 +1,6 @@
-import { CallTimeout } from '../tool/call.js';
+import type { CallObservation, CallOutcome } from '../tool/observer.js';
 import type { EndUser } from '../types.js';
-import { type CallEvent, type CallOutcome, type CallStart, type EmitEvent, emitsEvents } from './events.js';
+import { type CallEvent, type CallStart, type EmitEvent, emitsEvents } from './events.js';
 import {
   type CallSpan,
   endCallSpan,
@@ -9,18 +9,10 @@ import {
   startCallSpan,
 } from './tracing.js';
 
-export type { CallEvent, CallOutcome, CallStart } from './events.js';
+export type { CallEvent, CallStart } from './events.js';
 
 /** The `onCall` option: called once per finished `tools/call`, after its result is known. */
 export type OnCall = (event: CallEvent) => void | Promise<void>;
-
-/** One call being observed; `finish` counts once, later calls are ignored. */
-export interface CallObservation {
-  attribute(endUser: EndUser): void;
-  /** Runs the app inside the call's span, so the host's own spans nest in it. */
-  run<T>(work: () => T): T;
-  finish(outcome: CallOutcome): void;
-}
 
 const UNOBSERVED: CallObservation = {
   attribute() {},
@@ -95,17 +87,3 @@ function endSpan(span: CallSpan, outcome: CallOutcome, endUser: EndUser | undefi
 }
 
 export type CallObserver = ReturnType<typeof createCallObserver>;
-
-/**
- * The outcome of a call that produced a result: `stop` is the run's stopper (its reason tells a
- * timeout from a cancellation), `appFailed` whether the app threw something other than `AppRunError`.
- */
-export function outcomeOf(
-  result: { isError: boolean },
-  stop: { stopped: boolean; reason: unknown },
-  appFailed: boolean,
-): CallOutcome {
-  if (!result.isError) return 'ok';
-  if (stop.stopped) return stop.reason instanceof CallTimeout ? 'timeout' : 'cancelled';
-  return appFailed ? 'failed' : 'app_error';
-}
