@@ -5,7 +5,8 @@
  *   point at `src/**.ts`, which the package ships next to `dist/`, so that a stack trace read
  *   through them names files that exist in the installed package;
  * - `dist/cjs/index.cjs`: the CommonJS build, one file bundled by esbuild from our own sources
- *   only (every package stays an external `require`);
+ *   only (every package stays an external `require`), and one such file per framework adapter
+ *   (`dist/cjs/adapters/*.cjs`), so that the main entry never loads a framework;
  * - `dist/cjs/**.d.cts`: the declarations again, as CommonJS declarations, so TypeScript users who
  *   `require()` the package get types that describe a CommonJS module.
  *
@@ -27,6 +28,17 @@ import { build } from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
+
+/**
+ * The entry points of the package (its `exports`), by their path under `dist/cjs/` without the
+ * extension. An adapter's bundle carries its own copy of what it imports from our sources: an
+ * adapter imports no class whose identity counts (AppRunError is recognised by its code).
+ */
+const CJS_ENTRIES = {
+  index: 'src/index.ts',
+  'adapters/ai-sdk': 'src/adapters/ai-sdk.ts',
+  'adapters/langgraph': 'src/adapters/langgraph.ts',
+};
 
 const { values } = parseArgs({ options: { 'out-dir': { type: 'string', default: 'dist' } } });
 const outDir = resolve(root, values['out-dir']);
@@ -82,8 +94,9 @@ async function pointSourceMapsAtSrc(target) {
 
 async function bundleCjs(target) {
   await build({
-    entryPoints: [join(root, 'src', 'index.ts')],
-    outfile: join(target, 'cjs', 'index.cjs'),
+    entryPoints: Object.fromEntries(Object.entries(CJS_ENTRIES).map(([out, source]) => [out, join(root, source)])),
+    outdir: join(target, 'cjs'),
+    outExtension: { '.js': '.cjs' },
     bundle: true,
     // Our own sources only: express, zod, lru-cache, knex… are the user's copies, loaded with require().
     packages: 'external',

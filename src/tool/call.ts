@@ -10,6 +10,8 @@ export interface CallToolResult {
   content: ContentBlock[];
   structuredContent?: Record<string, unknown>;
   isError: boolean;
+  /** `usage`: what the run reported it used (a `message_end` event), on a successful result only. */
+  _meta?: Record<string, unknown>;
 }
 
 /** Why a run was stopped from outside; the reason decides the text the client reads. */
@@ -94,5 +96,7 @@ function shape(
   }
   const result: CallToolResult = { content, isError: false };
   if (features.structured) result.structuredContent = parts.structured;
+  // MCP "General fields": `_meta` is where a result carries information besides its content.
+  if (produced.usage !== undefined) result._meta = { usage: produced.usage };
   return result;
 }
