@@ -94,7 +94,9 @@ async function pointSourceMapsAtSrc(target) {
 
 async function bundleCjs(target) {
   await build({
-    entryPoints: Object.fromEntries(Object.entries(CJS_ENTRIES).map(([out, source]) => [out, join(root, source)])),
+    entryPoints: Object.fromEntries(
+      Object.entries(CJS_ENTRIES).map(([out, source]) => [out, join(root, source)]),
+    ),
     outdir: join(target, 'cjs'),
     outExtension: { '.js': '.cjs' },
     bundle: true,

@@ -5,7 +5,7 @@
  * `runApp` directly, with a run that can ask a person, to pin down how a tool approval is asked.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { isStepCount, simulateReadableStream, streamText, ToolLoopAgent, tool } from 'ai';
+import { isStepCount, simulateReadableStream, streamText, ToolLoopAgent, type ToolSet, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -15,9 +15,8 @@ import { type DemoHost, startDemoHost } from './helpers/apps.js';
 import { BUILD_TIMEOUT_MS, connectClient, importAiSdkAdapter } from './helpers/built.js';
 import { PNG_BASE64 } from './helpers/sample-files.js';
 
-type StreamPart = Awaited<ReturnType<MockLanguageModelV4['doStream']>>['stream'] extends ReadableStream<infer P>
-  ? P
-  : never;
+type StreamPart =
+  Awaited<ReturnType<MockLanguageModelV4['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
 type ModelCall = MockLanguageModelV4['doStreamCalls'][number];
 
 const USAGE = {
@@ -45,7 +44,9 @@ const hasToolMessage = (call: ModelCall) => call.prompt.some((message) => messag
 /** A mock model that streams `first` on its first call and `then` once the prompt carries a tool's answer. */
 function model(first: StreamPart[], then: StreamPart[] = []): MockLanguageModelV4 {
   return new MockLanguageModelV4({
-    doStream: async (call) => ({ stream: simulateReadableStream({ chunks: hasToolMessage(call) ? then : first }) }),
+    doStream: async (call) => ({
+      stream: simulateReadableStream({ chunks: hasToolMessage(call) ? then : first }),
+    }),
   });
 }
 
@@ -63,7 +64,10 @@ const careful = () =>
       const prompt = JSON.stringify(call.prompt);
       const chunks = !hasToolMessage(call)
         ? [toolCall('remove', { path: 'notes.txt' }), finish('tool-calls')]
-        : [...text(prompt.includes('execution-denied') ? 'I left notes.txt alone.' : 'notes.txt is gone.'), finish()];
+        : [
+            ...text(prompt.includes('execution-denied') ? 'I left notes.txt alone.' : 'notes.txt is gone.'),
+            finish(),
+          ];
       return { stream: simulateReadableStream({ chunks }) };
     },
   });
@@ -151,9 +155,15 @@ beforeAll(async () => {
   models.careful = careful();
 
   const agent = new ToolLoopAgent({ model: models.agent, tools: { forecast } });
-  const stream = (name: string, options: Partial<Parameters<typeof streamText>[0]> = {}) =>
+  const stream = (name: string, options: { tools?: ToolSet; maxRetries?: number } = {}) =>
     fromAiSdk((run, { messages }) =>
-      streamText({ model: models[name]!, messages, abortSignal: run.signal, stopWhen: isStepCount(5), ...options }),
+      streamText({
+        model: models[name]!,
+        messages,
+        abortSignal: run.signal,
+        stopWhen: isStepCount(5),
+        ...options,
+      }),
     );
   Object.assign(runners, {
     [ASSISTANT.id]: stream('assistant'),
@@ -177,10 +187,7 @@ afterAll(async () => {
 });
 
 /** Calls an app's tool with the official MCP client, on a connection of its own. */
-async function call(
-  app: HostApp,
-  args: Record<string, unknown>,
-): Promise<unknown> {
+async function call(app: HostApp, args: Record<string, unknown>): Promise<unknown> {
   const client: Client = await connectClient(host.endpointOf(app));
   try {
     return await client.callTool({ name: app.name, arguments: args });
@@ -250,16 +257,21 @@ describe('fromAiSdk, through the official MCP client', () => {
     const client = await connectClient(host.endpointOf(ENDLESS));
     try {
       const controller = new AbortController();
-      const calling = client.callTool({ name: ENDLESS.name, arguments: { query: 'Tell me a story' } }, undefined, {
-        signal: controller.signal,
-      });
+      const calling = client.callTool(
+        { name: ENDLESS.name, arguments: { query: 'Tell me a story' } },
+        undefined,
+        {
+          signal: controller.signal,
+        },
+      );
       await endlessStarted;
       controller.abort();
       await expect(calling).rejects.toThrow();
       const [modelCall] = models.endless!.doStreamCalls;
       const signal = modelCall!.abortSignal!;
       // notifications/cancelled reaches the run, whose signal the model call was given.
-      if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      if (!signal.aborted)
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
       expect(signal.aborted).toBe(true);
       expect(models.endless!.doStreamCalls).toHaveLength(1);
     } finally {
@@ -306,7 +318,10 @@ describe('fromAiSdk, through the official MCP client', () => {
 // --- unit seam: the adapter's runApp called directly, with a run that can ask a person ----------------
 // The end-to-end path (the client answering through elicitation) comes with run.ask in the package.
 
-type Answer = { action: 'accept'; values: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
+type Answer =
+  | { action: 'accept'; values: Record<string, unknown> }
+  | { action: 'decline' }
+  | { action: 'cancel' };
 
 /** Runs Careful once with a run whose person answers `answer`; returns the events and the questions asked. */
 async function runAsking(answer: Answer) {

@@ -47,7 +47,10 @@ const Expense = Annotation.Root({
   comment: Annotation<string>(),
 });
 
-type Answer = { action: 'accept'; values: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
+type Answer =
+  | { action: 'accept'; values: Record<string, unknown> }
+  | { action: 'decline' }
+  | { action: 'cancel' };
 
 /** check → review, which asks a person (interrupt) for a decision and a comment. */
 const expenseGraph = new StateGraph(Expense)
@@ -56,7 +59,9 @@ const expenseGraph = new StateGraph(Expense)
     const answer = interrupt({
       message: `Approve the expense of ${amount} EUR for ${employee}?`,
       fields: [
-        { select: { variable: 'decision', label: 'Decision', options: ['approve', 'reject'], required: true } },
+        {
+          select: { variable: 'decision', label: 'Decision', options: ['approve', 'reject'], required: true },
+        },
         { paragraph: { variable: 'comment', label: 'Comment', required: false } },
       ],
     }) as Answer;
@@ -243,7 +248,12 @@ describe('fromLangGraph, through the official MCP client', () => {
 
   it('an app that declares no outputs answers with the whole final state', async () => {
     expect((await call(WHOLE_STATE, { topic: 'tea' })).result).toEqual(
-      outputsResult({ topic: 'tea', ideas: 'bold, simple, yours', tagline: 'tea: bold, simple, yours', words: 4 }),
+      outputsResult({
+        topic: 'tea',
+        ideas: 'bold, simple, yours',
+        tagline: 'tea: bold, simple, yours',
+        words: 4,
+      }),
     );
   });
 
@@ -275,7 +285,9 @@ describe('fromLangGraph, through the official MCP client', () => {
     const client = await connectClient(host.endpointOf(SLOW));
     try {
       const controller = new AbortController();
-      const calling = client.callTool({ name: SLOW.name, arguments: {} }, undefined, { signal: controller.signal });
+      const calling = client.callTool({ name: SLOW.name, arguments: {} }, undefined, {
+        signal: controller.signal,
+      });
       await firstChunk;
       controller.abort();
       await expect(calling).rejects.toThrow();
@@ -351,7 +363,12 @@ const EXPENSE_QUESTION = {
 describe('fromLangGraph asking a person at an interrupt (unit seam: a run with ask)', () => {
   it("asks the interrupt's question and resumes the graph with the answer", async () => {
     const answer = { action: 'accept', values: { decision: 'approve', comment: 'within budget' } } as const;
-    const { events, asked } = await runAsking(runners[EXPENSE.id]!, EXPENSE, { amount: 420, employee: 'Ana' }, answer);
+    const { events, asked } = await runAsking(
+      runners[EXPENSE.id]!,
+      EXPENSE,
+      { amount: 420, employee: 'Ana' },
+      answer,
+    );
     expect(asked).toEqual([EXPENSE_QUESTION]);
     expect(events).toEqual([
       { event: 'progress', progress: 1, message: 'check' },
@@ -361,18 +378,31 @@ describe('fromLangGraph asking a person at an interrupt (unit seam: a run with a
   });
 
   it('a person who declines is an answer too: the graph goes on with it', async () => {
-    const { events } = await runAsking(runners[EXPENSE.id]!, EXPENSE, { amount: 420, employee: 'Ana' }, {
-      action: 'decline',
+    const { events } = await runAsking(
+      runners[EXPENSE.id]!,
+      EXPENSE,
+      { amount: 420, employee: 'Ana' },
+      {
+        action: 'decline',
+      },
+    );
+    expect(events.at(-1)).toEqual({
+      event: 'workflow_finished',
+      outputs: { decision: 'decline', comment: '' },
     });
-    expect(events.at(-1)).toEqual({ event: 'workflow_finished', outputs: { decision: 'decline', comment: '' } });
   });
 
   it('a question in words is answered in one text field, "answer"', async () => {
     const app: HostApp = { id: 'greeter', name: 'Greeter', mode: 'workflow', inputForm: [] };
-    const { events, asked } = await runAsking(fromLangGraph(greetingGraph), app, {}, {
-      action: 'accept',
-      values: { answer: 'Ana' },
-    });
+    const { events, asked } = await runAsking(
+      fromLangGraph(greetingGraph),
+      app,
+      {},
+      {
+        action: 'accept',
+        values: { answer: 'Ana' },
+      },
+    );
     expect(asked).toEqual([
       {
         message: 'What is your name?',

@@ -76,7 +76,10 @@ export class PartReader {
         if (typeof file?.base64 !== 'string') return;
         yield {
           event: 'message_file',
-          file: { data: file.base64, ...(typeof file.mediaType === 'string' && { mimeType: file.mediaType }) },
+          file: {
+            data: file.base64,
+            ...(typeof file.mediaType === 'string' && { mimeType: file.mediaType }),
+          },
         };
         return;
       }
@@ -84,7 +87,9 @@ export class PartReader {
         this.#used(part.totalUsage);
         return;
       case 'error':
-        throw part.error instanceof Error ? part.error : new Error(`the model call failed: ${asJson(part.error)}`);
+        throw part.error instanceof Error
+          ? part.error
+          : new Error(`the model call failed: ${asJson(part.error)}`);
     }
   }
 
@@ -109,7 +114,11 @@ export class PartReader {
     // An automatic decision (`toolApproval: 'approved' | 'denied'`) needs nobody.
     if (part.isAutomatic === true || typeof part.approvalId !== 'string') return;
     const call = (part.toolCall ?? {}) as Part;
-    const request: ApprovalRequest = { approvalId: part.approvalId, toolName: toolNameOf(call), input: call.input };
+    const request: ApprovalRequest = {
+      approvalId: part.approvalId,
+      toolName: toolNameOf(call),
+      input: call.input,
+    };
     if (typeof part.reason === 'string' && part.reason !== '') request.reason = part.reason;
     this.approvals.push(request);
   }

@@ -69,7 +69,9 @@ async function* answer<HostRequest>(
     const result = await start(run, { messages });
     const parts = result?.stream ?? result?.fullStream;
     if (parts === undefined) {
-      throw new TypeError('fromAiSdk: the function must return what streamText(...) or agent.stream(...) returns');
+      throw new TypeError(
+        'fromAiSdk: the function must return what streamText(...) or agent.stream(...) returns',
+      );
     }
     for await (const part of untilAborted(parts, run.signal)) yield* reader.read(part);
     yield* reader.flush();

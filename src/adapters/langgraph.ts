@@ -15,7 +15,9 @@ export interface CompiledGraphLike {
 }
 
 /** The input a graph takes (a state update). */
-export type GraphInput<G> = G extends { invoke(input: infer I, ...rest: never[]): unknown } ? Exclude<I, null> : never;
+export type GraphInput<G> = G extends { invoke(input: infer I, ...rest: never[]): unknown }
+  ? Exclude<I, null>
+  : never;
 
 /** The state a graph ends with. */
 export type GraphState<G> = G extends { invoke(...args: never[]): Promise<infer S> } ? S : never;
@@ -64,7 +66,10 @@ export function fromLangGraph<G extends CompiledGraphLike, HostRequest = unknown
 /** The options as the run uses them, past their types. */
 interface Hooks<HostRequest> {
   input?: (run: AppRun<HostRequest>) => unknown;
-  outputs?: (state: never, run: AppRun<HostRequest>) => Record<string, unknown> | PromiseLike<Record<string, unknown>>;
+  outputs?: (
+    state: never,
+    run: AppRun<HostRequest>,
+  ) => Record<string, unknown> | PromiseLike<Record<string, unknown>>;
 }
 
 /** The graph as the adapter drives it. */
@@ -164,7 +169,8 @@ async function resumeOf(interrupts: Interrupt[], run: object): Promise<unknown> 
     );
   }
   const answers: Record<string, AskAnswer> = {};
-  if (interrupts.length === 1 && typeof interrupts[0]!.id !== 'string') return ask(questionOf(interrupts[0]!.value));
+  if (interrupts.length === 1 && typeof interrupts[0]!.id !== 'string')
+    return ask(questionOf(interrupts[0]!.value));
   for (const { id, value } of interrupts) answers[String(id)] = await ask(questionOf(value));
   return answers;
 }
@@ -193,7 +199,8 @@ function declaredOf(state: unknown, app: HostApp): Record<string, unknown> {
   if (!isObject(state)) return {};
   if (!app.outputs || app.outputs.length === 0) return { ...state };
   const outputs: Record<string, unknown> = {};
-  for (const { variable } of app.outputs) if (Object.hasOwn(state, variable)) outputs[variable] = state[variable];
+  for (const { variable } of app.outputs)
+    if (Object.hasOwn(state, variable)) outputs[variable] = state[variable];
   return outputs;
 }
 
