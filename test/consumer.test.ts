@@ -149,7 +149,13 @@ describe('the packed package, installed into a new project', () => {
     expect(packed).toEqual(
       expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'src/index.ts']),
     );
-    for (const entry of ['dist/index.js', 'dist/index.d.ts', 'dist/cjs/index.cjs', 'dist/cjs/index.d.cts']) {
+    const entries = ['index', 'adapters/ai-sdk', 'adapters/langgraph'].flatMap((entry) => [
+      `dist/${entry}.js`,
+      `dist/${entry}.d.ts`,
+      `dist/cjs/${entry}.cjs`,
+      `dist/cjs/${entry}.d.cts`,
+    ]);
+    for (const entry of entries) {
       expect(packed).toContain(entry);
     }
     const unexpected = packed.filter(
