@@ -17,8 +17,8 @@ const run = promisify(execFile);
 const FRAMEWORK = /\/node_modules\/(ai|@langchain\/[^/]+)\//;
 
 /** The frameworks among loaded module paths or URLs: `ai`, `@langchain/core`… */
-const frameworksIn = (loaded: string[]) =>
-  [...new Set(loaded.map((entry) => FRAMEWORK.exec(entry)?.[1]).filter(Boolean))].sort();
+const frameworksIn = (loaded: string[]): string[] =>
+  [...new Set(loaded.flatMap((entry) => FRAMEWORK.exec(entry)?.[1] ?? []))].sort();
 
 let work: string;
 
