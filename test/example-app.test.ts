@@ -42,6 +42,7 @@ import {
   stopAll,
   waitFor,
 } from './helpers/example-process.js';
+import { TAGLINE_NODES, TAGLINE_OUTPUTS } from './helpers/framework-cases.js';
 
 afterAll(stopAll);
 
@@ -168,6 +169,28 @@ describe.each(databaseKinds)('the example app on $name, started with npm start',
           message: `stage ${index + 1} of 5: ${stage}`,
         })),
       );
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the Tagline Writer, a LangGraph graph, streams a progress notification per node, then its outputs', async () => {
+    const client = await sdkClient(urlOf('Tagline Writer'));
+    try {
+      const notes: unknown[] = [];
+      const result = await client.callTool(
+        { name: 'Tagline_Writer', arguments: { topic: 'Tea' } },
+        undefined,
+        {
+          onprogress: (note) => notes.push(note),
+        },
+      );
+      expect(result).toEqual({
+        content: [{ type: 'text', text: JSON.stringify(TAGLINE_OUTPUTS) }],
+        structuredContent: TAGLINE_OUTPUTS,
+        isError: false,
+      });
+      expect(notes).toEqual(TAGLINE_NODES.map((node, index) => ({ progress: index + 1, message: node })));
     } finally {
       await client.close();
     }
