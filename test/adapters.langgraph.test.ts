@@ -415,6 +415,45 @@ describe('fromLangGraph asking a person at an interrupt (unit seam: a run with a
     ]);
   });
 
+  it('two interrupts at once are asked one after the other, and each node gets its own answer', async () => {
+    const Pair = Annotation.Root({ first: Annotation<string>(), second: Annotation<string>() });
+    const ask = (question: string) => {
+      const answer = interrupt(question) as Answer;
+      return answer.action === 'accept' ? String(answer.values.answer) : answer.action;
+    };
+    const pairGraph = new StateGraph(Pair)
+      .addNode('ask_first', () => ({ first: ask('First name?') }))
+      .addNode('ask_second', () => ({ second: ask('Last name?') }))
+      .addEdge(START, 'ask_first')
+      .addEdge(START, 'ask_second')
+      .addEdge('ask_first', END)
+      .addEdge('ask_second', END)
+      .compile();
+    const app: HostApp = { id: 'pair', name: 'Pair', mode: 'workflow', inputForm: [] };
+    const asked: string[] = [];
+    const run = {
+      app,
+      inputs: {},
+      signal: new AbortController().signal,
+      canAsk: true,
+      ask: async ({ message }: { message: string }) => {
+        asked.push(message);
+        return { action: 'accept', values: { answer: message === 'First name?' ? 'Ana' : 'Lima' } };
+      },
+    } as unknown as AppRun;
+    const events: AppEvent[] = [];
+    for await (const event of (await fromLangGraph(pairGraph)(run)) as AsyncIterable<AppEvent>)
+      events.push(event);
+    expect(asked.sort()).toEqual(['First name?', 'Last name?']);
+    expect(events.at(-1)).toEqual({ event: 'workflow_finished', outputs: { first: 'Ana', second: 'Lima' } });
+    expect(
+      events
+        .slice(0, -1)
+        .map((event) => (event as { message?: string }).message)
+        .sort(),
+    ).toEqual(['ask_first', 'ask_second']);
+  });
+
   it("the graph the adapter was given keeps no checkpointer: the adapter's own is on a copy", () => {
     expect((expenseGraph as { checkpointer?: unknown }).checkpointer).toBeUndefined();
   });
