@@ -4,6 +4,10 @@
  * host and called with the official MCP client; the unit seam at the end calls the adapter's
  * `runApp` directly, with a run that can ask a person, to pin down how a tool approval is asked.
  */
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { isStepCount, simulateReadableStream, streamText, ToolLoopAgent, type ToolSet, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -13,6 +17,7 @@ import type * as AiSdk from '../src/adapters/ai-sdk.js';
 import type { AppEvent, AppRun, HostApp, RunApp } from '../src/index.js';
 import { type DemoHost, startDemoHost } from './helpers/apps.js';
 import { BUILD_TIMEOUT_MS, connectClient, importAiSdkAdapter } from './helpers/built.js';
+import { SERVER_INFO } from './helpers/demo-cases.js';
 import { PNG_BASE64 } from './helpers/sample-files.js';
 
 type StreamPart =
@@ -155,7 +160,10 @@ beforeAll(async () => {
   models.careful = careful();
 
   const agent = new ToolLoopAgent({ model: models.agent, tools: { forecast } });
-  const stream = (name: string, options: { tools?: ToolSet; maxRetries?: number } = {}) =>
+  const stream = (
+    name: string,
+    options: { tools?: ToolSet; maxRetries?: number; onError?: () => void } = {},
+  ) =>
     fromAiSdk((run, { messages }) =>
       streamText({
         model: models[name]!,
@@ -171,7 +179,8 @@ beforeAll(async () => {
     [SILENT_AGENT.id]: stream('silent', { tools: { forecast } }),
     [PAINTER.id]: stream('painter'),
     [ENDLESS.id]: stream('endless'),
-    [BROKEN.id]: stream('broken', { maxRetries: 0 }),
+    // The AI SDK logs a stream's error unless told otherwise; the package reports it to onError.
+    [BROKEN.id]: stream('broken', { maxRetries: 0, onError: () => {} }),
     [CAREFUL.id]: stream('careful', { tools: { remove: removeTool } }),
     [MISPLACED.id]: stream('assistant'),
   });
@@ -206,6 +215,22 @@ describe('fromAiSdk, through the official MCP client', () => {
     expect(asSent(models.assistant!.doStreamCalls.map((modelCall) => modelCall.prompt))).toEqual([
       [{ role: 'user', content: [{ type: 'text', text: 'Say hello' }] }],
     ]);
+  });
+
+  it('a 2026-07-28 client gets the usage beside the server info in _meta', async () => {
+    const client = new ModernClient(
+      { name: 'adapter-tests', version: '2.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(new ModernTransport(host.endpointOf(ASSISTANT)));
+    try {
+      expect(await client.callTool({ name: ASSISTANT.name, arguments: { query: 'Say hello' } })).toEqual({
+        ...answered('Hello, world!', ONE_CALL),
+        _meta: { usage: ONE_CALL, 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
+      });
+    } finally {
+      await client.close();
+    }
   });
 
   it("runs an agent's stream: the tool it calls runs, and its answer follows the tool's result", async () => {
