@@ -331,6 +331,15 @@ describe('fromAiSdk, through the official MCP client', () => {
     });
   });
 
+  it('is typed as a runApp, and its function as taking the run and the messages', () => {
+    const typed: RunApp = fromAiSdk((run, { messages }) =>
+      streamText({ model: models.assistant!, messages, abortSignal: run.signal }),
+    );
+    // @ts-expect-error: the function returns what streamText returns, not its text
+    fromAiSdk(async (_run, { messages }) => streamText({ model: models.assistant!, messages }).text);
+    expect(typeof typed).toBe('function');
+  });
+
   it('a workflow app is refused with a reason for onError', async () => {
     const reports = host.reports.length;
     expect(await call(MISPLACED, {})).toEqual(failed('the app failed to run'));

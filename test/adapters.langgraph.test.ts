@@ -318,6 +318,18 @@ describe('fromLangGraph, through the official MCP client', () => {
 });
 
 describe('fromLangGraph options', () => {
+  it("are typed by the graph: input returns the graph's input, outputs reads its state", () => {
+    const typed: RunApp = fromLangGraph(taglineGraph(), {
+      input: (run) => ({ topic: String(run.inputs.topic) }),
+      outputs: (state) => ({ words: state.words }),
+    });
+    // @ts-expect-error: the state has no `title`
+    fromLangGraph(taglineGraph(), { outputs: (state) => ({ title: state.title }) });
+    // @ts-expect-error: `topic` is a string
+    fromLangGraph(taglineGraph(), { input: () => ({ topic: 42 }) });
+    expect(typeof typed).toBe('function');
+  });
+
   it('refuses an unknown option, and an option that is not a function, by name', () => {
     expect(() => fromLangGraph(taglineGraph(), { output: () => ({}) } as never)).toThrow(
       new TypeError('fromLangGraph: unknown option "output"'),

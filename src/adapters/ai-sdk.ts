@@ -73,9 +73,15 @@ async function* answer<HostRequest>(
         'fromAiSdk: the function must return what streamText(...) or agent.stream(...) returns',
       );
     }
-    for await (const part of untilAborted(parts, run.signal)) yield* reader.read(part);
-    yield* reader.flush();
+    try {
+      for await (const part of untilAborted(parts, run.signal)) yield* reader.read(part);
+    } catch (error) {
+      // A stopped model call ends in its abort error: the run is over, and the package has answered.
+      if (run.signal.aborted) return;
+      throw error;
+    }
     if (run.signal.aborted) return;
+    yield* reader.flush();
     const pending = reader.approvals.splice(0);
     if (pending.length === 0) break;
     if (round === MAX_APPROVAL_ROUNDS) {
