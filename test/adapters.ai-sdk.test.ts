@@ -86,6 +86,7 @@ const ENDLESS = app('Endless', 'chat');
 const BROKEN = app('Broken', 'chat');
 const CAREFUL = app('Careful', 'agent-chat');
 const MISPLACED = app('Misplaced', 'workflow');
+const FORGETFUL = app('Forgetful', 'agent-chat');
 
 const answered = (answer: string, usage: Record<string, number>) => ({
   content: [{ type: 'text', text: answer }],
@@ -158,6 +159,7 @@ beforeAll(async () => {
     },
   });
   models.careful = careful();
+  models.forgetful = careful();
 
   const agent = new ToolLoopAgent({ model: models.agent, tools: { forecast } });
   const stream = (
@@ -183,10 +185,19 @@ beforeAll(async () => {
     [BROKEN.id]: stream('broken', { maxRetries: 0, onError: () => {} }),
     [CAREFUL.id]: stream('careful', { tools: { remove: removeTool } }),
     [MISPLACED.id]: stream('assistant'),
+    // Starts over from its own prompt each time, so the model asks for the same approval again.
+    [FORGETFUL.id]: fromAiSdk((run) =>
+      streamText({
+        model: models.forgetful!,
+        prompt: run.query ?? '',
+        tools: { remove: removeTool },
+        abortSignal: run.signal,
+      }),
+    ),
   });
   // A host with several apps picks the adapter per app.
   host = await startDemoHost({
-    apps: [ASSISTANT, WEATHER_AGENT, SILENT_AGENT, PAINTER, ENDLESS, BROKEN, CAREFUL, MISPLACED],
+    apps: [ASSISTANT, WEATHER_AGENT, SILENT_AGENT, PAINTER, ENDLESS, BROKEN, CAREFUL, MISPLACED, FORGETFUL],
     runApp: (run) => runners[run.app.id]!(run),
   });
 }, BUILD_TIMEOUT_MS);
@@ -338,6 +349,15 @@ describe('fromAiSdk, through the official MCP client', () => {
     // @ts-expect-error: the function returns what streamText returns, not its text
     fromAiSdk(async (_run, { messages }) => streamText({ model: models.assistant!, messages }).text);
     expect(typeof typed).toBe('function');
+  });
+
+  it('a function that ignores the messages meets the same approval again: ten rounds end the run', async () => {
+    const reports = host.reports.length;
+    expect(await call(FORGETFUL, { query: 'Remove notes.txt' })).toEqual(failed('the app failed to run'));
+    expect(models.forgetful!.doStreamCalls).toHaveLength(10);
+    expect(host.reports.slice(reports).map((error) => (error as Error).message)).toEqual([
+      'fromAiSdk: the model asked for tool approvals 10 times in one run; does the function pass turn.messages to the model?',
+    ]);
   });
 
   it('a workflow app is refused with a reason for onError', async () => {

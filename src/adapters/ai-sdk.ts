@@ -86,7 +86,7 @@ async function* answer<HostRequest>(
     if (pending.length === 0) break;
     if (round === MAX_APPROVAL_ROUNDS) {
       throw new Error(
-        `fromAiSdk: tool approvals were asked ${round} times in one run; does the function pass turn.messages to the model?`,
+        `fromAiSdk: the model asked for tool approvals ${round} times in one run; does the function pass turn.messages to the model?`,
       );
     }
     const answers = await approvalsOf(pending, run);
