@@ -34,8 +34,8 @@ const require = createRequire(import.meta.url);
 
 /**
  * The entry points of the package (its `exports`), by their path under `dist/cjs/` without the
- * extension. An adapter's bundle carries its own copy of what it imports from our sources: an
- * adapter imports no class whose identity counts (AppRunError is recognised by its code).
+ * extension. An adapter's bundle carries its own copy of what it imports from our sources, its
+ * error classes included: those are told by their `code`, as between the two builds.
  */
 const CJS_ENTRIES = {
   index: 'src/index.ts',

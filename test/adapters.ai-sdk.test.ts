@@ -360,6 +360,21 @@ describe('fromAiSdk, through the official MCP client', () => {
     ]);
   });
 
+  it('refuses what is not a function when it is created', () => {
+    let thrown: unknown;
+    try {
+      fromAiSdk({} as never);
+    } catch (error) {
+      thrown = error;
+    }
+    const { name, code, message } = thrown as Error & { code?: string };
+    expect({ name, code, message }).toEqual({
+      name: 'ConfigurationError',
+      code: 'invalid_options',
+      message: 'fromAiSdk: its argument must be a function (run, { messages }) => streamText({ ... })',
+    });
+  });
+
   it('a workflow app is refused with a reason for onError', async () => {
     const reports = host.reports.length;
     expect(await call(MISPLACED, {})).toEqual(failed('the app failed to run'));

@@ -330,18 +330,30 @@ describe('fromLangGraph options', () => {
     expect(typeof typed).toBe('function');
   });
 
-  it('refuses an unknown option, and an option that is not a function, by name', () => {
-    expect(() => fromLangGraph(taglineGraph(), { output: () => ({}) } as never)).toThrow(
-      new TypeError('fromLangGraph: unknown option "output"'),
+  it('refuses an unknown option, an option that is not a function, and what is no graph, by name', () => {
+    const refusal = (message: string) => ({ name: 'ConfigurationError', code: 'invalid_options', message });
+    expect(thrownBy(() => fromLangGraph(taglineGraph(), { output: () => ({}) } as never))).toEqual(
+      refusal('fromLangGraph: unknown option "output" (did you mean "outputs"?)'),
     );
-    expect(() => fromLangGraph(taglineGraph(), { input: { topic: 'tea' } } as never)).toThrow(
-      new TypeError('fromLangGraph: the option "input" must be a function'),
+    expect(thrownBy(() => fromLangGraph(taglineGraph(), { input: { topic: 'tea' } } as never))).toEqual(
+      refusal('fromLangGraph: invalid option "input": must be a function (run) => the graph\'s input'),
     );
-    expect(() => fromLangGraph({} as never)).toThrow(
-      new TypeError('fromLangGraph needs a compiled graph: new StateGraph(...).compile()'),
+    expect(thrownBy(() => fromLangGraph({} as never))).toEqual(
+      refusal('fromLangGraph: its first argument must be a compiled graph, new StateGraph(...).compile()'),
     );
   });
 });
+
+/** What a factory threw, as a user's code can read it. */
+function thrownBy(factory: () => unknown) {
+  try {
+    factory();
+  } catch (error) {
+    const { name, code, message } = error as Error & { code?: string };
+    return { name, code, message };
+  }
+  return 'nothing thrown';
+}
 
 // --- unit seam: the adapter's runApp called directly, with a run that can ask a person ----------------
 // The end-to-end path (the client answering through elicitation) comes with run.ask in the package.

@@ -3,6 +3,7 @@
  * It needs nothing of `ai` at run time: it reads what `streamText` or an agent's `stream` returns.
  */
 import type { ModelMessage } from 'ai';
+import { ConfigurationError } from '../errors.js';
 import type { AppEvent, AppRun, RunApp } from '../types.js';
 import { type ApprovalRequest, PartReader } from './ai-sdk-parts.js';
 import { type AskAnswer, type AskRequest, asJson, askOf, untilAborted } from './shared.js';
@@ -51,7 +52,10 @@ const MAX_APPROVAL_ROUNDS = 10;
  */
 export function fromAiSdk<HostRequest = unknown>(start: AiSdkStart<HostRequest>): RunApp<HostRequest> {
   if (typeof start !== 'function') {
-    throw new TypeError('fromAiSdk needs a function (run, { messages }) => streamText({ ... })');
+    throw new ConfigurationError(
+      'invalid_options',
+      'fromAiSdk: its argument must be a function (run, { messages }) => streamText({ ... })',
+    );
   }
   return (run) => answer(start, run);
 }

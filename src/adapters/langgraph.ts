@@ -4,7 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Command, MemorySaver } from '@langchain/langgraph';
-import { AppRunError } from '../errors.js';
+import { z } from 'zod';
+import { AppRunError, ConfigurationError } from '../errors.js';
+import { functionOption, parseFactoryOptions } from '../factory-options.js';
 import type { AppEvent, AppRun, HostApp, RunApp } from '../types.js';
 import { type AskAnswer, type AskRequest, asJson, askOf, untilAborted } from './shared.js';
 
@@ -35,7 +37,10 @@ export interface FromLangGraphOptions<G extends CompiledGraphLike, HostRequest =
   ) => Record<string, unknown> | PromiseLike<Record<string, unknown>>;
 }
 
-const OPTIONS = ['input', 'outputs'];
+const optionsSchema = z.strictObject({
+  input: functionOption("must be a function (run) => the graph's input").optional(),
+  outputs: functionOption('must be a function (state, run) => the outputs').optional(),
+});
 
 /**
  * A `runApp` for a workflow app that runs a LangGraph graph: each node that finishes is a
@@ -50,17 +55,15 @@ export function fromLangGraph<G extends CompiledGraphLike, HostRequest = unknown
   options: FromLangGraphOptions<G, HostRequest> = {},
 ): RunApp<HostRequest> {
   if (typeof (graph as { stream?: unknown })?.stream !== 'function') {
-    throw new TypeError('fromLangGraph needs a compiled graph: new StateGraph(...).compile()');
+    throw new ConfigurationError(
+      'invalid_options',
+      'fromLangGraph: its first argument must be a compiled graph, new StateGraph(...).compile()',
+    );
   }
-  for (const [key, value] of Object.entries(options ?? {})) {
-    if (!OPTIONS.includes(key)) throw new TypeError(`fromLangGraph: unknown option "${key}"`);
-    if (value !== undefined && typeof value !== 'function') {
-      throw new TypeError(`fromLangGraph: the option "${key}" must be a function`);
-    }
-  }
+  const parsed = parseFactoryOptions(optionsSchema, options ?? {}, 'fromLangGraph');
   const runner = runnerOf(graph as unknown as Graph);
-  const own = { ...options } as Hooks<HostRequest>;
-  return (run) => workflow(runner, own, run);
+  const hooks = parsed as Hooks<HostRequest>;
+  return (run) => workflow(runner, hooks, run);
 }
 
 /** The options as the run uses them, past their types. */
