@@ -5,10 +5,15 @@
  *   point at `src/**.ts`, which the package ships next to `dist/`, so that a stack trace read
  *   through them names files that exist in the installed package;
  * - `dist/cjs/index.cjs`: the CommonJS build, one file bundled by esbuild from our own sources
- *   only (every package stays an external `require`), and one such file per framework adapter
- *   (`dist/cjs/adapters/*.cjs`), so that the main entry never loads a framework;
+ *   only (every package stays an external `require`), and one such file beside it per framework
+ *   adapter (`dist/cjs/ai-sdk.cjs`, `dist/cjs/langgraph.cjs`), so that the main entry never loads a
+ *   framework;
  * - `dist/cjs/**.d.cts`: the declarations again, as CommonJS declarations, so TypeScript users who
- *   `require()` the package get types that describe a CommonJS module.
+ *   `require()` the package get types that describe a CommonJS module;
+ * - each `assets` folder of `src/`, copied to the same place in `dist/`: the files a module reads
+ *   beside itself (the console page's HTML, style sheet and scripts), as they are. Both builds read
+ *   them from there: in the CommonJS bundle, `import.meta.url` is the URL of the same module in the
+ *   ES module build.
  *
  * Usage: `node scripts/build.mjs [--out-dir <dir>]` (default `dist`).
  *
@@ -39,8 +44,9 @@ const require = createRequire(import.meta.url);
  */
 const CJS_ENTRIES = {
   index: 'src/index.ts',
-  'adapters/ai-sdk': 'src/adapters/ai-sdk.ts',
-  'adapters/langgraph': 'src/adapters/langgraph.ts',
+  // Beside index.cjs: esmTwinUrl() takes a bundle's folder for `dist/cjs/`.
+  'ai-sdk': 'src/adapters/ai-sdk.ts',
+  langgraph: 'src/adapters/langgraph.ts',
 };
 
 const { values } = parseArgs({ options: { 'out-dir': { type: 'string', default: 'dist' } } });
@@ -57,6 +63,7 @@ try {
   await mkdir(scratch, { recursive: true });
   compileEsm(scratch);
   await pointSourceMapsAtSrc(scratch);
+  await copyAssets(scratch);
   await bundleCjs(scratch);
   await writeCjsDeclarations(scratch);
   await moveInto(scratch, outDir);
@@ -96,8 +103,38 @@ async function pointSourceMapsAtSrc(target) {
   }
 }
 
+/** Every `assets` folder under `src/`, copied to the same place under the build. */
+async function copyAssets(target) {
+  const src = join(root, 'src');
+  for (const file of await listFiles(src)) {
+    if (!file.split('/').slice(0, -1).includes('assets')) continue;
+    await mkdir(dirname(join(target, file)), { recursive: true });
+    await copyFile(join(src, file), join(target, file));
+  }
+}
+
+/**
+ * In the CommonJS bundle, `import.meta.url` of a module is the URL its ES module twin has in
+ * `dist/`, where the files it reads beside itself are (esbuild would leave it empty).
+ */
+function esmTwinUrl() {
+  return {
+    name: 'esm-twin-import-meta-url',
+    setup(builder) {
+      builder.onLoad({ filter: /\.ts$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes('import.meta.url')) return undefined;
+        const twin = relative(join(root, 'src'), args.path).split('\\').join('/').replace(/\.ts$/, '.js');
+        const url = `require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', ${JSON.stringify(twin)})).href`;
+        return { contents: source.replaceAll('import.meta.url', `(${url})`), loader: 'ts' };
+      });
+    },
+  };
+}
+
 async function bundleCjs(target) {
   await build({
+    plugins: [esmTwinUrl()],
     entryPoints: Object.fromEntries(
       Object.entries(CJS_ENTRIES).map(([out, source]) => [out, join(root, source)]),
     ),

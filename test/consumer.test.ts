@@ -152,7 +152,7 @@ describe('the packed package, installed into a new project', () => {
     const entries = ['index', 'adapters/ai-sdk', 'adapters/langgraph'].flatMap((entry) => [
       `dist/${entry}.js`,
       `dist/${entry}.d.ts`,
-      `dist/cjs/${entry}.cjs`,
+      `dist/cjs/${entry.replace('adapters/', '')}.cjs`,
       `dist/cjs/${entry}.d.cts`,
     ]);
     for (const entry of entries) {
