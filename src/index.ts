@@ -36,7 +36,7 @@ export { MCP_ROUTE } from './mcp-route.js';
 export type { CallEvent, CallOutcome, OnCall } from './observe/on-call.js';
 export type { ErrorContext } from './protocol/report.js';
 export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './protocol/versions.js';
-export { connectToolProvider } from './providers/connect.js';
+export { type ConnectToolProviderOptions, connectToolProvider } from './providers/connect.js';
 export {
   type ConsoleToolProvider,
   type McpToolProviderConsoleOptions,
