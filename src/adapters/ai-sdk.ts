@@ -3,7 +3,7 @@
  * It needs nothing of `ai` at run time: it reads what `streamText` or an agent's `stream` returns.
  */
 import type { ModelMessage } from 'ai';
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../errors/package-errors.js';
 import type { AppEvent, AppRun, RunApp } from '../types.js';
 import { type ApprovalRequest, PartReader } from './ai-sdk-parts.js';
 import { type AskAnswer, type AskRequest, asJson, askOf, untilAborted } from './shared.js';

@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { z } from 'zod';
-import { AppRunError, ConfigurationError } from '../errors.js';
-import { functionOption, parseFactoryOptions } from '../factory-options.js';
+import { AppRunError, ConfigurationError } from '../errors/package-errors.js';
 import type { AppEvent, AppRun, HostApp, RunApp } from '../types.js';
+import { functionOption, parseFactoryOptions } from '../util/factory-options.js';
 import { type AskAnswer, type AskRequest, asJson, askOf, untilAborted } from './shared.js';
 
 /** A compiled graph (`new StateGraph(...).compile()`, `entrypoint(...)`), as far as the adapter's types read it. */

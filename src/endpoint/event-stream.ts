@@ -1,135 +1,85 @@
 import type { ServerResponse } from 'node:http';
-import { PushQueue, type PushReader } from '../protocol/push-queue.js';
-import { KEEP_ALIVE, type StreamItem } from '../protocol/reply.js';
+import type { EventStream, StreamOutput } from '../protocol/stream/event-stream.js';
 
 /** A response that a buffering middleware such as `compression()` wraps: `flush()` sends what it holds. */
 type BufferedResponse = ServerResponse & { flush?: () => void };
 
-/** An SSE comment line: clients skip it (HTML "Server-sent events", §9.2.6); proxies see traffic. */
-const COMMENT = ': keep-alive\n\n';
-
-/** Told once how a stream reply's writing ended: its body ended, or reading the stream failed. */
+/** Told once how a stream reply's writing ended: its body ended, or its producer failed. */
 export interface StreamWatcher {
   ended(): void;
   failed(error: unknown): void;
 }
 
 /**
- * Writes a stream reply as server-sent events (the Streamable HTTP transport of MCP 2025-03-26 and
- * later): one `data:` event per message, each on the wire as soon as it comes, the response last.
- * No `Content-Length`: the body's end is the stream's end. When the client goes away the stream
- * is given up, which tells its producer; whether that cancels the run is the protocol's decision.
- * `watcher` learns how it ended: one object for every stream rather than a promise for each, held
- * as long as its run.
+ * Writes an event stream reply: its head, then the text the core hands over, each piece on the
+ * wire as soon as it comes (docs/http-contract.md, "Long runs"); the stream decides what and when.
+ * When the client goes away the stream is told, which tells its producer; whether that cancels the
+ * run is the protocol's decision. `watcher` learns how it ended: one object for every stream
+ * rather than a promise for each, held as long as its run.
  */
 export function writeEventStream(
   res: BufferedResponse,
   status: number,
-  items: AsyncIterable<StreamItem>,
+  headers: Readonly<Record<string, string>>,
+  stream: EventStream,
   watcher: StreamWatcher,
 ): void {
   res.statusCode = status;
-  res.setHeader('Content-Type', 'text/event-stream');
-  res.setHeader('Cache-Control', 'no-cache');
-  // nginx buffers a proxied reply unless it says not to (README, "Long runs").
-  res.setHeader('X-Accel-Buffering', 'no');
-  const writer = new EventStreamWriter(res, watcher);
-  if (items instanceof PushQueue) writer.readQueue(items);
-  else writer.readIterator(items[Symbol.asyncIterator]());
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  const writer = new ResponseOutput(res, stream, watcher);
+  stream.pipe(writer);
+  writer.watch();
 }
 
-/**
- * One stream being written, as an object whose methods the stream calls rather than an async loop:
- * a stream stays open as long as its run, and a pending async function keeps its whole frame for
- * that time (README, "Long runs"). A `PushQueue`, what the core's streams are, hands its items
- * over as they are pushed; any other async iterable is read one `next()` at a time.
- */
-class EventStreamWriter implements PushReader<StreamItem> {
+/** One response an event stream is written to. */
+class ResponseOutput implements StreamOutput {
   readonly #res: BufferedResponse;
+  readonly #stream: EventStream;
   readonly #watcher: StreamWatcher;
-  /** Events produced together (an app that reports several stages at once) leave in one write. */
-  #pending = '';
-  /** Stops reading when the client goes away, which tells the stream's producer. */
-  #giveUp: (() => void) | undefined;
+  /** Tells the stream that its client went away; set while the body is being written. */
+  #gone: (() => void) | undefined;
 
-  constructor(res: BufferedResponse, watcher: StreamWatcher) {
+  constructor(res: BufferedResponse, stream: EventStream, watcher: StreamWatcher) {
     this.#res = res;
+    this.#stream = stream;
     this.#watcher = watcher;
   }
 
-  readQueue(queue: PushQueue<StreamItem>): void {
-    this.#watch(() => {
-      queue.return();
-    });
-    queue.read(this);
+  watch(): void {
+    if (this.#res.writableEnded) return;
+    const stream = this.#stream;
+    const gone = () => stream.close();
+    // `on` rather than `once`: `once` wraps the listener in two more objects, held as long as the stream.
+    if (this.#res.destroyed) gone();
+    else {
+      this.#gone = gone;
+      this.#res.on('close', gone);
+    }
   }
 
-  readIterator(iterator: AsyncIterator<StreamItem>): void {
-    this.#watch(() => {
-      iterator.return?.();
-    });
-    const onNext = (next: IteratorResult<StreamItem>): void => {
-      if (next.done) {
-        this.end();
-        return;
-      }
-      this.item(next.value);
-      read();
-    };
-    const onError = (error: unknown): void => {
-      this.#finish();
-      this.#watcher.failed(error);
-    };
-    const read = (): void => {
-      try {
-        iterator.next().then(onNext, onError);
-      } catch (error) {
-        onError(error);
-      }
-    };
-    read();
+  write(text: string): boolean {
+    const res = this.#res;
+    if (res.writableEnded) return true;
+    const flowing = res.write(text);
+    // A compressing middleware would otherwise hold the events until it has enough to compress.
+    res.flush?.();
+    if (!flowing) res.once('drain', () => this.#stream.drained());
+    return flowing;
   }
 
-  item(item: StreamItem): void {
-    if (this.#pending === '') process.nextTick(EventStreamWriter.#send, this);
-    this.#pending += format(item);
-  }
-
-  end(): void {
-    this.#finish();
+  end(text: string): void {
+    this.#close(text);
     this.#watcher.ended();
   }
 
-  #watch(giveUp: () => void): void {
-    this.#giveUp = giveUp;
-    // `on` rather than `once`: `once` wraps the listener in two more objects, held as long as the stream.
-    if (this.#res.destroyed) giveUp();
-    else this.#res.on('close', giveUp);
+  fail(text: string, error: unknown): void {
+    this.#close(text);
+    this.#watcher.failed(error);
   }
 
-  /** What the tick produced, in one write, at the end of the tick. */
-  static #send(writer: EventStreamWriter): void {
-    const res = writer.#res;
-    if (writer.#pending === '' || res.writableEnded) return;
-    res.write(writer.#pending);
-    writer.#pending = '';
-    // A compressing middleware would otherwise hold the events until it has enough to compress.
-    res.flush?.();
+  #close(text: string): void {
+    if (this.#gone) this.#res.off('close', this.#gone);
+    this.#gone = undefined;
+    this.#res.end(text);
   }
-
-  #finish(): void {
-    if (this.#giveUp) this.#res.off('close', this.#giveUp);
-    this.#res.end(this.#pending);
-    this.#pending = '';
-  }
-}
-
-/** One SSE event. JSON.stringify writes no line breaks, so each message is one `data:` line. */
-function format(item: StreamItem): string {
-  if (item === KEEP_ALIVE) return COMMENT;
-  if ('eventId' in item) {
-    return `id: ${item.eventId}\ndata: ${item.message === null ? '' : JSON.stringify(item.message)}\n\n`;
-  }
-  if ('retryMs' in item) return `retry: ${item.retryMs}\n\n`;
-  return `data: ${JSON.stringify(item)}\n\n`;
 }

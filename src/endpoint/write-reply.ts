@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import { errorBody, type McpError } from '../errors/mcp-error.js';
 import { writeEmpty, writeJson } from '../express/write.js';
-import { errorBody, type McpError } from '../protocol/errors.js';
 import type { NowReply } from '../protocol/reply.js';
 import { type StreamWatcher, writeEventStream } from './event-stream.js';
 
@@ -19,7 +19,7 @@ export function writeReply(res: ServerResponse, reply: NowReply, watcher: Stream
       writeJson(res, reply.status, reply.body, reply.json === undefined ? {} : { json: reply.json });
       return;
     case 'stream':
-      writeEventStream(res, reply.status, reply.messages, watcher);
+      writeEventStream(res, reply.status, reply.headers, reply.stream, watcher);
   }
 }
 

@@ -1,18 +1,17 @@
-import type { DelayQueue } from '../delay-queue.js';
-import type { Farm } from '../farm/farm.js';
-import type { RateCheck } from '../farm/rate-limit.js';
+import { McpError } from '../errors/mcp-error.js';
+import { RetryLater } from '../errors/retry-later.js';
 import type { OnCall } from '../observe/on-call.js';
+import type { Farm } from '../store/farm/farm.js';
+import type { RateCheck } from '../store/farm/rate-limit.js';
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
 import { resolveWithAccess } from './access.js';
-import { McpError } from './errors.js';
-import { LiveCall } from './live-call.js';
 import type { RequestId } from './messages.js';
 import type { ErrorContext, ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
 import { ResolveDeadline } from './resolve-deadline.js';
-import type { Resumability } from './resumability.js';
-import { RetryLater } from './retry-later.js';
+import { type ReplyStreams, replyStreams } from './stream/reply-stream.js';
+import type { Resumability } from './stream/resumability.js';
 import { checkServing, type ServingTarget } from './target.js';
 import { createToolMethods, type ToolMethods } from './tool-methods.js';
 
@@ -51,10 +50,8 @@ export interface EraContext<HostRequest> {
   serverInfo: ServerInfo;
   methods: ToolMethods<HostRequest>;
   report: ErrorReporter;
-  /** Where streamed calls wait for their next heartbeat (`CoreOptions.heartbeatMs`); none when 0. */
-  heartbeats: DelayQueue<LiveCall> | undefined;
-  /** See `CoreOptions.resumability`. */
-  resumability?: Resumability;
+  /** What the replies of `tools/call` that may stream share: heartbeats, resumability. */
+  replies: ReplyStreams;
   /**
    * Looks the URL's server code up, lets the caller of an `"oauth"` server in (401 / 403 otherwise),
    * and checks that it may serve (404 / 503 otherwise), then counts the request against the
@@ -86,8 +83,7 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     serverInfo: options.serverInfo,
     methods: createToolMethods(options),
     report,
-    heartbeats: LiveCall.heartbeats(options.heartbeatMs ?? 0),
-    resumability: options.resumability,
+    replies: replyStreams(options.heartbeatMs ?? 0, options.resumability, report),
 
     async resolveTarget(request, id, countsToRateLimit = true) {
       const { resolved, auth } = await resolveWithAccess(request, id, report, deadline);

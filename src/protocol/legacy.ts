@@ -1,29 +1,19 @@
+import { McpError } from '../errors/mcp-error.js';
 import type { RunObserver } from '../tool/observer.js';
-import { clientNameOf, DEFAULT_CLIENT_NAME } from './client-name.js';
-import type { EraContext, ServerInfo } from './context.js';
-import { McpError } from './errors.js';
-import { openLiveCall } from './live-call.js';
-import { describeIssues, InitializeParamsSchema, type Message, type RequestId } from './messages.js';
-import { parseMessage } from './parse.js';
-import {
-  ACCEPTED,
-  type EndpointReply,
-  jsonReply,
-  type LaterReply,
-  type NowReply,
-  type ReplySink,
-  resultResponse,
-} from './reply.js';
-import type { EndpointRequest } from './request.js';
-import type { Resumability } from './resumability.js';
-import { recordStream } from './resumable.js';
-import type { ServingTarget } from './target.js';
 import {
   DEFAULT_HEADER_VERSION,
   isLegacyVersion,
   negotiateLegacyVersion,
   SUPPORTED_VERSIONS,
-} from './versions.js';
+} from '../versions.js';
+import { clientNameOf, DEFAULT_CLIENT_NAME } from './client-name.js';
+import type { EraContext, ServerInfo } from './context.js';
+import { describeIssues, InitializeParamsSchema, type Message, type RequestId } from './messages.js';
+import { parseMessage } from './parse.js';
+import { ACCEPTED, type EndpointReply, jsonReply, resultResponse } from './reply.js';
+import type { EndpointRequest } from './request.js';
+import { openReplyStream } from './stream/reply-stream.js';
+import type { ServingTarget } from './target.js';
 
 /** A legacy-era message once its envelope, id and version are known good. */
 export type LegacyCall =
@@ -55,15 +45,13 @@ export async function handleLegacy<HostRequest>(
   }
   const live =
     call.method === 'tools/call'
-      ? openLiveCall(request, call.id, call.params, call.protocolVersion, ctx.heartbeats)
+      ? openReplyStream(request, call.id, call.params, call.protocolVersion, target, ctx.replies)
       : undefined;
-  if (live) {
-    const work = ctx.attempt(() => dispatchLegacy(call, target, request, ctx, live));
-    const reply = live.reply(work, ctx, target);
-    // 2024-11-05 has no resumption; 2026-07-28's closing is cancellation (README, "Running several instances").
-    if (!ctx.resumability || call.protocolVersion < '2025-03-26') return reply;
-    return resumableLater(live, target, call.protocolVersion, ctx.resumability, ctx);
-  }
+  if (live)
+    return live.reply(
+      ctx.attempt(() => dispatchLegacy(call, target, request, ctx, live)),
+      ctx,
+    );
   const work = ctx.guarded(() => dispatchLegacy(call, target, request, ctx), id, target);
   return jsonReply(200, resultResponse(id, await work));
 }
@@ -171,48 +159,3 @@ export function acceptNotification<HostRequest>(
 const keepWatching = (): void => {};
 /** One shared function: a streamed call keeps what this returns for as long as it runs. */
 const ignoreClose = (): (() => void) => keepWatching;
-
-/** The later reply of `live`, its stream made resumable before it is handed over (`resumableReply`). */
-function resumableLater<HostRequest>(
-  live: LaterReply,
-  target: ServingTarget,
-  protocolVersion: string,
-  resumability: Resumability,
-  ctx: EraContext<HostRequest>,
-): EndpointReply {
-  const deliver = (sink: ReplySink) =>
-    live.deliver({
-      // Never rejects: a stream it cannot record goes out live.
-      reply: (answer) => {
-        resumableReply(answer, target, protocolVersion, resumability, ctx).then((resumable) =>
-          sink.reply(resumable),
-        );
-      },
-    });
-  return { kind: 'later', reply: { deliver } };
-}
-
-/**
- * A streamed reply made resumable, for a router that has somewhere to keep its events; any other
- * reply as it is.
- */
-async function resumableReply<HostRequest>(
-  reply: NowReply,
-  target: ServingTarget,
-  protocolVersion: string,
-  resumability: Resumability,
-  ctx: EraContext<HostRequest>,
-): Promise<NowReply> {
-  if (reply.kind !== 'stream') return reply;
-  try {
-    const { server } = target;
-    return {
-      ...reply,
-      messages: await recordStream(reply.messages, server.id, protocolVersion, resumability, ctx.report),
-    };
-  } catch (error) {
-    // No place to keep the stream (the database failing): the client still gets it, live.
-    ctx.report(error, { phase: 'dispatch', serverId: target.server.id, appId: target.app.id });
-    return reply;
-  }
-}

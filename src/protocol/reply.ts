@@ -1,5 +1,6 @@
-import { errorBody, type McpError } from './errors.js';
-import type { JsonRpcNotification, JsonRpcResponse, RequestId } from './messages.js';
+import { errorBody, type McpError } from '../errors/mcp-error.js';
+import type { JsonRpcResponse, RequestId } from './messages.js';
+import type { EventStream } from './stream/event-stream.js';
 
 /**
  * A result whose JSON text never changes (a tool's `tools/list` result for one protocol version),
@@ -33,31 +34,6 @@ export interface OutgoingResponse {
   json?: string;
 }
 
-/**
- * A sign of life in a stream that carries no message: an SSE comment line, which clients skip and
- * proxies count as traffic (a heartbeat of a call without a progress token).
- */
-export const KEEP_ALIVE: unique symbol = Symbol('keep-alive');
-
-/** A message with its SSE event id, for resumption; `null`: the priming event, an id and no data. */
-export interface IdentifiedEvent {
-  readonly eventId: string;
-  readonly message: JsonRpcResponse | JsonRpcNotification | null;
-}
-
-/** The SSE `retry` field: how soon the client should reconnect, in ms. */
-export interface RetryHint {
-  readonly retryMs: number;
-}
-
-/** What a stream sends, one event each: a JSON-RPC message (with its id when resumable), a sign of life, a retry hint. */
-export type StreamItem =
-  | JsonRpcResponse
-  | JsonRpcNotification
-  | typeof KEEP_ALIVE
-  | IdentifiedEvent
-  | RetryHint;
-
 /** Where a reply that is known later goes: the HTTP layer's writer of one response. */
 export interface ReplySink {
   reply(reply: NowReply): void;
@@ -73,7 +49,8 @@ export interface LaterReply {
  * - `accepted`: 202 with no body (notifications only);
  * - `json`: one JSON-RPC response, or an array of them for a batch, as `application/json`;
  *   `json` is its exact text when the core has it already;
- * - `stream`: messages to send one by one as they come (a `text/event-stream`), the response last;
+ * - `stream`: an event stream's head, and its text to write as it comes (`EventStream`), the
+ *   response last;
  * - `later`: one of the others, once it is known (a `tools/call` that may stream: JSON if its
  *   result comes first, a stream otherwise). Handed over as an object rather than awaited, so that
  *   nothing on the way holds a pending async function until then (`heartbeatMs` at most).
@@ -91,7 +68,7 @@ export type EndpointReply =
        */
       headers?: Readonly<Record<string, string>>;
     }
-  | { kind: 'stream'; status: number; messages: AsyncIterable<StreamItem> }
+  | { kind: 'stream'; status: number; headers: Readonly<Record<string, string>>; stream: EventStream }
   | { kind: 'later'; reply: LaterReply };
 
 /** A reply that is known now: what a `later` reply turns into. */

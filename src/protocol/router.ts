@@ -1,12 +1,12 @@
+import { McpError, toMcpError } from '../errors/mcp-error.js';
 import { handleBatch } from './batch.js';
 import { attempt, type CoreOptions, createEraContext } from './context.js';
 import { isModernRequest } from './era.js';
-import { McpError, toMcpError } from './errors.js';
 import { handleLegacy } from './legacy.js';
 import { handleModern } from './modern/handle.js';
 import { type EndpointReply, errorReply } from './reply.js';
 import type { EndpointRequest } from './request.js';
-import { resumeStream } from './resumable.js';
+import { resumeStream } from './stream/resume.js';
 
 export type ProtocolCore<HostRequest> = (request: EndpointRequest<HostRequest>) => Promise<EndpointReply>;
 
@@ -25,15 +25,16 @@ export function createProtocolCore<HostRequest>(
     return errorReply(toMcpError(error));
   };
   const route = (request: EndpointRequest<HostRequest>): Promise<EndpointReply> => {
-    if (request.lastEventId !== undefined && ctx.resumability) {
-      return resumeStream(request, request.lastEventId, ctx, ctx.resumability);
+    const { resumability } = ctx.replies;
+    if (request.lastEventId !== undefined && resumability) {
+      return resumeStream(request, request.lastEventId, ctx, resumability);
     }
     if (Array.isArray(request.payload)) return handleBatch(request, ctx);
     if (isModernRequest(request.payload, request.headers.protocolVersion)) return handleModern(request, ctx);
     return handleLegacy(request, ctx);
   };
   // A callback on the era's promise rather than an async function: a `tools/call` that may stream
-  // settles when it is known whether it does (`LiveCall`), and a pending async function would keep
+  // settles when it is known whether it does (`ReplyStream`), and a pending async function would keep
   // its frame until then.
   return (request) => attempt(() => route(request)).then(undefined, answerFailure);
 }

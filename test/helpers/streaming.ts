@@ -7,8 +7,9 @@ import http from 'node:http';
 import { createGunzip } from 'node:zlib';
 import { expect } from 'vitest';
 import type { AppEvent, AppRun, HostApp, McpServerOptions, ServerStore } from '../../src/index.js';
-import { PushQueue } from '../../src/protocol/push-queue.js';
 import type { ErrorContext } from '../../src/protocol/report.js';
+import { AsyncQueue } from './async-queue.js';
+import { sleep } from './common.js';
 import { CLIENT_HEADERS, type Headers } from './hosts.js';
 
 const TENANT = 'tenant-streaming';
@@ -77,24 +78,15 @@ export interface StreamingWorld {
   options(overrides?: Partial<McpServerOptions>): McpServerOptions;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-
 export async function createStreamingWorld(store: ServerStore): Promise<StreamingWorld> {
   const publish = (app: HostApp) =>
     store.createServer({ tenantId: TENANT, appId: app.id, name: app.name, description: '', parameters: {} });
   const [report, quick, sleeper, progressFixture] = await Promise.all(APPS.map(publish));
   const reports: StreamingWorld['reports'] = [];
-  const started = new PushQueue<ScriptedRun>();
+  const started = new AsyncQueue<ScriptedRun>();
 
   function scripted(run: AppRun): AsyncIterable<AppEvent> {
-    const events = new PushQueue<AppEvent | Failure>();
+    const events = new AsyncQueue<AppEvent | Failure>();
     started.push({
       run,
       emit: (event) => events.push(event),
@@ -213,7 +205,7 @@ export function postLive(
         agent: false,
       },
       (res) => {
-        const blocks = new PushQueue<string>();
+        const blocks = new AsyncQueue<string>();
         const isStream = (res.headers['content-type'] ?? '').startsWith('text/event-stream');
         const source = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
         source.setEncoding('utf8');

@@ -1,14 +1,19 @@
+import { McpError } from '../../errors/mcp-error.js';
+import {
+  FIRST_MODERN_VERSION,
+  isLegacyVersion,
+  isModernVersion,
+  SUPPORTED_VERSIONS,
+} from '../../versions.js';
 import { clientNameOf } from '../client-name.js';
 import type { EraContext } from '../context.js';
 import { hasEnvelopeClaim, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../era.js';
-import { McpError } from '../errors.js';
-import { type LiveCall, openLiveCall } from '../live-call.js';
 import type { RequestId } from '../messages.js';
 import { parseMessage } from '../parse.js';
 import { ACCEPTED, type EndpointReply, jsonReply, resultResponse, type SerializedResult } from '../reply.js';
 import type { EndpointRequest } from '../request.js';
+import { openReplyStream, type ReplyStream } from '../stream/reply-stream.js';
 import type { ServingTarget } from '../target.js';
-import { FIRST_MODERN_VERSION, isLegacyVersion, isModernVersion, SUPPORTED_VERSIONS } from '../versions.js';
 import { type Envelope, EnvelopeSchema, NotificationEnvelopeSchema, parseEnvelope } from './envelope.js';
 import { crossCheck, headerMismatch, readModernHeaders, requireHeaders } from './headers.js';
 
@@ -87,13 +92,12 @@ export async function handleModern<HostRequest>(
   const target = await ctx.resolveTarget(request, id);
   // The same streaming rules as the 2025 era, the progress token in `params._meta` too (MCP 2026-07-28).
   const live =
-    method === 'tools/call' ? openLiveCall(request, id, params, version, ctx.heartbeats) : undefined;
+    method === 'tools/call' ? openReplyStream(request, id, params, version, target, ctx.replies) : undefined;
   const served = { id, method, params, version, envelope, target, request, live };
   if (live)
     return live.reply(
       ctx.attempt(() => dispatch(served, ctx)),
       ctx,
-      target,
     );
   return jsonReply(200, resultResponse(id, await ctx.guarded(() => dispatch(served, ctx), id, target)));
 }
@@ -107,7 +111,7 @@ interface ModernCall<HostRequest> {
   target: ServingTarget;
   request: EndpointRequest<HostRequest>;
   /** The call's reply when it may stream, which follows the run. */
-  live: LiveCall | undefined;
+  live: ReplyStream | undefined;
 }
 
 /** Not `async`: a list answers at once, and a call's promise is handed on rather than awaited. */
