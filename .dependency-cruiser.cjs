@@ -23,6 +23,7 @@ const LAYERS = {
   console: ['errors', 'util', 'tool', 'store', 'client', 'express'],
   metrics: ['errors', 'observe'],
   cli: ['errors', 'util', 'store'],
+  adapters: ['errors', 'util'],
 };
 const layerRules = Object.entries(LAYERS).map(([layer, below]) => ({
   name: `layer-${layer}`,
@@ -43,6 +44,14 @@ module.exports = {
       comment: 'A new folder of src/ takes its place among the layers (LAYERS above, docs/architecture.md).',
       from: { path: '^src/' },
       to: { path: `^src/(?!(${Object.keys(LAYERS).join('|')})/)[^/]+/` },
+    },
+    {
+      name: 'adapters-are-entry-points',
+      severity: 'error',
+      comment:
+        'Each adapter is an entry point of its own (package.json exports): nothing imports one, so the main entry never loads a framework.',
+      from: { path: '^src/', pathNot: '^src/adapters/' },
+      to: { path: '^src/adapters/' },
     },
     {
       name: 'nothing-imports-the-index',

@@ -1,7 +1,8 @@
 /**
  * The example host's Express application: what a team adds to its own backend to publish its apps
  * as MCP servers and to call remote MCP servers from them, plus routes of its own (`GET /apps`, and
- * the consoles behind a bearer token).
+ * the consoles behind a bearer token). Its apps: the demo apps (apps.js), two built with the AI SDK
+ * and LangGraph (framework-apps.js), and Who Am I (oauth-demo.js).
  */
 import { timingSafeEqual } from 'node:crypto';
 import express from 'express';
@@ -23,12 +24,17 @@ import {
   TENANT_ID,
 } from './apps.js';
 import { MCP_SCOPE } from './dev-authorization-server.js';
+import { FRAMEWORK_ANNOTATIONS, FRAMEWORK_APPS, runFrameworkApp } from './framework-apps.js';
 import { runWhoami, WHOAMI_APP } from './oauth-demo.js';
 import { REMOTE_STATS_APP_ID, remoteStatsRunner } from './remote-stats.js';
 
-/** The host's apps: the demo apps, and Who Am I, the app of the "oauth" demo server. */
+/** The host's apps: the demo apps, the framework apps, and Who Am I, the app of the "oauth" demo server. */
+const HOST_APPS = [...FRAMEWORK_APPS, WHOAMI_APP];
 const loadApp = (appId, tenantId) =>
-  appId === WHOAMI_APP.id && tenantId === TENANT_ID ? WHOAMI_APP : loadDemoApp(appId, tenantId);
+  (tenantId === TENANT_ID && HOST_APPS.find((app) => app.id === appId)) || loadDemoApp(appId, tenantId);
+
+/** The apps `GET /apps` lists: all but Who Am I, the app of the "oauth" demo server. */
+const LISTED_APPS = [...DEMO_APPS, ...FRAMEWORK_APPS];
 
 /**
  * Creates the tables if needed and the Express app. Nothing listens yet. With an `issuer`, servers
@@ -51,7 +57,8 @@ export async function createHost({ knex, consoleToken, encryptionKey, issuer }) 
   /** @type {import('express-app-mcp').RunApp} */
   const runApp = (run) => {
     if (run.app.id === REMOTE_STATS_APP_ID) return runRemoteStats(run);
-    return run.app.id === WHOAMI_APP.id ? runWhoami(run) : runLocalApp(run);
+    if (run.app.id === WHOAMI_APP.id) return runWhoami(run);
+    return runFrameworkApp(run) ?? runLocalApp(run);
   };
 
   const app = express();
@@ -73,7 +80,7 @@ export async function createHost({ knex, consoleToken, encryptionKey, issuer }) 
 
   // Handy for scripts: which apps exist. Never the server codes: they are credentials.
   app.get('/apps', (_req, res) => {
-    res.json(DEMO_APPS.map(({ id, name, mode }) => ({ id, name, mode })));
+    res.json(LISTED_APPS.map(({ id, name, mode }) => ({ id, name, mode })));
   });
 
   const authorize = (req) => authorizeBearer(req, consoleToken);
@@ -91,7 +98,7 @@ export async function createHost({ knex, consoleToken, encryptionKey, issuer }) 
       store,
       loadApp,
       authorize,
-      listApps: (tenantId) => (tenantId === TENANT_ID ? [...DEMO_APPS, WHOAMI_APP] : []),
+      listApps: (tenantId) => (tenantId === TENANT_ID ? [...LISTED_APPS, WHOAMI_APP] : []),
       page: { toolProviders: 'tool-providers' },
     }),
   );
@@ -147,7 +154,7 @@ function safeEqual(given, expected) {
  */
 export async function seedServers(store) {
   const published = [];
-  for (const app of [...DEMO_APPS, WHOAMI_APP]) {
+  for (const app of [...LISTED_APPS, WHOAMI_APP]) {
     let server = await store.getServerByApp(TENANT_ID, app.id);
     if (!server) {
       try {
@@ -157,7 +164,7 @@ export async function seedServers(store) {
           name: app.name,
           description: app.description ?? '',
           parameters: {},
-          annotations: DEMO_ANNOTATIONS[app.id],
+          annotations: DEMO_ANNOTATIONS[app.id] ?? FRAMEWORK_ANNOTATIONS[app.id],
           authMode: app === WHOAMI_APP ? 'oauth' : 'code',
         });
       } catch (error) {

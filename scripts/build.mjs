@@ -6,7 +6,9 @@
  *   through them names files that exist in the installed package;
  * - `dist/cjs/index.cjs`: the CommonJS build, one file bundled by esbuild from our own sources
  *   only (every package stays an external `require`); `dist/cjs/metrics.cjs`, the CommonJS build of
- *   `express-app-mcp/metrics`, which takes what it shares with the main entry from `index.cjs`;
+ *   `express-app-mcp/metrics`, which takes what it shares with the main entry from `index.cjs`; and
+ *   one bundle beside it per framework adapter (`dist/cjs/ai-sdk.cjs`, `dist/cjs/langgraph.cjs`), so
+ *   that the main entry never loads a framework;
  * - `dist/cjs/**.d.cts`: the declarations again, as CommonJS declarations, so TypeScript users who
  *   `require()` the package get types that describe a CommonJS module;
  * - each `assets` folder of `src/`, copied to the same place in `dist/`: the files a module reads
@@ -144,6 +146,18 @@ async function bundleCjs(target) {
     entryPoints: [join(root, 'src', 'metrics', 'index.ts')],
     outfile: join(target, 'cjs', 'metrics.cjs'),
     plugins: [fromMainBundle(join(root, 'src', 'metrics'))],
+  });
+  // An adapter's bundle carries its own copy of what it imports from our sources, its error
+  // classes included: those are told by their `code`, as between the two builds.
+  await build({
+    ...common,
+    plugins: [esmTwinUrl()],
+    entryPoints: {
+      'ai-sdk': join(root, 'src', 'adapters', 'ai-sdk.ts'),
+      langgraph: join(root, 'src', 'adapters', 'langgraph.ts'),
+    },
+    outdir: join(target, 'cjs'),
+    outExtension: { '.js': '.cjs' },
   });
 }
 

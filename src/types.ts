@@ -220,6 +220,11 @@ export type AppEvent =
   | { event: 'workflow_finished'; outputs: Record<string, unknown> | null }
   | { event: 'message_file'; file: AppFile }
   | { event: 'progress'; progress: number; total?: number; message?: string }
+  /**
+   * The end of an answer, as Dify's chat events end: `metadata.usage` (the tokens the run used,
+   * as a JSON object) becomes the result's `_meta.usage` (docs/adapters.md, "Usage").
+   */
+  | { event: 'message_end'; metadata?: { usage?: Record<string, unknown> } }
   | { event: 'error'; message: string };
 
 /** Runs one app once: a plain result, or a stream of events. */

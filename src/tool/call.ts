@@ -10,6 +10,8 @@ export interface CallToolResult {
   content: ContentBlock[];
   structuredContent?: Record<string, unknown>;
   isError: boolean;
+  /** `usage`: what the run reported it used (a `message_end` event), on a successful result only. */
+  _meta?: Record<string, unknown>;
 }
 
 export const DEFAULT_MAX_INLINE_RESULT_BYTES = 4 * 1024 * 1024;
@@ -82,5 +84,7 @@ function shape(
   }
   const result: CallToolResult = { content, isError: false };
   if (features.structured) result.structuredContent = parts.structured;
+  // MCP "General fields": `_meta` is where a result carries information besides its content.
+  if (produced.usage !== undefined) result._meta = { usage: produced.usage };
   return result;
 }

@@ -7,8 +7,14 @@ import type { RunStop } from './stop.js';
 
 /** What a run produced, before it is shaped into a `tools/call` result. */
 export type Produced =
-  | { kind: 'outputs'; outputs: Record<string, unknown> }
-  | { kind: 'answer'; answer: string; files: unknown[]; conversationId?: string }
+  | { kind: 'outputs'; outputs: Record<string, unknown>; usage?: Record<string, unknown> }
+  | {
+      kind: 'answer';
+      answer: string;
+      files: unknown[];
+      conversationId?: string;
+      usage?: Record<string, unknown>;
+    }
   | { kind: 'error'; message: string };
 
 export const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
@@ -26,8 +32,8 @@ export function fromPlainResult(mode: AppMode, result: AppResult | null | undefi
 /**
  * Folds an event stream into a result (README, "runApp, mode by mode"). The answer is the `message` answers (a
  * `message_replace` replaces what came before); without any, the `agent_message` answers; without
- * those, the `agent_thought` thoughts. `message_file` events add files. An `error`
- * event ends the run. Unknown events are ignored.
+ * those, the `agent_thought` thoughts. `message_file` events add files; the last `message_end`
+ * that names a usage gives it. An `error` event ends the run. Unknown events are ignored.
  */
 export async function fromEvents(
   mode: AppMode,
@@ -41,6 +47,7 @@ export async function fromEvents(
   let thoughts = '';
   const files: unknown[] = [];
   let conversationId: string | undefined;
+  let usage: Record<string, unknown> | undefined;
   for await (const event of events) {
     if (stop.stopped) break;
     // Dify names the conversation on most chat events; the last one named wins.
@@ -68,12 +75,18 @@ export async function fromEvents(
       case 'progress':
         observer?.progress(event);
         break;
+      case 'message_end':
+        if (isJsonObject(event.metadata) && isJsonObject(event.metadata.usage)) usage = event.metadata.usage;
+        break;
       case 'error':
         return { kind: 'error', message: text(event.message) || 'the app reported an error' };
     }
   }
-  if (producesOutputs(mode)) return { kind: 'outputs', outputs };
-  return { kind: 'answer', answer: message ?? agentMessage ?? thoughts, files, conversationId };
+  const produced: Produced = producesOutputs(mode)
+    ? { kind: 'outputs', outputs }
+    : { kind: 'answer', answer: message ?? agentMessage ?? thoughts, files, conversationId };
+  if (usage !== undefined) produced.usage = usage;
+  return produced;
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');

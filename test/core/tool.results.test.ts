@@ -293,3 +293,44 @@ describe('any mode may stream or return a plain result', () => {
     expect(result).toEqual(failure('node 3 failed'));
   });
 });
+
+describe("the usage a run reports (message_end's metadata.usage)", () => {
+  const usage = { prompt_tokens: 12, completion_tokens: 30, total_tokens: 42 };
+
+  it("becomes the result's _meta.usage, in a chat answer and in a workflow's outputs", async () => {
+    const chat = await call(appOf('chat'), () =>
+      stream({ event: 'message', answer: 'Hi' }, { event: 'message_end', metadata: { usage, other: 1 } }),
+    );
+    expect(chat.result).toEqual({ ...success('Hi', { answer: 'Hi' }), _meta: { usage } });
+    const outputs = await call(workflow, () =>
+      stream(
+        { event: 'workflow_finished', outputs: { a: 1 } },
+        { event: 'message_end', metadata: { usage } },
+      ),
+    );
+    expect(outputs.result).toEqual({ ...success('{"a":1}', { a: 1 }), _meta: { usage } });
+  });
+
+  it('the last message_end that names a usage wins; a usage that is no object is none', async () => {
+    const { result } = await call(appOf('chat'), () =>
+      stream(
+        { event: 'message_end', metadata: { usage: { total_tokens: 1 } } },
+        { event: 'message', answer: 'Hi' },
+        { event: 'message_end', metadata: { usage } },
+        { event: 'message_end', metadata: { usage: 42 } },
+        { event: 'message_end' },
+      ),
+    );
+    expect(result).toEqual({ ...success('Hi', { answer: 'Hi' }), _meta: { usage } });
+    expect(
+      (await call(appOf('chat'), () => stream({ event: 'message_end', metadata: { usage: [1] } }))).result,
+    ).toEqual(success('', { answer: '' }));
+  });
+
+  it('an error result carries no usage', async () => {
+    const { result } = await call(appOf('chat'), () =>
+      stream({ event: 'message_end', metadata: { usage } }, { event: 'error', message: 'it broke' }),
+    );
+    expect(result).toEqual(failure('it broke'));
+  });
+});

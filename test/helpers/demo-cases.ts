@@ -10,6 +10,7 @@ import {
   HOW_TO_CONTINUE,
 } from './conversations.js';
 import { FILE_DEMO_CASES } from './example-file-cases.js';
+import { FRAMEWORK_DEMO_CASES } from './framework-cases.js';
 import { failure } from './tool-call.js';
 
 export const SERVER_INFO = { name: 'express-app-mcp', version: PACKAGE_VERSION };
@@ -351,3 +352,6 @@ DEMO_CASES.push({
     { arguments: {}, result: failure('Invalid arguments for tool Remote_Text_Stats: text is required') },
   ],
 });
+
+// The two apps built with the AI SDK and LangGraph, published through the package's adapters.
+DEMO_CASES.push(...FRAMEWORK_DEMO_CASES);

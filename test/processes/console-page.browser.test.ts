@@ -430,6 +430,8 @@ describe.skipIf(missing !== undefined)(
         'Manual Finder Chatbot Active',
         'Slow Report Workflow Active',
         'Remote Text Stats Workflow Active',
+        'Weather Agent Agent Active',
+        'Tagline Writer Workflow Active',
         'Who Am I Workflow Active',
       ]);
 

@@ -194,6 +194,12 @@ describe('the packed package, installed into a new project', () => {
     expect(packed).toEqual(
       expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'src/index.ts']),
     );
+    const adapterEntries = ['adapters/ai-sdk', 'adapters/langgraph'].flatMap((entry) => [
+      `dist/${entry}.js`,
+      `dist/${entry}.d.ts`,
+      `dist/cjs/${entry.replace('adapters/', '')}.cjs`,
+      `dist/cjs/${entry}.d.cts`,
+    ]);
     for (const entry of [
       'dist/index.js',
       'dist/index.d.ts',
@@ -204,6 +210,7 @@ describe('the packed package, installed into a new project', () => {
       'dist/cjs/metrics.cjs',
       'dist/cjs/metrics/index.d.cts',
       'dist/cli/main.js',
+      ...adapterEntries,
     ]) {
       expect(packed).toContain(entry);
     }

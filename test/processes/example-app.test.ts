@@ -22,6 +22,7 @@ import {
   slowReportResult,
   TEXT_STATS_OUTPUTS,
 } from '../helpers/demo-cases.js';
+import { TAGLINE_NODES, TAGLINE_OUTPUTS } from '../helpers/framework-cases.js';
 import { describeEach } from '../helpers/postgres.js';
 import {
   CONSOLE_TOKEN,
@@ -177,6 +178,28 @@ describeEach(databaseKinds)('the example app on $name, started with npm start', 
           message: `stage ${index + 1} of 5: ${stage}`,
         })),
       );
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the Tagline Writer, a LangGraph graph, streams a progress notification per node, then its outputs', async () => {
+    const client = await sdkClient(urlOf('Tagline Writer'));
+    try {
+      const notes: unknown[] = [];
+      const result = await client.callTool(
+        { name: 'Tagline_Writer', arguments: { topic: 'Tea' } },
+        undefined,
+        {
+          onprogress: (note) => notes.push(note),
+        },
+      );
+      expect(result).toEqual({
+        content: [{ type: 'text', text: JSON.stringify(TAGLINE_OUTPUTS) }],
+        structuredContent: TAGLINE_OUTPUTS,
+        isError: false,
+      });
+      expect(notes).toEqual(TAGLINE_NODES.map((node, index) => ({ progress: index + 1, message: node })));
     } finally {
       await client.close();
     }

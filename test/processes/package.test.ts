@@ -100,6 +100,16 @@ describe('the published package (npm pack)', () => {
     }
   });
 
+  it('declares the frameworks of its adapters as optional peers, the majors they are tested with', () => {
+    const frameworks = ['ai', '@langchain/core', '@langchain/langgraph'];
+    expect(Object.fromEntries(frameworks.map((name) => [name, manifest.peerDependencies[name]]))).toEqual({
+      ai: '^6.0.0 || ^7.0.0',
+      '@langchain/core': '^1.0.0',
+      '@langchain/langgraph': '^1.0.0',
+    });
+    for (const name of frameworks) expect(manifest.peerDependenciesMeta[name]).toEqual({ optional: true });
+  });
+
   it('declares @types/express as an optional peer, for TypeScript users', () => {
     expect(manifest.peerDependencies['@types/express']).toBe('^4.17.0 || ^5.0.0');
     expect(manifest.peerDependenciesMeta['@types/express']).toEqual({ optional: true });

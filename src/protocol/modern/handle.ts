@@ -147,7 +147,12 @@ function dispatch<HostRequest>(
         clientName: clientNameOf(call.envelope[META_CLIENT_INFO]),
         observer: call.live,
       });
-      return calling.then((outcome) => ({ ...COMPLETE, ...outcome, _meta: meta }));
+      // The result's own `_meta` (the run's usage) goes beside the server's.
+      return calling.then((outcome) => ({
+        ...COMPLETE,
+        ...outcome,
+        _meta: outcome._meta ? { ...outcome._meta, ...meta } : meta,
+      }));
     }
   }
 }
