@@ -1,5 +1,5 @@
 import type { ErrorContext, ErrorReporter } from '../report.js';
-import type { EventStream } from './event-stream.js';
+import type { EventStream, StreamProducer } from './event-stream.js';
 import { isMessage, isResponse, type StreamItem, type StreamMessage } from './events.js';
 import { cut, eventId, type Resumability, windowOf } from './resumability.js';
 
@@ -7,6 +7,9 @@ import { cut, eventId, type Resumability, windowOf } from './resumability.js';
 const END: unique symbol = Symbol('end');
 
 const noWindow = (): void => {};
+
+/** How many items may wait for their turn before the producer is asked to pause (`backlogged`). */
+const MAX_QUEUED = 16;
 
 /**
  * A streamed reply made resumable (MCP 2025-03-26 Streamable HTTP, "Resumability and
@@ -43,6 +46,8 @@ export class Recording {
     primes: boolean,
     report: ErrorReporter,
     where: ErrorContext,
+    /** Told when the items that waited have gone, after `backlogged`. */
+    readonly producer: Pick<StreamProducer, 'drained'>,
   ) {
     this.#out = out;
     this.#resumability = resumability;
@@ -80,6 +85,11 @@ export class Recording {
     );
   }
 
+  /** Whether many items wait for their turn (the database is slower than the app): the producer pauses. */
+  get backlogged(): boolean {
+    return this.#queue.length >= MAX_QUEUED;
+  }
+
   take(item: StreamItem): void {
     this.#queue.push(item);
     if (!this.#busy) this.#next();
@@ -94,6 +104,7 @@ export class Recording {
   /** Sends what waits, up to the next message to store, which sends the rest once stored. */
   #next(): void {
     this.#busy = false;
+    if (this.#queue.length >= MAX_QUEUED) queueMicrotask(() => this.producer.drained?.());
     for (let item = this.#queue.shift(); item !== undefined; item = this.#queue.shift()) {
       if (item === END) {
         this.#busy = true;
