@@ -1,9 +1,11 @@
 import type { Request } from 'express';
+import { StoreTimeout } from '../errors/unavailable.js';
 import { safeHook } from '../express/hook.js';
 import type { ErrorReporter } from '../protocol/report.js';
 import { createProtocolCore, type ProtocolCore } from '../protocol/router.js';
 import { resumedHeartbeats } from '../protocol/stream/resume.js';
 import { createRateCheck } from '../store/farm/rate-limit.js';
+import { Deadlines } from '../util/deadlines.js';
 import type { ParsedMcpServerOptions } from './mcp-server-options.js';
 
 /** The protocol core `mcpServer` serves, made from its parsed options, and the hook it reports to. */
@@ -31,6 +33,10 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
       retentionMs: config.streamRetentionMs,
       windowMs: config.streamWindowMs,
       heartbeats: resumedHeartbeats(config.heartbeatMs),
+      deadlines: new Deadlines(
+        config.resolveTimeoutMs,
+        () => new StoreTimeout('the stream events store', config.resolveTimeoutMs),
+      ),
     },
     onCall: config.onCall,
   });

@@ -9,12 +9,21 @@ export interface StreamRead {
   ended: boolean;
 }
 
+/** One event of a stream as it is stored: its number in the stream and its message's JSON text. */
+export interface StoredEvent {
+  seq: number;
+  data: string;
+}
+
+/** A new stream's id: unguessable (128 random bits), so that it may be sent before it is stored. */
+export const newStreamId = (): string => randomBytes(16).toString('base64url');
+
 /** The events of resumable streams, in the host's database (PostgreSQL or SQLite). */
 export interface StreamEventStore {
-  /** Starts a stream of `serverId`; its id is unguessable (128 random bits). */
-  open(serverId: string): Promise<string>;
-  /** Stores event `seq` (1, 2, …, in order) of a stream. */
-  append(streamId: string, seq: number, message: unknown): Promise<void>;
+  /** Starts stream `streamId` (`newStreamId`) of `serverId`. */
+  open(streamId: string, serverId: string): Promise<void>;
+  /** Stores events of a stream, numbered 1, 2, … in order, after those stored before. */
+  append(streamId: string, events: readonly StoredEvent[]): Promise<void>;
   /** The stream is over; its events are kept `retentionMs` more. */
   end(streamId: string, retentionMs: number): Promise<void>;
   /** The events after `afterSeq`; `null` when there is no such stream for that server (any more). */
@@ -54,8 +63,7 @@ export function knexStreamEvents(
   return {
     heard,
 
-    async open(serverId) {
-      const id = randomBytes(16).toString('base64url');
+    async open(id, serverId) {
       const now = Date.now();
       await knex(tables.streams).insert({
         id,
@@ -66,11 +74,11 @@ export function knexStreamEvents(
       });
       // Cleaning up is nobody's request: a failure here must not fail the stream.
       sweep(now).catch(() => {});
-      return id;
     },
 
-    async append(streamId, seq, message) {
-      await knex(tables.streamEvents).insert({ stream_id: streamId, seq, data: JSON.stringify(message) });
+    async append(streamId, events) {
+      const rows = events.map(({ seq, data }) => ({ stream_id: streamId, seq, data }));
+      await knex(tables.streamEvents).insert(rows);
       heard(streamId);
       await announce?.(streamId);
     },

@@ -9,9 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { HostApp, McpServerOptions, ServerRecord } from '../../src/index.js';
+import type { AppEvent, AppResult, HostApp, McpServerOptions, ServerRecord } from '../../src/index.js';
 import { knexServerStore, migrate } from '../../src/store/index.js';
 import type { KnexServerStore } from '../../src/store/types.js';
+import { AsyncQueue } from '../helpers/async-queue.js';
 import { databases, type TestDatabase } from '../helpers/databases.js';
 import {
   expectRpcReply,
@@ -23,6 +24,7 @@ import {
   startHost,
 } from '../helpers/hosts.js';
 import { type CutDatabase, cutDatabase, expectRetryAfter, OUTAGES } from '../helpers/outage.js';
+import { openSse, type SseEvent } from '../helpers/sse.js';
 import { untilListening } from '../helpers/stores.js';
 
 const postgres = databases.filter((kind) => kind.name === 'postgres');
@@ -51,6 +53,7 @@ describe.each(postgres)('a database outage on the request path, on $name', (kind
   afterEach(() => {
     cut.proxy.restore();
     reports.length = 0;
+    script = undefined;
   });
   afterAll(async () => {
     await Promise.all(hosts.map((host) => host.close()));
@@ -97,7 +100,106 @@ describe.each(postgres)('a database outage on the request path, on $name', (kind
 
   const callTool = (id: number) => request(id, 'tools/call', { name: 'Echo', arguments: {} });
 
+  /** The app of a streamed call: it says what the test pushes, when it pushes it. */
+  let script: AsyncQueue<AppEvent> | undefined;
+  const scripted = async (): Promise<AppResult | AsyncIterable<AppEvent>> => {
+    const events = script;
+    if (!events) return { outputs: { echoed: true } };
+    return (async function* () {
+      yield* events;
+    })();
+  };
+  /** A server in use: its code cached, its end user created, before the outage. */
+  async function inUse(host: Host): Promise<ServerRecord> {
+    const server = await publish();
+    await warm(host, server);
+    expect((await host.post(server.serverCode, callTool(0))).status).toBe(200);
+    return server;
+  }
+  const streamedCall = (host: Host, server: ServerRecord, id: number) =>
+    openSse(host.url, {
+      path: host.path(server.serverCode),
+      headers: { 'mcp-protocol-version': '2025-06-18' },
+      body: request(id, 'tools/call', { name: 'Echo', arguments: {}, _meta: { progressToken: id } }),
+    });
+  const progressEvent = (token: number, value: number) =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: token, progress: value },
+    });
+  const finished = (id: number) => ({
+    jsonrpc: '2.0',
+    id,
+    result: {
+      content: [{ type: 'text', text: '{"echoed":true}' }],
+      structuredContent: { echoed: true },
+      isError: false,
+    },
+  });
+  /** Events as the client read them, with their data parsed. */
+  const parsed = (events: SseEvent[]) =>
+    events.map((event) => ({ ...event, data: JSON.parse(event.data ?? 'null') }));
+
   describe.each(OUTAGES)('when the database %s', (_label, how) => {
+    it('a stream that cannot be stored from its start goes out live, each event as the app says it, without ids', async () => {
+      const host = await start({ store, runApp: scripted });
+      const server = await inUse(host);
+      script = new AsyncQueue();
+      cut.proxy.cut(how);
+      script.push({ event: 'progress', progress: 1 });
+      const stream = await streamedCall(host, server, 3);
+      expect(await stream.next()).toEqual({ data: progressEvent(3, 1) });
+      // The app says more only once the client has had what came before.
+      script.push({ event: 'progress', progress: 2 });
+      expect(await stream.next()).toEqual({ data: progressEvent(3, 2) });
+      script.push({ event: 'workflow_finished', outputs: { echoed: true } });
+      script.end();
+      expect(parsed(await stream.rest())).toEqual([{ data: finished(3) }]);
+      expect(reports).toContainEqual({
+        error: expect.anything(),
+        context: { phase: 'dispatch', serverId: server.id },
+      });
+    });
+
+    it('a stream whose storing stalls midway goes on live at once, with the ids it had', async () => {
+      const host = await start({ store, runApp: scripted });
+      const server = await inUse(host);
+      script = new AsyncQueue();
+      script.push({ event: 'progress', progress: 1 });
+      const stream = await streamedCall(host, server, 4);
+      const first = (await stream.next())!;
+      expect(first.data).toBe(progressEvent(4, 1));
+      expect(first.id).toMatch(/^[A-Za-z0-9_-]{22}\.1$/);
+      cut.proxy.cut(how);
+      script.push({ event: 'progress', progress: 2 });
+      const second = (await stream.next())!;
+      expect(second).toEqual({ id: first.id!.replace(/1$/, '2'), data: progressEvent(4, 2) });
+      script.push({ event: 'workflow_finished', outputs: { echoed: true } });
+      script.end();
+      const rest = parsed(await stream.rest());
+      expect(rest.map((event) => event.data)).toEqual([finished(4)]);
+    });
+
+    it('a GET that resumes a stream answers 503 with Retry-After', async () => {
+      const host = await start({ store, runApp: scripted });
+      const server = await inUse(host);
+      script = new AsyncQueue();
+      script.push({ event: 'progress', progress: 1 });
+      script.push({ event: 'workflow_finished', outputs: { echoed: true } });
+      script.end();
+      const events = await (await streamedCall(host, server, 5)).rest();
+      expect(events).toHaveLength(2);
+      cut.proxy.cut(how);
+      const reply = await host.send({
+        method: 'GET',
+        path: host.path(server.serverCode),
+        headers: { 'last-event-id': events[0]!.id!, accept: 'text/event-stream' },
+      });
+      expectRpcReply(reply, 503, rpcError(null, -32603, UNAVAILABLE));
+      expectRetryAfter(reply);
+    });
+
     it('a call whose end user is not created yet answers 503 with Retry-After, and is reported', async () => {
       const host = await start();
       const server = await publish();
@@ -106,9 +208,10 @@ describe.each(postgres)('a database outage on the request path, on $name', (kind
       const reply = await host.post(server.serverCode, callTool(1));
       expectRpcReply(reply, 503, rpcError(1, -32603, UNAVAILABLE));
       expectRetryAfter(reply);
-      expect(reports).toEqual([
-        { error: expect.anything(), context: expect.objectContaining({ phase: 'dispatch' }) },
-      ]);
+      expect(reports).toContainEqual({
+        error: expect.anything(),
+        context: { phase: 'dispatch', serverId: server.id, appId: APP.id },
+      });
       cut.proxy.restore();
       await servedAgain(host, server);
     });

@@ -211,7 +211,7 @@ export class ReplyStream implements RunObserver, StreamProducer, LaterReply {
     this.#send(item);
   }
 
-  /** The reply becomes an event stream: handed over at once, or once its stored stream is open. */
+  /** The reply becomes an event stream, handed over at once; a resumable one is stored behind it. */
   #open(): void {
     this.#phase = 'streaming';
     const out = new EventStream(this);
@@ -226,7 +226,8 @@ export class ReplyStream implements RunObserver, StreamProducer, LaterReply {
     const where = { phase: 'dispatch', serverId: server.id, appId: app.id } as const;
     const recording = new Recording(out, resumability, this.resumable.primes, report, where, this);
     this.#recording = recording;
-    recording.open().then(() => this.#answer(reply));
+    recording.open();
+    this.#answer(reply);
   }
 
   #send(item: StreamItem): void {
@@ -262,7 +263,7 @@ export class ReplyStream implements RunObserver, StreamProducer, LaterReply {
    * A stored stream goes on being stored, for the client to resume.
    */
   readerGone(): void {
-    if (!this.#recording?.opened) {
+    if (!this.#recording?.storing) {
       this.#stopBeating();
       this.#phase = 'over';
     }

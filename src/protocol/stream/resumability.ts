@@ -1,4 +1,5 @@
 import type { StreamEventStore } from '../../store/stream-events.js';
+import type { Deadlines } from '../../util/deadlines.js';
 import type { Delayed, DelayQueue } from '../../util/delay-queue.js';
 import type { EventStream } from './event-stream.js';
 
@@ -14,6 +15,8 @@ export interface Resumability {
   windowMs: number;
   /** Where resumed streams wait for their next comment line (`resumedHeartbeats`); none when `heartbeatMs` is 0. */
   heartbeats: DelayQueue<ResumedBeat> | undefined;
+  /** The deadline of each read and write of the stored streams (`resolveTimeoutMs`). */
+  deadlines: Deadlines;
 }
 
 /** A resumed stream's place among its router's heartbeats (`resumedHeartbeats`). */

@@ -1,6 +1,7 @@
 import { McpError } from '../../errors/mcp-error.js';
 import type { StreamRead } from '../../store/stream-events.js';
 import { DelayQueue } from '../../util/delay-queue.js';
+import { lookupFailure } from '../access.js';
 import type { EraContext } from '../context.js';
 import type { EndpointReply } from '../reply.js';
 import type { EndpointRequest } from '../request.js';
@@ -37,8 +38,15 @@ export async function resumeStream<HostRequest>(
 ): Promise<EndpointReply> {
   const target = await ctx.resolveTarget(request, null, false);
   const parsed = parseEventId(lastEventId);
-  const { store, heartbeats } = resumability;
-  const first = parsed && (await store.read(parsed.streamId, target.server.id, parsed.seq));
+  const { store, heartbeats, deadlines } = resumability;
+  const where = { phase: 'dispatch', serverId: target.server.id } as const;
+  let first: StreamRead | null = null;
+  try {
+    first = parsed && (await deadlines.within(store.read(parsed.streamId, target.server.id, parsed.seq)));
+  } catch (error) {
+    ctx.report(error, where);
+    throw lookupFailure(error, null);
+  }
   if (!parsed || !first)
     throw new McpError('streamNotFound', 'Stream not found: no such stream of this server');
   const { streamId } = parsed;
@@ -98,10 +106,10 @@ export async function resumeStream<HostRequest>(
       try {
         do {
           readAgain = false;
-          deliver(await store.read(streamId, target.server.id, last));
+          deliver(await deadlines.within(store.read(streamId, target.server.id, last)));
         } while (readAgain && !done);
       } catch (error) {
-        ctx.report(error, { phase: 'dispatch', serverId: target.server.id });
+        ctx.report(error, where);
         finish();
       } finally {
         reading = undefined;
