@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ToolProviderStore } from '../../store/providers/types.js';
 import { functionOption, methodsOption, parseFactoryOptions } from '../../util/factory-options.js';
-import { type AuthorizeConsole, logConsoleFailure } from '../console-options.js';
+import { type AuthorizeConsole, logConsoleFailure, resolveTimeoutOption } from '../console-options.js';
 
 /** What the provider console was doing when an internal failure happened. */
 export interface ToolProviderConsoleErrorContext {
@@ -18,9 +18,11 @@ export interface McpToolProviderConsoleOptions {
   authorize: AuthorizeConsole;
   /** Receives internal failures (store, `authorize`, a key that does not fit) with their cause. Default: `console.error`, a repeated failure once per 10 s with a count. */
   onError?: (error: unknown, context: ToolProviderConsoleErrorContext) => void;
+  /** As for `mcpConsole`: the longest a query of the store may take before a 503; `0`: no limit. Default: 5000. */
+  resolveTimeoutMs?: number;
 }
 
-const STORE_METHODS = [
+export const STORE_METHODS = [
   'createProvider',
   'listProviders',
   'getProvider',
@@ -40,6 +42,7 @@ const OptionsSchema = z.strictObject({
   onError: fn<(error: unknown, context: ToolProviderConsoleErrorContext) => void>().default(() =>
     logConsoleFailure('tool provider console'),
   ),
+  resolveTimeoutMs: resolveTimeoutOption,
 });
 
 /** Validates the options once, at factory time (a `ConfigurationError` names a wrong one). */
