@@ -71,6 +71,8 @@ export class Recording {
     where: ErrorContext,
     /** Told when the stream takes more again, after `backlogged`. */
     producer: Pick<StreamProducer, 'drained'>,
+    /** The request the stream answers, for a follower to answer if its run is lost. */
+    readonly requestId: string | number,
   ) {
     this.#out = out;
     this.#resumability = resumability;
@@ -143,34 +145,40 @@ export class Recording {
       if (item === null && !this.#storing) continue;
       this.#send(item, seq, data);
     }
-    if (this.#ended && this.#live) {
-      this.#live = false;
-      this.#out.end();
-    }
+    this.#endIfStored();
   }
 
-  /** The stream is over: the reply ends now, and the stored stream once what was taken is stored. */
+  /**
+   * The reply's body ends once the stored stream has ended too (or storing gave up), so that a
+   * `GET` after the last event finds the stream ended; everything taken has gone out already.
+   */
+  #endIfStored(): void {
+    if (!this.#ended || !this.#live || this.#held !== undefined) return;
+    if (this.#storing && !this.#closed) return;
+    this.#live = false;
+    this.#out.end();
+  }
+
+  /** The stream is over: once what was taken is stored, the stored stream ends, then the reply. */
   end(): void {
     this.#ended = true;
     // Nothing comes after the response, not even a `retry` hint.
     this.#stopWindow();
-    if (this.#live && this.#held === undefined) {
-      this.#live = false;
-      this.#out.end();
-    }
     this.#write();
+    this.#endIfStored();
   }
 
   /** The next write, once the one before is done: the stream's row, then its events in order, then its end. */
   #write(): void {
     if (this.#writing || !this.#storing) return;
-    const { store, retentionMs, deadlines } = this.#resumability;
+    const { store, retentionMs, deadlines, leases } = this.#resumability;
     let work: Promise<void>;
     let done: () => void;
     if (!this.#opened) {
-      work = store.open(this.streamId, this.#where.serverId as string);
+      work = store.open(this.streamId, this.#where.serverId as string, this.requestId, leases.leaseMs);
       done = () => {
         this.#opened = true;
+        leases.hold(this.streamId);
         this.#release();
         this.#cutIfResumable();
       };
@@ -186,6 +194,8 @@ export class Recording {
       work = store.end(this.streamId, retentionMs);
       done = () => {
         this.#closed = true;
+        leases.release(this.streamId);
+        this.#endIfStored();
       };
     } else return;
     this.#writing = true;
@@ -225,6 +235,7 @@ export class Recording {
     this.#storing = false;
     this.#unstored = [];
     this.#unstoredChars = 0;
+    this.#resumability.leases.release(this.streamId);
     this.#release();
     this.#producer.drained?.();
     if (this.#responseSeq > 0 && this.#storedSeq >= this.#responseSeq) return;

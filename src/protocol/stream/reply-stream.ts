@@ -224,7 +224,7 @@ export class ReplyStream implements RunObserver, StreamProducer, LaterReply {
     }
     const { server, app } = this.target;
     const where = { phase: 'dispatch', serverId: server.id, appId: app.id } as const;
-    const recording = new Recording(out, resumability, this.resumable.primes, report, where, this);
+    const recording = new Recording(out, resumability, this.resumable.primes, report, where, this, this.id);
     this.#recording = recording;
     recording.open();
     this.#answer(reply);
