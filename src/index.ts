@@ -8,7 +8,7 @@ export type {
   RemoteTool,
   RemoteToolResult,
 } from './client/types.js';
-export { connectToolProvider } from './console/providers/connect.js';
+export { type ConnectToolProviderOptions, connectToolProvider } from './console/providers/connect.js';
 export {
   type ConsoleToolProvider,
   type McpToolProviderConsoleOptions,
@@ -18,8 +18,12 @@ export {
 export {
   type AuthorizeConsole,
   type ConsoleAccess,
+  type ConsoleApp,
+  type ConsoleAppInput,
   type ConsoleErrorContext,
+  type ConsolePageOptions,
   type ConsoleServer,
+  type ListApps,
   type McpConsoleOptions,
   mcpConsole,
 } from './console/router.js';

@@ -39,9 +39,13 @@ export type FileType = 'image' | 'document' | 'audio' | 'video' | 'custom';
 export interface FileInput {
   /** The Dify file type the file matched. */
   type: FileType;
-  /** An `https:` or `http:` URL, or a base64 `data:` URL, as the client sent it. */
+  /**
+   * An `https:` or `http:` URL, or a base64 `data:` URL, as the WHATWG URL parser writes it
+   * (`href`: scheme and host in lower case, spaces and non-ASCII escaped, dot segments resolved).
+   */
   url: string;
   filename?: string;
+  /** A valid media type (`type/subtype` and parameters, at most 255 characters), its type and subtype in lower case. */
   mimeType?: string;
 }
 
@@ -271,4 +275,14 @@ export interface AuthOptions<HostRequest = unknown> {
   requiredScopes?: string[];
   /** A human-readable name of the servers, for consent screens (RFC 9728 `resource_name`). Default: none. */
   resourceName?: string;
+  /**
+   * The public URL where the router is mounted, as clients reach it (`https://mcp.example.com`, or
+   * `https://example.com/api` under a prefix): each server's resource URL, the audience its tokens
+   * must name, is this followed by `/mcp/server/<code>/mcp`. Default: from the request, and only
+   * from a `Host` (or a trusted `X-Forwarded-Host`) that passed the host check: a loopback name on
+   * a server that listens on loopback, or one of `allowedHosts`. A server that listens elsewhere
+   * with neither option cannot know its audience and refuses its `"oauth"` servers' requests
+   * (docs/security.md).
+   */
+  resourceBaseUrl?: string;
 }

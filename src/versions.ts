@@ -1,7 +1,7 @@
 import type { ToolFeatures } from './tool/features.js';
 
 /** This package's version, shown as `serverInfo.version` by default; a test keeps it equal to package.json. */
-export const PACKAGE_VERSION = '0.1.0';
+export const PACKAGE_VERSION = '0.2.0';
 
 /**
  * Protocol revisions served on the legacy (initialize handshake) path, oldest first

@@ -6,14 +6,16 @@ import type { ResolveServer, RunApp } from '../express/types.js';
 import type { OnCall } from '../observe/on-call.js';
 import type { ErrorContext } from '../protocol/report.js';
 import type { RateLimit } from '../store/farm/rate-limit.js';
+import { isResolverFactory } from '../store/resolver.js';
 import type { ServerStore } from '../store/types.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
-import { DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
 import type { AuthOptions, HostApp } from '../types.js';
 import { functionOption, parseFactoryOptions } from '../util/factory-options.js';
 import { ThrottledLog } from '../util/throttled-log.js';
 import { PACKAGE_VERSION } from '../versions.js';
 import { AllowedHostsSchema } from './allowed-hosts.js';
+import { AllowedOriginsSchema } from './allowed-origins.js';
 
 /** Options of `mcpServer()`. Only `resolveServer` and `runApp` are required. */
 export interface McpServerOptions {
@@ -25,17 +27,26 @@ export interface McpServerOptions {
   serverInfo?: { name: string; version: string };
   /** Overrides the tool name derived from the app name; the result is still made valid. Default: derived from `app.name`. */
   toolName?: (app: HostApp) => string;
-  /** Browser origins allowed besides the request's own origin. Default: none. */
+  /**
+   * Browser origins allowed besides the request's own origin, each written as browsers send
+   * `Origin`: `scheme://host[:port]`, no path (`https://app.example.com`, `http://localhost:5173`),
+   * matched whatever its case; `'*'` allows every origin. Anything else is a `ConfigurationError`.
+   * Default: none.
+   */
   allowedOrigins?: string[];
   /**
    * Host names allowed in `Host` when the server listens on loopback, e.g. behind a reverse proxy,
    * on any port (`mcp.example.com`, as `@modelcontextprotocol/express` takes them); an origin
    * (`https://mcp.example.com`) counts as its host, and an entry that names a port allows that port
-   * only. Default: none besides
-   * localhost, 127.0.0.1 and [::1].
+   * only. Default: none besides localhost, 127.0.0.1 and [::1]. On any address, they are also the
+   * hosts an `"oauth"` server's token audience may be taken from when `auth.resourceBaseUrl` is
+   * not set (docs/security.md).
    */
   allowedHosts?: string[];
-  /** Largest body read, in bytes. Default: 4 MiB. */
+  /**
+   * Largest body read, in bytes. Default: 4259840 (4 MiB and 64 KiB), which fits the default
+   * largest `data:` file (3 MiB, 4 MiB as base64) and the rest of its request.
+   */
   maxBodyBytes?: number;
   /**
    * Largest file a client may send inline, as a base64 `data:` URL, in decoded bytes; at most
@@ -77,8 +88,10 @@ export interface McpServerOptions {
   store?: ServerStore;
   /**
    * At most `requests` requests per server in any `windowMs` milliseconds; more answer 429 with
-   * `Retry-After`. Shared by the instances through a PostgreSQL `store`, counted in this process
-   * otherwise. Needs the `rate-limiter-flexible` package. Default: no limit.
+   * `Retry-After`. Each `notifications/cancelled` counts as a request, and so does each message of
+   * a batch (docs/http-contract.md, row 15a). Shared by the instances through a PostgreSQL
+   * `store`, counted in this process otherwise. Needs the `rate-limiter-flexible` package.
+   * Default: no limit.
    */
   rateLimit?: RateLimit;
   /**
@@ -113,18 +126,25 @@ export type McpAuthOptions = AuthOptions<Request>;
 const fn = <T>(name: string) => functionOption<T>(`${name} must be a function`);
 
 const OptionsSchema = z.strictObject({
-  resolveServer: fn<ResolveServer>('resolveServer'),
+  resolveServer: z.custom<ResolveServer>(
+    (value) => typeof value === 'function' && !isResolverFactory(value),
+    {
+      // `store.resolver` takes the host's `loadApp` and makes the `resolveServer`; passed uncalled,
+      // every request would call it with a server code and fail.
+      error: (issue) =>
+        isResolverFactory(issue.input)
+          ? 'this is store.resolver itself: call it with your loadApp, resolveServer: store.resolver(loadApp)'
+          : 'resolveServer must be a function',
+    },
+  ),
   runApp: fn<RunApp>('runApp'),
   serverInfo: z
     .strictObject({ name: z.string().min(1), version: z.string().min(1) })
     .default({ name: 'express-app-mcp', version: PACKAGE_VERSION }),
   toolName: fn<(app: HostApp) => string>('toolName').optional(),
-  allowedOrigins: z.array(z.string()).default([]),
+  allowedOrigins: AllowedOriginsSchema.default([]),
   allowedHosts: AllowedHostsSchema.default([]),
-  maxBodyBytes: z
-    .int()
-    .positive()
-    .default(4 * 1024 * 1024),
+  maxBodyBytes: z.int().positive().default(DEFAULT_MAX_BODY_BYTES),
   // setTimeout cannot wait longer than 2^31-1 ms: a larger value would fire at once.
   callTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(300_000),
   heartbeatMs: z.int().nonnegative().max(2_147_483_647).default(10_000),
@@ -163,7 +183,7 @@ function defaultOnError(): (error: unknown, context: ErrorContext) => void {
  * `ConfigurationError` that names it. The caller's object is never mutated.
  */
 export function parseMcpServerOptions(options: McpServerOptions): ParsedMcpServerOptions {
-  const parsed = parseFactoryOptions(OptionsSchema, options, 'express-app-mcp');
+  const parsed = parseFactoryOptions(OptionsSchema, options, 'mcpServer');
   return { ...parsed, maxDataUrlBytes: dataUrlLimit(parsed.maxDataUrlBytes, parsed.maxBodyBytes) };
 }
 
@@ -173,7 +193,7 @@ function dataUrlLimit(maxDataUrlBytes: number | undefined, maxBodyBytes: number)
   if (maxDataUrlBytes > maxBodyBytes) {
     throw new ConfigurationError(
       'invalid_options',
-      `express-app-mcp: invalid option "maxDataUrlBytes": must not be larger than maxBodyBytes (${maxBodyBytes})`,
+      `mcpServer: invalid option "maxDataUrlBytes": must not be larger than maxBodyBytes (${maxBodyBytes})`,
     );
   }
   return maxDataUrlBytes;

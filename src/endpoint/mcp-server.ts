@@ -72,7 +72,7 @@ export interface McpServerRouter extends Router {
  */
 export function mcpServer(options: McpServerOptions): McpServerRouter {
   const config = parseMcpServerOptions(options);
-  const allowedOrigins = new Set(config.allowedOrigins.map((origin) => origin.toLowerCase()));
+  const allowedOrigins = new Set(config.allowedOrigins);
   const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
   const { core, report } = createMcpCore(config);
   const drainer = new Drainer();
@@ -108,7 +108,7 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       drainer.leave();
     }
   }
-  const authenticateByToken = config.auth && requestAuthenticator(config.auth);
+  const authenticateByToken = config.auth && requestAuthenticator(config.auth, allowedHosts);
   // Without a store that keeps streams, `GET` stays 405 whatever it carries.
   const resumable = config.store?.streams !== undefined;
 
@@ -219,7 +219,13 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
   const router = Router();
   if (config.auth) {
     const deadline = new ResolveDeadline(config.resolveTimeoutMs);
-    const metadata = protectedResourceHandler(config.resolveServer, config.auth, report, deadline);
+    const metadata = protectedResourceHandler(
+      config.resolveServer,
+      config.auth,
+      allowedHosts,
+      report,
+      deadline,
+    );
     router.get(PROTECTED_RESOURCE_ROUTE, (req: Request, res: Response, next: NextFunction) => {
       metadata(req, res).catch(next);
     });

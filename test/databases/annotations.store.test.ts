@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   knexServerStore,
   migrate,
@@ -13,7 +13,7 @@ import {
   type ServerStore,
   type ToolAnnotations,
 } from '../../src/index.js';
-import { databases, type TestDatabase } from '../helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import { type OpenStore, storeKinds } from '../helpers/stores.js';
 
 const ALL_HINTS: ToolAnnotations = {
@@ -23,7 +23,7 @@ const ALL_HINTS: ToolAnnotations = {
   openWorldHint: false,
 };
 
-describe.each(storeKinds)('the store contract on $name: annotations', (kind) => {
+describeEach(storeKinds)('the store contract on $name: annotations', (kind) => {
   let opened: OpenStore;
   let store: ServerStore;
 
@@ -128,7 +128,7 @@ describe.each(storeKinds)('the store contract on $name: annotations', (kind) => 
   });
 });
 
-describe.each(databases)('the annotations column and its migration on $name', (kind) => {
+describeEach(databases)('the annotations column and its migration on $name', (kind) => {
   let db: TestDatabase;
   let knex: Knex;
 

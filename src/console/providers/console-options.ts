@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { networkShape, replyLimitsShape } from '../../client/options.js';
 import type { ToolProviderStore } from '../../store/providers/types.js';
 import { functionOption, methodsOption, parseFactoryOptions } from '../../util/factory-options.js';
 import { type AuthorizeConsole, logConsoleFailure, resolveTimeoutOption } from '../console-options.js';
@@ -20,6 +21,18 @@ export interface McpToolProviderConsoleOptions {
   onError?: (error: unknown, context: ToolProviderConsoleErrorContext) => void;
   /** As for `mcpConsole`: the longest a query of the store may take before a 503; `0`: no limit. Default: 5000. */
   resolveTimeoutMs?: number;
+  /** The most bytes a server's reply, or one event of it, may hold, as for `connectMcpServer`. Default `10485760` (10 MiB). */
+  maxReplyBytes?: number;
+  /** The most tools a server may list, as for `connectMcpServer`: more is a 400 and nothing is stored. Default `1000`. */
+  maxTools?: number;
+  /**
+   * `true`: providers may be on any address. Default `false`: a `server_url` (or a redirect) whose
+   * address, once resolved, is loopback, private, link-local or otherwise not public is refused
+   * with "could not connect", unless `isAllowedUrl` permits it; the reason goes to `onError`.
+   */
+  allowPrivateNetworks?: boolean;
+  /** Asked about each URL whose address is not public: `true` lets it through (e.g. your own server). Default: none. */
+  isAllowedUrl?: (url: URL) => boolean;
 }
 
 export const STORE_METHODS = [
@@ -43,6 +56,8 @@ const OptionsSchema = z.strictObject({
     logConsoleFailure('tool provider console'),
   ),
   resolveTimeoutMs: resolveTimeoutOption,
+  ...replyLimitsShape,
+  ...networkShape(false),
 });
 
 /** Validates the options once, at factory time (a `ConfigurationError` names a wrong one). */

@@ -1,4 +1,5 @@
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { isModuleNotFound, missingPeer } from '../../util/missing-peer.js';
 import type { Farm } from './farm.js';
 
 /** `rateLimit` of `mcpServer`: at most `requests` per server in any `windowMs`. */
@@ -7,8 +8,14 @@ export interface RateLimit {
   windowMs: number;
 }
 
-/** Takes one request from a key's allowance: `0` when it may go on, else the ms until it may. */
-export type RateCheck = (key: string) => Promise<number>;
+/** What a key's allowance covers of `points` messages: how many may go on, and the ms until more may. */
+export interface RateVerdict {
+  allowed: number;
+  waitMs: number;
+}
+
+/** Takes `points` messages (default 1) from a key's allowance. */
+export type RateCheck = (key: string, points?: number) => Promise<RateVerdict>;
 
 /**
  * How long the shared counter may take before this instance counts on its own for that request:
@@ -31,24 +38,27 @@ export function createRateCheck(
     onLoadError(error);
     return null;
   });
-  return async (key) => {
+  return async (key, points = 1) => {
     const loaded = await limiter;
-    if (!loaded) return 0;
+    if (!loaded) return { allowed: points, waitMs: 0 };
     try {
-      await loaded.consume(key);
-      return 0;
+      await loaded.consume(key, points);
+      return { allowed: points, waitMs: 0 };
     } catch (rejection) {
       if (rejection instanceof Error) throw rejection;
-      return (rejection as RateLimiterRes).msBeforeNext;
+      const { consumedPoints, msBeforeNext } = rejection as RateLimiterRes;
+      // The counter holds these points too; those that still fit the window may go on.
+      const before = consumedPoints - points;
+      return { allowed: Math.max(0, Math.min(points, limit.requests - before)), waitMs: msBeforeNext };
     }
   };
 }
 
 async function loadLimiter(limit: RateLimit, farm: Farm | undefined): Promise<RateLimiterAbstract> {
-  const flexible = await import('rate-limiter-flexible').catch((cause: unknown) => {
-    throw new Error('rateLimit needs the rate-limiter-flexible package: npm install rate-limiter-flexible', {
-      cause,
-    });
+  const flexible = await import('rate-limiter-flexible').catch((error: unknown) => {
+    throw isModuleNotFound(error, 'rate-limiter-flexible')
+      ? missingPeer('mcpServer', 'rate-limiter-flexible', { cause: error, option: 'rateLimit' })
+      : error;
   });
   const options = { keyPrefix: 'mcp', points: limit.requests, duration: limit.windowMs / 1000 };
   const inMemory = new flexible.RateLimiterMemory(options);
