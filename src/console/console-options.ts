@@ -60,11 +60,19 @@ export interface McpConsoleOptions {
   allowGetRefresh?: boolean;
   /** Receives internal failures (store, `loadApp`, `authorize`) with their cause; clients get a plain 500. Default: `console.error`, a repeated failure once per 10 s with a count. */
   onError?: (error: unknown, context: ConsoleErrorContext) => void;
+  /**
+   * The longest a query of the store may take, in ms, before the request answers 503 with
+   * `Retry-After`, as a database out of reach does; `0` disables the limit. Default: 5000.
+   */
+  resolveTimeoutMs?: number;
 }
 
 const fn = <T>() => functionOption<T>();
 
-const STORE_METHODS = [
+/** `resolveTimeoutMs` of the consoles; setTimeout cannot wait longer than 2^31-1 ms. */
+export const resolveTimeoutOption = z.int().nonnegative().max(2_147_483_647).default(5000);
+
+export const STORE_METHODS = [
   'createServer',
   'getServerByApp',
   'getServerById',
@@ -97,6 +105,7 @@ const ConsoleOptionsSchema = z
     onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(() =>
       logConsoleFailure('console'),
     ),
+    resolveTimeoutMs: resolveTimeoutOption,
   })
   // The page lists the apps: without listApps it would have nothing to show.
   .refine((options) => !options.page || options.listApps, {

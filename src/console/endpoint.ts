@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { safeHook } from '../express/hook.js';
+import { isUnavailable } from '../store/unavailable.js';
 import { type AuthorizeConsole, type ConsoleAccess, ConsoleAccessSchema } from './console-options.js';
 import { ConsoleError } from './errors.js';
 import { writeConsoleError, writeConsoleReply } from './reply.js';
@@ -37,6 +38,20 @@ export interface ConsoleEndpointOptions<Context extends ConsoleContext> {
 }
 
 const internalError = () => new ConsoleError('internal', 'Internal error');
+
+/**
+ * What a failure that is no `ConsoleError` answers, once reported: 503 when the database is out
+ * of reach or too slow (`isUnavailable`), else what the console says, else a plain 500.
+ */
+function failureReply(error: unknown, failure: ((error: unknown) => ConsoleError | undefined) | undefined) {
+  if (isUnavailable(error)) {
+    return new ConsoleError(
+      'temporarily_unavailable',
+      'The database is temporarily unavailable: try again later',
+    );
+  }
+  return failure?.(error) ?? internalError();
+}
 
 /**
  * The frame every console route runs in: authorize the caller (401 / 403 before anything is looked
@@ -89,7 +104,7 @@ export function consoleEndpoint<Context extends ConsoleContext>(options: Console
           if (res.headersSent) return next(error);
           if (error instanceof ConsoleError) return writeConsoleError(res, error);
           report(error, context);
-          writeConsoleError(res, options.failure?.(error) ?? internalError());
+          writeConsoleError(res, failureReply(error, options.failure));
         });
     };
 }

@@ -16,6 +16,8 @@ export const CONSOLE_ERRORS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   internal: 500,
+  /** The database is out of reach, or did not answer within `resolveTimeoutMs`: try again later. */
+  temporarily_unavailable: 503,
   /** The host's `encryptionKey` cannot decrypt the stored tool providers. */
   encryption_key_mismatch: 500,
 } as const satisfies Record<string, number>;

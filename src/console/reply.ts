@@ -10,10 +10,14 @@ export function writeConsoleReply(res: Response, status: number, body: unknown):
   else writeJson(res, status, body, { contentType: 'application/json; charset=utf-8' });
 }
 
-/** Writes a `ConsoleError` as `{ error: { code, message, fields? } }` with its status. */
+/** Writes a `ConsoleError` as `{ error: { code, message, fields? } }` with its status; a 503 says when to try again. */
 export function writeConsoleError(res: Response, error: ConsoleError): void {
+  if (error.code === 'temporarily_unavailable') res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
   writeConsoleReply(res, error.status, consoleErrorBody(error));
 }
+
+/** How long a client is asked to wait while the database cannot be reached, as the MCP route asks. */
+const RETRY_AFTER_SECONDS = 5;
 
 /**
  * A 405 with `Allow`, for a route's other methods, and a `hint` after the method when there is more

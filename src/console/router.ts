@@ -10,6 +10,7 @@ import {
   type ConsoleErrorContext,
   type McpConsoleOptions,
   parseConsoleOptions,
+  STORE_METHODS,
 } from './console-options.js';
 import { type ConsoleCall, type ConsoleReply, consoleEndpoint } from './endpoint.js';
 import { ConsoleError } from './errors.js';
@@ -17,6 +18,7 @@ import { servePage } from './page/route.js';
 import { readJsonBody } from './read-body.js';
 import { methodNotAllowed } from './reply.js';
 import { type ConsoleServer, toConsoleServer } from './server-json.js';
+import { storeWithDeadline } from './store-deadline.js';
 
 export type { ConsoleApp, ConsoleAppInput } from './app-list.js';
 export type {
@@ -53,7 +55,11 @@ type Handler = (call: ConsoleCall<ConsoleErrorContext>) => Promise<ConsoleReply<
  * ```
  */
 export function mcpConsole(options: McpConsoleOptions): Router {
-  const config = parseConsoleOptions(options);
+  const parsed = parseConsoleOptions(options);
+  const config = {
+    ...parsed,
+    store: storeWithDeadline(parsed.store, STORE_METHODS, parsed.resolveTimeoutMs),
+  };
   const endpoint = consoleEndpoint<ConsoleErrorContext>({
     factory: 'mcpConsole',
     authorize: config.authorize,

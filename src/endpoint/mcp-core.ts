@@ -1,10 +1,15 @@
 import type { Request } from 'express';
+import { StoreTimeout } from '../errors/unavailable.js';
 import { safeHook } from '../express/hook.js';
 import { type EmitEvent, eventEmitter } from '../observe/events.js';
 import type { ErrorReporter } from '../protocol/report.js';
 import { createProtocolCore, type ProtocolCore } from '../protocol/router.js';
+import { StreamLeases } from '../protocol/stream/leases.js';
+import type { Resumability } from '../protocol/stream/resumability.js';
 import { resumedHeartbeats } from '../protocol/stream/resume.js';
 import { createRateCheck } from '../store/farm/rate-limit.js';
+import type { StreamEventStore } from '../store/stream-events.js';
+import { Deadlines } from '../util/deadlines.js';
 import type { ParsedMcpServerOptions } from './mcp-server-options.js';
 
 /** The protocol core `mcpServer` serves, made from its parsed options, the hook it reports to and the `metrics` sink's emitter. */
@@ -29,14 +34,30 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
       config.rateLimit &&
       createRateCheck(config.rateLimit, config.store?.farm, (error) => report(error, { phase: 'dispatch' })),
     farm: config.store?.farm,
-    resumability: config.store?.streams && {
-      store: config.store.streams,
-      retentionMs: config.streamRetentionMs,
-      windowMs: config.streamWindowMs,
-      heartbeats: resumedHeartbeats(config.heartbeatMs),
-    },
+    resumability: config.store?.streams && resumabilityOf(config.store.streams, config, report),
     onCall: config.onCall,
     emit,
   });
   return { core, report, emit };
+}
+
+/** How the router keeps streams for `GET` with `Last-Event-ID`, on the store's stream events. */
+function resumabilityOf(
+  store: StreamEventStore,
+  config: ParsedMcpServerOptions,
+  report: ErrorReporter,
+): Resumability {
+  const deadlines = new Deadlines(
+    config.resolveTimeoutMs,
+    () => new StoreTimeout('the stream events store', config.resolveTimeoutMs),
+  );
+  return {
+    store,
+    retentionMs: config.streamRetentionMs,
+    windowMs: config.streamWindowMs,
+    heartbeats: resumedHeartbeats(config.heartbeatMs),
+    deadlines,
+    leases: new StreamLeases(config.streamLeaseMs, store, deadlines, report),
+    callTimeoutMs: config.callTimeoutMs,
+  };
 }

@@ -118,6 +118,13 @@ export interface McpServerOptions {
    * Default: 0 (never).
    */
   streamWindowMs?: number;
+  /**
+   * How long a stored stream's run counts as alive after its instance last said so; the instance
+   * says so every third of it. A resumed stream whose run's lease has lapsed (its instance
+   * stopped) ends at once with an error response saying the run was lost (docs/http-contract.md,
+   * "Resumable streams"). Default: 15000.
+   */
+  streamLeaseMs?: number;
 }
 
 /** The `auth` option of `mcpServer`; `verifyToken` gets the Express request. */
@@ -165,6 +172,7 @@ const OptionsSchema = z.strictObject({
   resolveTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(5000),
   streamRetentionMs: z.int().positive().default(300_000),
   streamWindowMs: z.int().nonnegative().max(2_147_483_647).default(0),
+  streamLeaseMs: z.int().positive().max(2_147_483_647).default(15_000),
   onCall: fn<OnCall>('onCall').optional(),
   metrics: methodsOption<McpEventSink>(
     ['onEvent'],

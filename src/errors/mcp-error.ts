@@ -46,6 +46,8 @@ export const ERROR_KINDS = {
   tooManyRequests: { code: RPC_CODES.SERVER_ERROR, status: 429 },
   temporarilyUnavailable: { code: RPC_CODES.INTERNAL_ERROR, status: 503 },
   streamNotFound: { code: RPC_CODES.INVALID_REQUEST, status: 404 },
+  // A resumed stream whose run stopped without a response: its last event, on a 200 stream.
+  runLost: { code: RPC_CODES.INTERNAL_ERROR, status: 503 },
   // The 2026-07-28 era (MCP 2026-07-28 transports).
   modernHeaderMismatch: { code: RPC_CODES.HEADER_MISMATCH, status: 400 },
   modernInvalidParams: { code: RPC_CODES.INVALID_PARAMS, status: 400 },

@@ -14,3 +14,11 @@ export class ResolveTimeout extends Unavailable {
     super(`resolveServer did not answer within ${ms} ms`);
   }
 }
+
+/** A database write a request waits for did not answer within `resolveTimeoutMs`. */
+export class StoreTimeout extends Unavailable {
+  override name = 'StoreTimeout';
+  constructor(what: string, ms: number) {
+    super(`${what} did not answer within ${ms} ms`);
+  }
+}

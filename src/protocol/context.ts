@@ -1,12 +1,14 @@
 import { McpError } from '../errors/mcp-error.js';
 import { RetryLater } from '../errors/retry-later.js';
+import { StoreTimeout } from '../errors/unavailable.js';
 import type { EmitEvent } from '../observe/events.js';
 import type { OnCall } from '../observe/on-call.js';
 import type { Farm } from '../store/farm/farm.js';
 import type { RateCheck } from '../store/farm/rate-limit.js';
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
-import { resolveWithAccess } from './access.js';
+import { Deadlines } from '../util/deadlines.js';
+import { lookupFailure, resolveWithAccess } from './access.js';
 import type { RequestId } from './messages.js';
 import type { ErrorContext, ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
@@ -82,8 +84,13 @@ export interface EraContext<HostRequest> {
 }
 
 export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>): EraContext<HostRequest> {
-  const { report } = options;
-  const deadline = new ResolveDeadline(options.resolveTimeoutMs);
+  const { report, resolveTimeoutMs } = options;
+  const deadline = new ResolveDeadline(resolveTimeoutMs);
+  // Creating an end user is a database write on the request path: it has the lookup's deadline.
+  const endUsers = new Deadlines(
+    resolveTimeoutMs,
+    () => new StoreTimeout('creating the end user', resolveTimeoutMs),
+  );
   return {
     serverInfo: options.serverInfo,
     methods: createToolMethods(options),
@@ -94,6 +101,8 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     async resolveTarget(request, id, countsToRateLimit = true) {
       const { resolved, auth } = await resolveWithAccess(request, id, report, deadline);
       const target = checkServing(resolved, id, auth);
+      const { endUser } = target;
+      target.endUser = (name) => endUsers.within(endUser(name));
       if (options.rateCheck && countsToRateLimit) await checkRate(options.rateCheck, target, 1, id, report);
       return target;
     },
@@ -132,11 +141,15 @@ const whereOf = (target: ServingTarget | undefined): ErrorContext => ({
   appId: target?.app.id,
 });
 
-/** What a method's failure answers: an `McpError` as it is, anything else an internal error reported with its cause. */
+/**
+ * What a method's failure answers: an `McpError` as it is; anything else is reported with its
+ * cause and answers an internal error, or 503 with `Retry-After` when the database is out of reach
+ * or too slow (creating an end user, docs/http-contract.md, row 19a).
+ */
 function opaque(error: unknown, id: RequestId | null, where: ErrorContext, report: ErrorReporter): McpError {
   if (error instanceof McpError) return error;
   report(error, where);
-  return new McpError('internal', 'Internal error', undefined, id);
+  return lookupFailure(error, id);
 }
 
 /**

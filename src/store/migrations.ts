@@ -195,6 +195,22 @@ const MIGRATIONS: Migration[] = [
       await knex.schema.dropTable(streams);
     },
   },
+  {
+    // The JSON-RPC id of the request a stream answers, as JSON text, so that a resumed stream
+    // whose run was lost can end with a response to that request (docs/http-contract.md,
+    // "Resumable streams"). Streams stored before have none.
+    name: '0010_stream_request_ids',
+    async up(knex, { streams }) {
+      await knex.schema.alterTable(streams, (table) => {
+        table.text('request_id').nullable();
+      });
+    },
+    async down(knex, { streams }) {
+      await knex.schema.alterTable(streams, (table) => {
+        table.dropColumn('request_id');
+      });
+    },
+  },
 ];
 
 /** A string as an SQL literal, for the one place a binding cannot go: the body of a function. */

@@ -7,14 +7,37 @@ export interface StreamRead {
   events: { seq: number; message: unknown }[];
   /** The stream has ended: nothing will follow the events read. */
   ended: boolean;
+  /** When the stream was opened (epoch ms). */
+  startedAt: number;
+  /**
+   * The stream has not ended and its lease has lapsed: no instance has said for a lease that it
+   * still runs the stream's run (its instance stopped). Nothing will follow.
+   */
+  lapsed: boolean;
+  /** The JSON-RPC id of the request the stream answers; `null` for a stream stored without it. */
+  requestId: string | number | null;
 }
+
+/** One event of a stream as it is stored: its number in the stream and its message's JSON text. */
+export interface StoredEvent {
+  seq: number;
+  data: string;
+}
+
+/** A new stream's id: unguessable (128 random bits), so that it may be sent before it is stored. */
+export const newStreamId = (): string => randomBytes(16).toString('base64url');
 
 /** The events of resumable streams, in the host's database (PostgreSQL or SQLite). */
 export interface StreamEventStore {
-  /** Starts a stream of `serverId`; its id is unguessable (128 random bits). */
-  open(serverId: string): Promise<string>;
-  /** Stores event `seq` (1, 2, …, in order) of a stream. */
-  append(streamId: string, seq: number, message: unknown): Promise<void>;
+  /**
+   * Starts stream `streamId` (`newStreamId`) of `serverId`, answering the request `requestId`,
+   * held by this instance for `leaseMs` (`renew`).
+   */
+  open(streamId: string, serverId: string, requestId: string | number, leaseMs: number): Promise<void>;
+  /** The instance still runs these streams' runs: each is held `leaseMs` more, unless it has ended. */
+  renew(streamIds: readonly string[], leaseMs: number): Promise<void>;
+  /** Stores events of a stream, numbered 1, 2, … in order, after those stored before. */
+  append(streamId: string, events: readonly StoredEvent[]): Promise<void>;
   /** The stream is over; its events are kept `retentionMs` more. */
   end(streamId: string, retentionMs: number): Promise<void>;
   /** The events after `afterSeq`; `null` when there is no such stream for that server (any more). */
@@ -23,10 +46,21 @@ export interface StreamEventStore {
   watch(streamId: string, listener: () => void): () => void;
 }
 
-/** A stream whose run never ended (its process died) is deleted after this. */
-const UNFINISHED_STREAM_MS = 24 * 60 * 60 * 1000;
+/**
+ * A stream whose run never ended (its instance stopped) is deleted this long after its lease
+ * lapsed; until then a `GET` learns that its run was lost, rather than that it never existed.
+ */
+const LOST_STREAM_KEPT_MS = 24 * 60 * 60 * 1000;
 /** Expired streams are deleted at most this often, by the store that opens a stream. */
 const SWEEP_EVERY_MS = 60_000;
+
+/** `pg` returns bigint columns as strings, SQLite as numbers. */
+interface StreamRow {
+  created_at: number | string;
+  ended_at: number | string | null;
+  expires_at: number | string;
+  request_id: string | null;
+}
 
 /**
  * The event store of the Knex store. `announce` tells the other instances that a stream has a new
@@ -46,33 +80,47 @@ export function knexStreamEvents(
   async function sweep(now: number): Promise<void> {
     if (now - lastSweep < SWEEP_EVERY_MS) return;
     lastSweep = now;
-    const expired = knex(tables.streams).select('id').where('expires_at', '<', now);
-    await knex(tables.streamEvents).whereIn('stream_id', expired).delete();
-    await knex(tables.streams).where('expires_at', '<', now).delete();
+    // Until it ends, a stream's `expires_at` is its lease.
+    const expired = (query: Knex.QueryBuilder) =>
+      query
+        .where((ended) => ended.whereNotNull('ended_at').andWhere('expires_at', '<', now))
+        .orWhere('expires_at', '<', now - LOST_STREAM_KEPT_MS);
+    await knex(tables.streamEvents)
+      .whereIn('stream_id', expired(knex(tables.streams).select('id')))
+      .delete();
+    await expired(knex(tables.streams)).delete();
   }
 
   return {
     heard,
 
-    async open(serverId) {
-      const id = randomBytes(16).toString('base64url');
+    async open(id, serverId, requestId, leaseMs) {
       const now = Date.now();
       await knex(tables.streams).insert({
         id,
         server_id: serverId,
         created_at: now,
         ended_at: null,
-        expires_at: now + UNFINISHED_STREAM_MS,
+        expires_at: now + leaseMs,
+        request_id: JSON.stringify(requestId),
       });
       // Cleaning up is nobody's request: a failure here must not fail the stream.
       sweep(now).catch(() => {});
-      return id;
     },
 
-    async append(streamId, seq, message) {
-      await knex(tables.streamEvents).insert({ stream_id: streamId, seq, data: JSON.stringify(message) });
+    async append(streamId, events) {
+      const rows = events.map(({ seq, data }) => ({ stream_id: streamId, seq, data }));
+      await knex(tables.streamEvents).insert(rows);
       heard(streamId);
       await announce?.(streamId);
+    },
+
+    async renew(streamIds, leaseMs) {
+      if (streamIds.length === 0) return;
+      await knex(tables.streams)
+        .whereIn('id', streamIds)
+        .whereNull('ended_at')
+        .update({ expires_at: Date.now() + leaseMs });
     },
 
     async end(streamId, retentionMs) {
@@ -85,12 +133,13 @@ export function knexStreamEvents(
     },
 
     async read(streamId, serverId, afterSeq) {
-      const stream: { ended_at: number | string | null; expires_at: number | string } | undefined =
-        await knex(tables.streams)
-          .select('ended_at', 'expires_at')
-          .where({ id: streamId, server_id: serverId })
-          .first();
-      if (!stream || Number(stream.expires_at) < Date.now()) return null;
+      const stream: StreamRow | undefined = await knex(tables.streams)
+        .select('created_at', 'ended_at', 'expires_at', 'request_id')
+        .where({ id: streamId, server_id: serverId })
+        .first();
+      const now = Date.now();
+      const ended = stream !== undefined && stream.ended_at !== null;
+      if (!stream || (ended && Number(stream.expires_at) < now)) return null;
       const rows: { seq: number; data: string }[] = await knex(tables.streamEvents)
         .select('seq', 'data')
         .where({ stream_id: streamId })
@@ -99,7 +148,10 @@ export function knexStreamEvents(
       return {
         events: rows.map((row) => ({ seq: Number(row.seq), message: JSON.parse(row.data) })),
         // The stream row is read first: a stream that had ended by then has all its events in rows.
-        ended: stream.ended_at !== null,
+        ended,
+        startedAt: Number(stream.created_at),
+        lapsed: !ended && Number(stream.expires_at) < now,
+        requestId: stream.request_id === null ? null : (JSON.parse(stream.request_id) as string | number),
       };
     },
 

@@ -33,7 +33,8 @@ export function fromPlainResult(mode: AppMode, result: AppResult | null | undefi
  * Folds an event stream into a result (README, "runApp, mode by mode"). The answer is the `message` answers (a
  * `message_replace` replaces what came before); without any, the `agent_message` answers; without
  * those, the `agent_thought` thoughts. `message_file` events add files; the last `message_end`
- * that names a usage gives it. An `error` event ends the run. Unknown events are ignored.
+ * that names a usage gives it. An `error` event ends the run. Unknown events are ignored. The next
+ * event is taken only once the observer is ready for it (backpressure from a streamed reply).
  */
 export async function fromEvents(
   mode: AppMode,
@@ -81,6 +82,9 @@ export async function fromEvents(
       case 'error':
         return { kind: 'error', message: text(event.message) || 'the app reported an error' };
     }
+    // The app's `yield` waits while its reply cannot take more.
+    const waiting = observer?.ready?.();
+    if (waiting) await waiting;
   }
   const produced: Produced = producesOutputs(mode)
     ? { kind: 'outputs', outputs }

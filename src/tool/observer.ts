@@ -18,6 +18,13 @@ export interface RunObserver {
   progress(report: AppProgress): void;
   /** A `notifications/cancelled` stopped the run: its result is for nobody. */
   cancelled(): void;
+  /**
+   * `undefined` when the reply takes more now; else a promise that settles once it does (its
+   * client has read what was sent, has gone, or the reply is over). The run takes the app's next
+   * event only then, so that a client that does not read slows its run, not the server
+   * (docs/http-contract.md, "Long runs").
+   */
+  ready?(): Promise<void> | undefined;
 }
 
 /**

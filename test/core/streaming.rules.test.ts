@@ -104,6 +104,26 @@ describe('progress notes', () => {
     expect(values.every((value) => value > 9.5 && value < 10)).toBe(true);
   });
 
+  it("once the app's progress has reached its total, heartbeats leave the total out and still increase", () => {
+    const notes = new ProgressNotes('t', '2025-11-25');
+    notes.fromApp({ progress: 4, total: 4, message: 'all done, writing up' });
+    const beats = Array.from({ length: 3 }, () => notes.heartbeat()?.params);
+    expect(beats).toEqual([
+      { progressToken: 't', progress: 4 + 1 / 1001, message: 'all done, writing up' },
+      { progressToken: 't', progress: 4 + 2 / 1002, message: 'all done, writing up' },
+      { progressToken: 't', progress: 4 + 3 / 1003, message: 'all done, writing up' },
+    ]);
+    // An app value past its total: the same.
+    notes.fromApp({ progress: 6, total: 5 });
+    expect(notes.heartbeat()?.params).toEqual({ progressToken: 't', progress: 6 + 1 / 1001 });
+    // The app's own next value carries its total again.
+    expect(notes.fromApp({ progress: 7, total: 8 })?.params).toEqual({
+      progressToken: 't',
+      progress: 7,
+      total: 8,
+    });
+  });
+
   it('after the heartbeats, an app value that they overtook is dropped; a higher one is sent', () => {
     const notes = new ProgressNotes('t', '2025-11-25');
     notes.fromApp({ progress: 0 });

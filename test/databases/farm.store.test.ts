@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { PostgresFarm } from '../../src/store/farm/postgres-farm.js';
 import { knexServerStore, migrate } from '../../src/store/index.js';
 import type { KnexServerStore } from '../../src/store/types.js';
 import type { ServerRecord } from '../../src/types.js';
@@ -227,6 +228,30 @@ describeEach(postgres)('a farm of Knex stores on $name', (kind) => {
       // this lookup has no deadline at all, and would otherwise wait as long as the outage lasts.
       expect(await cut.getServerByCode(server.serverCode)).toEqual(server);
     });
+
+    it('after a long outage that ends silent, LISTEN is back and the cache re-read within a second', async () => {
+      const writer = store();
+      const server = await publish(writer);
+      // Only the listener coming back can explain a re-read within a second.
+      const cut = store({ cacheTtlMs: 60_000 }, proxied);
+      await warm(cut, server);
+      const farm = cut.farm as PostgresFarm;
+      expect(farm.listening).toBe(true);
+      // The database refuses connections for long enough that a backoff would have grown to
+      // seconds, then the network drops every packet.
+      proxy.cut('reset');
+      await vi.waitFor(() => expect(farm.listening).toBe(false), { timeout: 2000, interval: 20 });
+      await sleep(7000);
+      proxy.cut('silence');
+      await sleep(2000);
+      // Written meanwhile: the cut instance cannot hear it.
+      await writer.rotateCode(server.id);
+      proxy.restore();
+      await vi.waitFor(async () => {
+        expect(farm.listening).toBe(true);
+        expect(await cut.getServerByCode(server.serverCode)).toBeNull();
+      }, withinOneSecond);
+    }, 20_000);
 
     it('a code that was never cached is not served from anywhere during the outage', async () => {
       const server = await publish(store());

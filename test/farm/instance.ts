@@ -3,7 +3,8 @@
  * with `mcpServer()` on `knexServerStore` over PostgreSQL (its `store` passed on, so streams resume anywhere), set up as the README's "Running several
  * instances" says, and a `GET /runs` route that tells the suite what its runs went through.
  *
- * Environment: `DATABASE_URL`, `DATABASE_SCHEMA`, `RATE_LIMIT_REQUESTS`, `RESOLVE_TIMEOUT_MS`.
+ * Environment: `DATABASE_URL`, `DATABASE_SCHEMA`, `RATE_LIMIT_REQUESTS`, `RESOLVE_TIMEOUT_MS`,
+ * `STREAM_LEASE_MS`.
  * Prints one JSON line `{"port": N}` once it listens on 127.0.0.1; SIGTERM stops it.
  */
 import express from 'express';
@@ -44,11 +45,19 @@ async function* tick(tag: string): AsyncIterable<AppEvent> {
   yield { event: 'workflow_finished', outputs: { tag, ticks: 6 } };
 }
 
-/** `wait` runs until cancelled, `ticker` streams; every other app answers at once. */
+/** One progress event, then nothing until the run is stopped: a stream whose instance may be killed. */
+async function* hang(signal: AbortSignal): AsyncIterable<AppEvent> {
+  yield { event: 'progress', progress: 1 };
+  await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  yield { event: 'workflow_finished', outputs: {} };
+}
+
+/** `wait` runs until cancelled, `ticker` and `hang` stream; every other app answers at once. */
 async function runApp(run: AppRun) {
   const tag = String(run.inputs.tag);
   runs.push({ tag, event: 'started' });
   if (run.app.id === 'ticker') return tick(tag);
+  if (run.app.id === 'hang') return hang(run.signal);
   if (run.app.id === 'wait') {
     await new Promise<void>((resolve) =>
       run.signal.addEventListener('abort', () => resolve(), { once: true }),
@@ -68,6 +77,7 @@ app.use(
     runApp,
     rateLimit: { requests: Number(env('RATE_LIMIT_REQUESTS')), windowMs: 60_000 },
     resolveTimeoutMs: Number(env('RESOLVE_TIMEOUT_MS')),
+    streamLeaseMs: Number(env('STREAM_LEASE_MS')),
     // The suite cuts the database off on purpose; what it sees is in the replies.
     onError: () => {},
   }),

@@ -235,6 +235,7 @@ describe('mcpServer options', () => {
       resolveTimeoutMs: 5000,
       streamRetentionMs: 300_000,
       streamWindowMs: 0,
+      streamLeaseMs: 15_000,
       maxDataUrlBytes: 3 * 1024 * 1024,
       maxInlineResultBytes: 4 * 1024 * 1024,
       heartbeatMs: 10_000,

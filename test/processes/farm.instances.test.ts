@@ -47,6 +47,9 @@ const START_MS = 60_000;
 const UNAVAILABLE = 'MCP server temporarily unavailable: try again later';
 const NOT_FOUND = 'MCP server not found';
 const withinOneSecond = { timeout: 1000, interval: 25 };
+/** Short, so that a stream of a killed instance is known lost soon. */
+const STREAM_LEASE_MS = 600;
+const RUN_LOST = 'Run lost: the call stopped before it answered; call the tool again';
 
 interface Instance {
   url: string;
@@ -61,6 +64,7 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('three instan
   let balancer: RoundRobinProxy;
   let bundle: string;
   const instances: Instance[] = [];
+  let instanceEnv: Record<string, string>;
 
   beforeAll(async () => {
     db = await kind.create();
@@ -76,7 +80,9 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('three instan
       DATABASE_SCHEMA: (knex.client.config.searchPath as string[])[0] as string,
       RATE_LIMIT_REQUESTS: String(RATE_LIMIT_REQUESTS),
       RESOLVE_TIMEOUT_MS: String(RESOLVE_TIMEOUT_MS),
+      STREAM_LEASE_MS: String(STREAM_LEASE_MS),
     };
+    instanceEnv = env;
     instances.push(...(await Promise.all([0, 1, 2].map(() => startInstance(bundle, env)))));
     balancer = await startRoundRobinProxy(instances.map((instance) => Number(new URL(instance.url).port)));
     // Each instance listens from its first lookup on; let that happen before the suite starts.
@@ -211,6 +217,46 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('three instan
     const rest = await resumed.rest();
     expect(said(rest)).toEqual([3, 4, 5, 6, 'result']);
     expect(JSON.parse(rest.at(-1)!.data!).result.structuredContent).toEqual({ tag: 'resume-me', ticks: 6 });
+  });
+
+  it('a stream whose instance is killed ends on another instance with an error saying its run was lost', async () => {
+    const [, b] = instances as [Instance, Instance];
+    const doomed = await startInstance(bundle, instanceEnv);
+    try {
+      const server = await publish('hang');
+      const path = `/mcp/server/${server.serverCode}/mcp`;
+      const body = request('doomed', 'tools/call', {
+        name: 'hang',
+        arguments: { tag: 'killed' },
+        _meta: { progressToken: 'hang' },
+      });
+      const stream = await openSse(doomed.url, {
+        path,
+        headers: { 'mcp-protocol-version': '2025-06-18' },
+        body,
+      });
+      const first = (await stream.next())!;
+      expect(said([first])).toEqual([1]);
+      stream.drop();
+      const resume = () =>
+        openSse(b.url, {
+          method: 'GET',
+          path,
+          headers: { 'last-event-id': first.id!, accept: 'text/event-stream' },
+        });
+      // A follower from before the kill, and a resumption after it.
+      const follower = await resume();
+      expect(follower.status).toBe(200);
+      doomed.child.kill('SIGKILL');
+      const lost = { jsonrpc: '2.0', id: 'doomed', error: { code: -32603, message: RUN_LOST } };
+      const followed = await guard(follower.rest());
+      expect(followed.map((event) => JSON.parse(event.data!))).toEqual([lost]);
+      const resumed = await guard(resume());
+      expect(resumed.status).toBe(200);
+      expect((await guard(resumed.rest())).map((event) => JSON.parse(event.data!))).toEqual([lost]);
+    } finally {
+      await stopInstance(doomed);
+    }
   });
 
   it('the rate limit is shared: the allowance is spent across the three, not per instance', async () => {

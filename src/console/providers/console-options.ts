@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { networkShape, replyLimitsShape } from '../../client/options.js';
 import type { ToolProviderStore } from '../../store/providers/types.js';
 import { functionOption, methodsOption, parseFactoryOptions } from '../../util/factory-options.js';
-import { type AuthorizeConsole, logConsoleFailure } from '../console-options.js';
+import { type AuthorizeConsole, logConsoleFailure, resolveTimeoutOption } from '../console-options.js';
 
 /** What the provider console was doing when an internal failure happened. */
 export interface ToolProviderConsoleErrorContext {
@@ -19,6 +19,8 @@ export interface McpToolProviderConsoleOptions {
   authorize: AuthorizeConsole;
   /** Receives internal failures (store, `authorize`, a key that does not fit) with their cause. Default: `console.error`, a repeated failure once per 10 s with a count. */
   onError?: (error: unknown, context: ToolProviderConsoleErrorContext) => void;
+  /** As for `mcpConsole`: the longest a query of the store may take before a 503; `0`: no limit. Default: 5000. */
+  resolveTimeoutMs?: number;
   /** The most bytes a server's reply, or one event of it, may hold, as for `connectMcpServer`. Default `10485760` (10 MiB). */
   maxReplyBytes?: number;
   /** The most tools a server may list, as for `connectMcpServer`: more is a 400 and nothing is stored. Default `1000`. */
@@ -33,7 +35,7 @@ export interface McpToolProviderConsoleOptions {
   isAllowedUrl?: (url: URL) => boolean;
 }
 
-const STORE_METHODS = [
+export const STORE_METHODS = [
   'createProvider',
   'listProviders',
   'getProvider',
@@ -53,6 +55,7 @@ const OptionsSchema = z.strictObject({
   onError: fn<(error: unknown, context: ToolProviderConsoleErrorContext) => void>().default(() =>
     logConsoleFailure('tool provider console'),
   ),
+  resolveTimeoutMs: resolveTimeoutOption,
   ...replyLimitsShape,
   ...networkShape(false),
 });

@@ -14,6 +14,7 @@ import { type ConsoleCall, type ConsoleReply, consoleEndpoint } from '../endpoin
 import { ConsoleError } from '../errors.js';
 import { readJsonBody } from '../read-body.js';
 import { methodNotAllowed } from '../reply.js';
+import { storeWithDeadline } from '../store-deadline.js';
 import { type ConnectToolProviderOptions, connectToolProvider } from './connect.js';
 import {
   CallToolSchema,
@@ -24,6 +25,7 @@ import {
 import {
   type McpToolProviderConsoleOptions,
   parseToolProviderConsoleOptions,
+  STORE_METHODS,
   type ToolProviderConsoleErrorContext,
 } from './console-options.js';
 import { MASK, maskUrl, unmaskHeaders } from './masking.js';
@@ -70,7 +72,7 @@ const KEY_MISMATCH =
  */
 export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): Router {
   const config = parseToolProviderConsoleOptions(options);
-  const { store } = config;
+  const store = storeWithDeadline(config.store, STORE_METHODS, config.resolveTimeoutMs);
   const { maxReplyBytes, maxTools, allowPrivateNetworks, isAllowedUrl } = config;
   const connectOptions = { maxReplyBytes, maxTools, allowPrivateNetworks, isAllowedUrl };
   const report = safeHook(config.onError);

@@ -21,11 +21,18 @@ export interface StreamProducer {
   /** The client went away: nothing more will be written. */
   readerGone(): void;
   /**
-   * The connection's buffer has emptied after a write that filled it (`EventStream.writable` is
-   * `true` again): a producer that paused for backpressure goes on.
+   * The stream takes more again after it was full (`EventStream.writable`): the connection's
+   * buffer has emptied, or what waited for it went through. A producer that paused goes on.
    */
   drained?(): void;
 }
+
+/**
+ * How much text may wait for the output, in UTF-16 code units (bytes, for the ASCII of JSON), before
+ * the stream counts as full: with the connection's own buffer, what one reply holds when its client
+ * does not read.
+ */
+const MAX_PENDING = 64 * 1024;
 
 /**
  * One event stream reply, as text for the HTTP layer to write (`pipe`). Its producer pushes items
@@ -49,9 +56,13 @@ export class EventStream {
     this.#producer = producer;
   }
 
-  /** Whether the connection takes more without buffering it: the backpressure signal for a producer. */
+  /**
+   * Whether the stream takes more without holding it: the connection's buffer has room and little
+   * waits for it. The backpressure signal a producer pauses on; `StreamProducer.drained` tells it
+   * when to go on. An ended stream holds nothing more: it is always writable.
+   */
   get writable(): boolean {
-    return this.#writable;
+    return this.#ended || (this.#writable && this.#pending.length < MAX_PENDING);
   }
 
   push(item: StreamItem): void {
@@ -107,7 +118,10 @@ export class EventStream {
   static #send(stream: EventStream): void {
     const out = stream.#out;
     if (stream.#pending === '' || out === undefined) return;
+    const wasFull = stream.#pending.length >= MAX_PENDING;
     stream.#writable = out.write(stream.#take());
+    // What waited went through at once: a producer that paused on it goes on.
+    if (wasFull && stream.#writable) stream.#producer?.drained?.();
   }
 
   #take(): string {

@@ -13,6 +13,8 @@ export type StreamMessage = JsonRpcResponse | JsonRpcNotification;
 export interface IdentifiedEvent {
   readonly eventId: string;
   readonly message: StreamMessage | null;
+  /** The message's JSON text, when it was made already (to be stored). */
+  readonly data?: string;
 }
 
 /** The SSE `retry` field: how soon the client should reconnect, in ms. */
@@ -47,7 +49,8 @@ const COMMENT = ': keep-alive\n\n';
 export function formatEvent(item: StreamItem): string {
   if (item === KEEP_ALIVE) return COMMENT;
   if ('eventId' in item) {
-    return `id: ${item.eventId}\ndata: ${item.message === null ? '' : JSON.stringify(item.message)}\n\n`;
+    const data = item.message === null ? '' : (item.data ?? JSON.stringify(item.message));
+    return `id: ${item.eventId}\ndata: ${data}\n\n`;
   }
   if ('retryMs' in item) return `retry: ${item.retryMs}\n\n`;
   return `data: ${JSON.stringify(item)}\n\n`;

@@ -26,8 +26,9 @@ export function progressTokenOf(params: Record<string, unknown>): ProgressToken 
 /**
  * The `notifications/progress` of one call (MCP "Progress"): the app's own progress events, and
  * heartbeats in between. `progress` strictly increases across both, as the protocol requires: an
- * app value that would not increase is dropped. A heartbeat keeps the app's `total` and `message`
- * and stays strictly between the app's last value and the next whole step.
+ * app value that would not increase is dropped. A heartbeat keeps the app's `message`, and its
+ * `total` while the app has not reached it, and stays strictly between the app's last value and
+ * the next whole step.
  */
 export class ProgressNotes {
   /** The last value sent; nothing sent yet: any value increases. */
@@ -64,18 +65,20 @@ export class ProgressNotes {
     const from = this.#appValue;
     const total = this.#total;
     const wholeStep = Math.floor(from) + 1;
-    // Stop short of the app's total rather than pass it, when it is ahead.
-    const next = total !== undefined && total > from ? Math.min(wholeStep, total) : wholeStep;
+    // Stop short of the app's total rather than pass it, when it is ahead; once the app has
+    // reached it, heartbeats go on without it, so that no notification says more than all of it.
+    const ahead = total !== undefined && total > from;
+    const next = ahead ? Math.min(wholeStep, total) : wholeStep;
     this.#heartbeats += 1;
     const value = from + ((next - from) * this.#heartbeats) / (this.#heartbeats + HEARTBEAT_PACE);
     if (!(value > this.#sent && value < next)) return null;
-    return this.#notify(value);
+    return this.#notify(value, ahead);
   }
 
-  #notify(progress: number): JsonRpcNotification {
+  #notify(progress: number, withTotal = true): JsonRpcNotification {
     this.#sent = progress;
     const params: Record<string, unknown> = { progressToken: this.token, progress };
-    if (this.#total !== undefined) params.total = this.#total;
+    if (withTotal && this.#total !== undefined) params.total = this.#total;
     if (this.#withMessage && this.#message !== undefined) params.message = this.#message;
     return { jsonrpc: '2.0', method: 'notifications/progress', params };
   }

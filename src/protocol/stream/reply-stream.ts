@@ -74,6 +74,9 @@ export class ReplyStream implements RunObserver, StreamProducer, LaterReply {
   #known: NowReply | undefined;
   /** How a failure of the call's work is told; kept rather than wrapped around the work, for as long as the run. */
   #failures: CallFailures | undefined;
+  /** Lets the run take the app's next event, while it waits for the stream to take more (`ready`). */
+  #resume: (() => void) | undefined;
+  #waiting: Promise<void> | undefined;
 
   constructor(
     readonly id: RequestId,
@@ -146,6 +149,32 @@ export class ReplyStream implements RunObserver, StreamProducer, LaterReply {
     if (notification !== null) this.say(notification);
   }
 
+  /**
+   * While the stream is full (its client does not read, or its events wait to be stored), the run
+   * waits before it takes the app's next event: one reply holds little however much the app says.
+   */
+  ready(): Promise<void> | undefined {
+    if (!this.#full) return undefined;
+    this.#waiting ??= new Promise<void>((resolve) => {
+      this.#resume = resolve;
+    });
+    return this.#waiting;
+  }
+
+  get #full(): boolean {
+    if (this.#phase !== 'streaming') return false;
+    return !(this.#out as EventStream).writable || (this.#recording?.backlogged ?? false);
+  }
+
+  /** The stream takes more (`StreamProducer`), or there is no stream to wait for any more. */
+  drained(): void {
+    if (this.#resume === undefined || this.#full) return;
+    const resume = this.#resume;
+    this.#resume = undefined;
+    this.#waiting = undefined;
+    resume();
+  }
+
   cancelled(): void {
     this.#stopBeating();
     if (this.#phase === 'open') this.#phase = 'json';
@@ -153,6 +182,7 @@ export class ReplyStream implements RunObserver, StreamProducer, LaterReply {
       this.#phase = 'over';
       this.#end();
     }
+    this.drained();
   }
 
   get #saying(): boolean {
@@ -161,6 +191,11 @@ export class ReplyStream implements RunObserver, StreamProducer, LaterReply {
 
   static #onSilence(call: ReplyStream): void {
     if (!call.#saying) return;
+    // A stream its client does not read has nothing to prove to proxies: it is not silent.
+    if (call.#full) {
+      if (call.#beat) call.#streams.heartbeats?.refresh(call.#beat);
+      return;
+    }
     call.say(call.notes?.heartbeat() ?? KEEP_ALIVE);
   }
 
@@ -176,7 +211,7 @@ export class ReplyStream implements RunObserver, StreamProducer, LaterReply {
     this.#send(item);
   }
 
-  /** The reply becomes an event stream: handed over at once, or once its stored stream is open. */
+  /** The reply becomes an event stream, handed over at once; a resumable one is stored behind it. */
   #open(): void {
     this.#phase = 'streaming';
     const out = new EventStream(this);
@@ -189,9 +224,10 @@ export class ReplyStream implements RunObserver, StreamProducer, LaterReply {
     }
     const { server, app } = this.target;
     const where = { phase: 'dispatch', serverId: server.id, appId: app.id } as const;
-    const recording = new Recording(out, resumability, this.resumable.primes, report, where);
+    const recording = new Recording(out, resumability, this.resumable.primes, report, where, this, this.id);
     this.#recording = recording;
-    recording.open().then(() => this.#answer(reply));
+    recording.open();
+    this.#answer(reply);
   }
 
   #send(item: StreamItem): void {
@@ -219,6 +255,7 @@ export class ReplyStream implements RunObserver, StreamProducer, LaterReply {
     this.#phase = 'over';
     this.#send(message);
     this.#end();
+    this.drained();
   }
 
   /**
@@ -226,9 +263,11 @@ export class ReplyStream implements RunObserver, StreamProducer, LaterReply {
    * A stored stream goes on being stored, for the client to resume.
    */
   readerGone(): void {
-    if (this.#recording?.opened) return;
-    this.#stopBeating();
-    this.#phase = 'over';
+    if (!this.#recording?.storing) {
+      this.#stopBeating();
+      this.#phase = 'over';
+    }
+    this.drained();
   }
 }
 

@@ -1,6 +1,8 @@
 import type { StreamEventStore } from '../../store/stream-events.js';
+import type { Deadlines } from '../../util/deadlines.js';
 import type { Delayed, DelayQueue } from '../../util/delay-queue.js';
 import type { EventStream } from './event-stream.js';
+import type { StreamLeases } from './leases.js';
 
 /** How streams are kept for resumption (README, "Running several instances"). */
 export interface Resumability {
@@ -14,6 +16,12 @@ export interface Resumability {
   windowMs: number;
   /** Where resumed streams wait for their next comment line (`resumedHeartbeats`); none when `heartbeatMs` is 0. */
   heartbeats: DelayQueue<ResumedBeat> | undefined;
+  /** The deadline of each read and write of the stored streams (`resolveTimeoutMs`). */
+  deadlines: Deadlines;
+  /** The leases of the streams whose runs this instance runs (`streamLeaseMs`). */
+  leases: StreamLeases;
+  /** The longest a run may take (`callTimeoutMs`); 0: no limit. */
+  callTimeoutMs: number;
 }
 
 /** A resumed stream's place among its router's heartbeats (`resumedHeartbeats`). */

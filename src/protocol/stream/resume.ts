@@ -1,6 +1,7 @@
-import { McpError } from '../../errors/mcp-error.js';
+import { errorBody, McpError } from '../../errors/mcp-error.js';
 import type { StreamRead } from '../../store/stream-events.js';
 import { DelayQueue } from '../../util/delay-queue.js';
+import { lookupFailure } from '../access.js';
 import type { EraContext } from '../context.js';
 import type { EndpointReply } from '../reply.js';
 import type { EndpointRequest } from '../request.js';
@@ -10,6 +11,17 @@ import { cut, eventId, parseEventId, type Resumability, type ResumedBeat, window
 
 /** A follower reads its stream at least this often, in case an announcement was lost. */
 const FOLLOW_POLL_MS = 1000;
+
+const RUN_LOST = 'Run lost: the call stopped before it answered; call the tool again';
+
+/**
+ * Whether the run of a stream that has not ended no longer lives: its lease lapsed (its instance
+ * stopped), or it has run past `callTimeoutMs` and a lease more without its response stored.
+ */
+function isLost(read: StreamRead, { callTimeoutMs, leases }: Resumability): boolean {
+  if (read.lapsed) return true;
+  return callTimeoutMs > 0 && Date.now() > read.startedAt + callTimeoutMs + leases.leaseMs;
+}
 
 /**
  * Where resumed streams wait for their next comment line, `heartbeatMs` after their last event:
@@ -27,7 +39,8 @@ export function resumedHeartbeats(heartbeatMs: number): DelayQueue<ResumedBeat> 
 /**
  * `GET` with `Last-Event-ID`: the events of that stream after that id, then the rest as they come,
  * until the response, on whichever instance the stream runs. A stream of another server, an
- * unknown or expired one, is 404.
+ * unknown or expired one, or one that ended with that id, is 404. A stream whose run is lost
+ * (`isLost`) ends with an error response to its request.
  */
 export async function resumeStream<HostRequest>(
   request: EndpointRequest<HostRequest>,
@@ -35,11 +48,20 @@ export async function resumeStream<HostRequest>(
   ctx: EraContext<HostRequest>,
   resumability: Resumability,
 ): Promise<EndpointReply> {
-  const target = await ctx.resolveTarget(request, null, false);
+  // A resumption reads the database as a call does: it counts against `rateLimit`.
+  const target = await ctx.resolveTarget(request, null);
   const parsed = parseEventId(lastEventId);
-  const { store, heartbeats } = resumability;
-  const first = parsed && (await store.read(parsed.streamId, target.server.id, parsed.seq));
-  if (!parsed || !first)
+  const { store, heartbeats, deadlines } = resumability;
+  const where = { phase: 'dispatch', serverId: target.server.id } as const;
+  let first: StreamRead | null = null;
+  try {
+    first = parsed && (await deadlines.within(store.read(parsed.streamId, target.server.id, parsed.seq)));
+  } catch (error) {
+    ctx.report(error, where);
+    throw lookupFailure(error, null);
+  }
+  // Past the last event of a stream that ended, there is nothing to resume: as an unknown id.
+  if (!parsed || !first || (first.ended && first.events.length === 0))
     throw new McpError('streamNotFound', 'Stream not found: no such stream of this server');
   const { streamId } = parsed;
   let last = parsed.seq;
@@ -86,6 +108,11 @@ export async function resumeStream<HostRequest>(
       if (beat.entry) heartbeats?.refresh(beat.entry);
     }
     if (read === null || read.ended) finish();
+    else if (isLost(read, resumability)) {
+      const lost = new McpError('runLost', RUN_LOST);
+      out.push(errorBody(lost, read.requestId) as StreamMessage);
+      finish();
+    }
   }
   /** Reads what came after `last`, one read at a time; an announcement during a read reads again. */
   function follow(): void {
@@ -98,10 +125,10 @@ export async function resumeStream<HostRequest>(
       try {
         do {
           readAgain = false;
-          deliver(await store.read(streamId, target.server.id, last));
+          deliver(await deadlines.within(store.read(streamId, target.server.id, last)));
         } while (readAgain && !done);
       } catch (error) {
-        ctx.report(error, { phase: 'dispatch', serverId: target.server.id });
+        ctx.report(error, where);
         finish();
       } finally {
         reading = undefined;

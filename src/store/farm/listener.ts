@@ -21,15 +21,24 @@ export interface ListenerOptions {
   onListening(): void;
 }
 
-/** How long connecting or a heartbeat may take before the connection counts as lost. */
+/** The longest connecting or a heartbeat may take before the connection counts as lost. */
 const CONNECT_TIMEOUT_MS = 5000;
+/** The least an attempt to connect is given, however fast the last connection was. */
+const MIN_ATTEMPT_MS = 1000;
+/** Every this many attempts in a row, one is given the whole `CONNECT_TIMEOUT_MS`. */
+const LONG_ATTEMPT_EVERY = 4;
 /**
  * A connection that only listens sends nothing, so a network that silently drops packets would
  * leave it waiting forever: a query at this interval proves it is still there.
  */
 const HEARTBEAT_MS = 5000;
 const FIRST_RETRY_MS = 100;
-const LAST_RETRY_MS = 5000;
+/**
+ * Attempts never wait longer than this between them, however long the outage: after a silent
+ * outage ends, the connection is back and caches are re-read within a second (README, "Running
+ * several instances"). An attempt is one connection, once a quarter of a second at most.
+ */
+const LAST_RETRY_MS = 250;
 
 /**
  * One PostgreSQL connection of our own, outside the host's pool (a pooled connection would be
@@ -45,6 +54,14 @@ export class PostgresListener {
   #connection: PgConnection | undefined;
   #retryMs = FIRST_RETRY_MS;
   #timer: NodeJS.Timeout | undefined;
+  /**
+   * How long an attempt to connect may take: three times what the last connection took, within
+   * `MIN_ATTEMPT_MS` and `CONNECT_TIMEOUT_MS`, so that an attempt made during a silent outage is
+   * not long in flight when the network comes back.
+   */
+  #attemptMs = CONNECT_TIMEOUT_MS;
+  /** Attempts that failed in a row. */
+  #failures = 0;
 
   constructor(knex: Knex, options: ListenerOptions) {
     this.#knex = knex;
@@ -76,12 +93,16 @@ export class PostgresListener {
     // The host destroyed its Knex instance (shutting down) without closing the store first.
     if (!this.#knex.client.pool) return void this.close();
     let connection: PgConnection | undefined;
+    const began = performance.now();
+    // A database that became slower to reach still gets the whole timeout now and then.
+    const long = this.#failures % LONG_ATTEMPT_EVERY === LONG_ATTEMPT_EVERY - 1;
+    const attemptMs = long ? CONNECT_TIMEOUT_MS : this.#attemptMs;
     try {
       const connecting = this.#knex.client.acquireRawConnection() as Promise<PgConnection>;
       let gaveUp = false;
       // A connection that arrives after the deadline is of no use any more.
       connecting.then((late) => gaveUp && void endQuietly(late)).catch(() => {});
-      connection = await within(connecting, CONNECT_TIMEOUT_MS).catch((error: unknown) => {
+      connection = await within(connecting, attemptMs).catch((error: unknown) => {
         gaveUp = true;
         throw error;
       });
@@ -90,15 +111,19 @@ export class PostgresListener {
       live.on('error', () => this.#lost(live));
       live.on('end', () => this.#lost(live));
       for (const channel of this.#options.channels) {
-        await within(live.query(`LISTEN ${quoteIdentifier(channel)}`), CONNECT_TIMEOUT_MS);
+        await within(live.query(`LISTEN ${quoteIdentifier(channel)}`), attemptMs);
       }
       if (this.#closed) return void endQuietly(live);
       this.#connection = live;
       this.#retryMs = FIRST_RETRY_MS;
+      this.#failures = 0;
+      const took = performance.now() - began;
+      this.#attemptMs = Math.min(CONNECT_TIMEOUT_MS, Math.max(MIN_ATTEMPT_MS, Math.ceil(3 * took)));
       this.#options.onListening();
       this.#schedule(HEARTBEAT_MS, () => this.#heartbeat(live));
     } catch {
       if (connection) void endQuietly(connection);
+      this.#failures += 1;
       this.#retry();
     }
   }

@@ -1,0 +1,210 @@
+/**
+ * How a resumed stream ends (docs/http-contract.md, "Resumable streams"), with the Knex store on
+ * every database: a stream whose run no longer lives (its lease lapsed: its instance stopped; or
+ * `callTimeoutMs` and a lease have passed without its response) ends at once with an error
+ * response to its request, saying the run was lost; `GET` past the last event of a stream that
+ * ended answers 404, like an unknown id; every `GET` counts against `rateLimit`.
+ * Measured before: a resumed stream of a killed instance stayed open with keep-alives for as long
+ * as it was watched; `GET` past the end answered 200 with nothing; `GET` ignored `rateLimit`.
+ */
+import type { Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppEvent, HostApp, McpServerOptions, ServerRecord } from '../../src/index.js';
+import { knexServerStore, migrate } from '../../src/store/index.js';
+import { newStreamId } from '../../src/store/stream-events.js';
+import type { KnexServerStore } from '../../src/store/types.js';
+import { sleep } from '../helpers/common.js';
+import { databases, type TestDatabase } from '../helpers/databases.js';
+import {
+  expectRpcReply,
+  type Host,
+  hostVariants,
+  loadPackage,
+  rpcError,
+  startHost,
+} from '../helpers/hosts.js';
+import { openSse, said } from '../helpers/sse.js';
+
+const TICKER: HostApp = { id: 'ticker', name: 'Ticker', mode: 'workflow', inputForm: [] };
+const RUN_LOST = 'Run lost: the call stopped before it answered; call the tool again';
+const NOT_FOUND = 'Stream not found: no such stream of this server';
+
+/** Two progress events, then the outputs. */
+async function* twoTicks(): AsyncIterable<AppEvent> {
+  yield { event: 'progress', progress: 1, total: 2 };
+  yield { event: 'progress', progress: 2, total: 2 };
+  yield { event: 'workflow_finished', outputs: { ticks: 2 } };
+}
+
+describe.each(databases)('how a resumed stream ends, on $name', (kind) => {
+  let db: TestDatabase;
+  let knex: Knex;
+  let store: KnexServerStore;
+  let ticker: ServerRecord;
+  const hosts: Host[] = [];
+
+  beforeAll(async () => {
+    db = await kind.create();
+    knex = db.connect();
+    await migrate(knex);
+    store = knexServerStore(knex);
+    ticker = await store.createServer({
+      tenantId: 't',
+      appId: TICKER.id,
+      name: TICKER.name,
+      description: '',
+      parameters: {},
+    });
+  });
+  afterAll(async () => {
+    await Promise.all(hosts.map((host) => host.close()));
+    await store?.close();
+    await db?.destroy();
+  });
+
+  const start = async (overrides: Partial<McpServerOptions> = {}) => {
+    const pkg = await loadPackage(5);
+    const host = await startHost(hostVariants[0]!, pkg, {
+      resolveServer: store.resolver((appId) => (appId === TICKER.id ? TICKER : null)),
+      runApp: () => twoTicks(),
+      store,
+      onError: (error) => {
+        throw error;
+      },
+      ...overrides,
+    });
+    hosts.push(host);
+    return host;
+  };
+  const call = (host: Host, id: string) =>
+    openSse(host.url, {
+      path: host.path(ticker.serverCode),
+      headers: { 'mcp-protocol-version': '2025-06-18' },
+      body: {
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'Ticker', arguments: {}, _meta: { progressToken: id } },
+      },
+    });
+  const resume = (host: Host, lastEventId: string) =>
+    openSse(host.url, {
+      method: 'GET',
+      path: host.path(ticker.serverCode),
+      headers: { 'last-event-id': lastEventId, accept: 'text/event-stream' },
+    });
+  const get = (host: Host, lastEventId: string) =>
+    host.send({
+      method: 'GET',
+      path: host.path(ticker.serverCode),
+      headers: { 'last-event-id': lastEventId },
+    });
+
+  /**
+   * A stream as an instance left it when it stopped: opened `startedMsAgo`, its lease running out
+   * `leaseLeftMs` from now, one progress event stored, no response.
+   */
+  async function leftBehind(requestId: string, startedMsAgo: number, leaseLeftMs: number): Promise<string> {
+    const streamId = newStreamId();
+    const now = Date.now();
+    await knex('mcp_streams').insert({
+      id: streamId,
+      server_id: ticker.id,
+      created_at: now - startedMsAgo,
+      ended_at: null,
+      expires_at: now + leaseLeftMs,
+      request_id: JSON.stringify(requestId),
+    });
+    const progress = {
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 1, progress: 1 },
+    };
+    await knex('mcp_stream_events').insert({ stream_id: streamId, seq: 1, data: JSON.stringify(progress) });
+    return streamId;
+  }
+  const lost = (id: string) => ({ jsonrpc: '2.0', id, error: { code: -32603, message: RUN_LOST } });
+
+  it('a stream whose lease has lapsed (its instance stopped) sends what was stored, then ends with an error saying the run was lost', async () => {
+    const host = await start();
+    const streamId = await leftBehind('lapsed', 2000, -1000);
+    const resumed = await resume(host, `${streamId}.0`);
+    expect(resumed.status).toBe(200);
+    const events = await resumed.rest();
+    expect(events).toEqual([
+      { id: `${streamId}.1`, data: expect.any(String) },
+      { data: JSON.stringify(lost('lapsed')) },
+    ]);
+    // Past its last stored event, the same: the run is lost, not unknown.
+    const again = await (await resume(host, `${streamId}.1`)).rest();
+    expect(again).toEqual([{ data: JSON.stringify(lost('lapsed')) }]);
+  });
+
+  it('a stream past callTimeoutMs and a lease without its response is lost too, although its lease is held', async () => {
+    const host = await start({ callTimeoutMs: 1000, streamLeaseMs: 1000 });
+    const streamId = await leftBehind('outlived', 5000, 60_000);
+    const events = await (await resume(host, `${streamId}.1`)).rest();
+    expect(events).toEqual([{ data: JSON.stringify(lost('outlived')) }]);
+  });
+
+  it('a stream whose run lives and holds its lease is followed until its response', async () => {
+    const host = await start({ callTimeoutMs: 60_000 });
+    const streamId = await leftBehind('alive', 100, 60_000);
+    const follower = await resume(host, `${streamId}.1`);
+    const response = { jsonrpc: '2.0', id: 'alive', result: { content: [], isError: false } };
+    await knex('mcp_stream_events').insert({ stream_id: streamId, seq: 2, data: JSON.stringify(response) });
+    await store.streams!.end(streamId, 60_000);
+    expect(await follower.rest()).toEqual([{ id: `${streamId}.2`, data: JSON.stringify(response) }]);
+  });
+
+  it('a run that outlasts several leases is not lost: its instance renews them while it runs', async () => {
+    const host = await start({
+      streamLeaseMs: 300,
+      runApp: () =>
+        (async function* (): AsyncIterable<AppEvent> {
+          yield { event: 'progress', progress: 1, total: 2 };
+          await sleep(1200);
+          yield { event: 'workflow_finished', outputs: { ticks: 2 } };
+        })(),
+    });
+    const stream = await call(host, 'renewed');
+    const first = (await stream.next())!;
+    expect(said([first])).toEqual([1]);
+    stream.drop();
+    const rest = await (await resume(host, first.id!)).rest();
+    expect(rest.map((event) => JSON.parse(event.data!))).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 'renewed',
+        result: {
+          content: [{ type: 'text', text: '{"ticks":2}' }],
+          structuredContent: { ticks: 2 },
+          isError: false,
+        },
+      },
+    ]);
+  });
+
+  it('GET past the last event of a stream that ended answers 404, like an unknown id', async () => {
+    const host = await start();
+    const events = await (await call(host, 'ended')).rest();
+    expect(said(events)).toEqual([1, 2, 'result']);
+    expectRpcReply(await get(host, events.at(-1)!.id!), 404, rpcError(null, -32600, NOT_FOUND));
+    const [, seq] = events.at(-1)!.id!.split('.');
+    const beyond = events.at(-1)!.id!.replace(/\.\d+$/, `.${Number(seq) + 5}`);
+    expectRpcReply(await get(host, beyond), 404, rpcError(null, -32600, NOT_FOUND));
+    // Before the end, the rest as ever.
+    expect(said(await (await resume(host, events[0]!.id!)).rest())).toEqual([2, 'result']);
+  });
+
+  it('every GET that resumes a stream counts against rateLimit', async () => {
+    const host = await start({ rateLimit: { requests: 3, windowMs: 60_000 } });
+    const events = await (await call(host, 'limited')).rest();
+    expect(said(events)).toEqual([1, 2, 'result']);
+    expect((await get(host, events[0]!.id!)).status).toBe(200);
+    expect((await get(host, events[0]!.id!)).status).toBe(200);
+    const over = await get(host, events[0]!.id!);
+    expectRpcReply(over, 429, rpcError(null, -32000, 'Too many requests'));
+    expect(over.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
+  });
+});
