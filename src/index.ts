@@ -24,6 +24,7 @@ export {
   AppRunError,
   ConfigurationError,
   type ConfigurationErrorCode,
+  HumanInputUnavailable,
   MigrationRequiredError,
   ServerExistsError,
 } from './errors.js';
@@ -69,6 +70,10 @@ export type {
   AppFile,
   AppMode,
   AppResult,
+  AskAnswer,
+  AskField,
+  AskOptions,
+  AskVariable,
   AuthMode,
   DeclaredOutput,
   EndUser,

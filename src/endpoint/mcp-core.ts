@@ -33,6 +33,8 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
       heartbeats: resumedHeartbeats(config.heartbeatMs),
     },
     onCall: config.onCall,
+    humanInputTimeoutMs: config.humanInputTimeoutMs,
+    ...(config.signingSecret === undefined ? {} : { signingSecret: config.signingSecret }),
   });
   return { core, report };
 }

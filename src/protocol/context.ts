@@ -1,15 +1,18 @@
 import type { Farm } from '../farm/farm.js';
 import type { RateCheck } from '../farm/rate-limit.js';
 import type { OnCall } from '../observe/on-call.js';
+import { DEFAULT_HUMAN_INPUT_TIMEOUT_MS } from '../tool/ask.js';
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
 import { resolveWithAccess } from './access.js';
+import { type Asking, createAsking } from './asking.js';
 import { McpError } from './errors.js';
 import type { RequestId } from './messages.js';
 import type { ErrorContext, ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
 import { ResolveDeadline } from './resolve-deadline.js';
 import { RetryLater } from './retry-later.js';
+import { Signer } from './signing.js';
 import { type ReplyStreams, replyStreams } from './stream/reply-stream.js';
 import type { Resumability } from './stream/resumability.js';
 import { checkServing, type ServingTarget } from './target.js';
@@ -43,12 +46,18 @@ export interface CoreOptions<HostRequest> {
   resumability?: Resumability;
   /** The host's `onCall` hook: one event per finished `tools/call`. */
   onCall?: OnCall;
+  /** The key the session ids and request states are signed with; absent: one per server, from its code. */
+  signingSecret?: string;
+  /** How long `run.ask` waits for a person by default, in ms. Default 600000. */
+  humanInputTimeoutMs?: number;
 }
 
 /** What every era's `handle(request, ctx)` is given: the shared services, made once per core. */
 export interface EraContext<HostRequest> {
   serverInfo: ServerInfo;
   methods: ToolMethods<HostRequest>;
+  /** How runs reach a person: questions on a call's stream, answers POSTed, 2026-07-28 rounds. */
+  asking: Asking;
   report: ErrorReporter;
   /** What the replies of `tools/call` that may stream share: heartbeats, resumability. */
   replies: ReplyStreams;
@@ -74,9 +83,12 @@ export interface EraContext<HostRequest> {
 export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>): EraContext<HostRequest> {
   const { report } = options;
   const deadline = new ResolveDeadline(options.resolveTimeoutMs);
+  const asking = createAsking(new Signer(options.signingSecret));
+  const humanInputTimeoutMs = options.humanInputTimeoutMs ?? DEFAULT_HUMAN_INPUT_TIMEOUT_MS;
   return {
     serverInfo: options.serverInfo,
-    methods: createToolMethods(options),
+    methods: createToolMethods({ ...options, asking, humanInputTimeoutMs }),
+    asking,
     report,
     replies: replyStreams(options.heartbeatMs ?? 0, options.resumability, report),
 

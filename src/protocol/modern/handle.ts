@@ -1,3 +1,4 @@
+import { InputRequired } from '../../tool/ask.js';
 import { clientNameOf } from '../client-name.js';
 import type { EraContext } from '../context.js';
 import { hasEnvelopeClaim, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../era.js';
@@ -141,7 +142,12 @@ function dispatch<HostRequest>(
         clientName: clientNameOf(call.envelope[META_CLIENT_INFO]),
         observer: call.live,
       });
-      return calling.then((outcome) => ({ ...COMPLETE, ...outcome, _meta: meta }));
+      return calling.then((outcome) =>
+        // A run that waits for answers ends this reply with them asked (MCP 2026-07-28, SEP-2322).
+        outcome instanceof InputRequired
+          ? { ...outcome.result, _meta: meta }
+          : { ...COMPLETE, ...outcome, _meta: meta },
+      );
     }
   }
 }

@@ -1,0 +1,83 @@
+import { isJsonObject } from '../plain-object.js';
+import type { AskChannel, Asker, AskingRun, ClientAnswer } from '../tool/ask.js';
+import { ElicitationAsker, WaitingQuestions } from './elicitation.js';
+import { McpError } from './errors.js';
+import { ParkedRuns, RoundsAsker, type RoundsCall, readRequestState } from './input-required.js';
+import type { RequestId } from './messages.js';
+import type { Signer } from './signing.js';
+import type { ServingTarget } from './target.js';
+import type { ToolCall } from './tool-call.js';
+import { isModernVersion } from './versions.js';
+
+/** How the runs of one core reach a person, in both eras (docs/asking-a-person.md). */
+export interface Asking extends AskChannel<ToolCall<unknown>> {
+  readonly signer: Signer;
+  /** The runs of this process waiting for a 2026-07-28 retry. */
+  readonly parked: ParkedRuns;
+  /** A client's answer POSTed to `target`'s endpoint; `false` when no question of this process waits for it. */
+  answer(target: ServingTarget, id: RequestId, reply: ClientAnswer): boolean;
+  /**
+   * A 2026-07-28 `tools/call` that carries a `requestState`: the run it names goes on, its reply
+   * this request's. Invalid params for a state that is not good (tampered, expired, used).
+   */
+  resume(call: ToolCall<unknown>): Promise<unknown>;
+}
+
+export function createAsking(signer: Signer): Asking {
+  const waiting = new WaitingQuestions();
+  const parked = new ParkedRuns();
+  return {
+    signer,
+    parked,
+
+    askerFor(call: ToolCall<unknown>, run: AskingRun): Asker {
+      const { target } = call;
+      if (isModernVersion(call.protocolVersion))
+        return new RoundsAsker(run, roundsCall(call), parked, signer);
+      return new ElicitationAsker(
+        call.observer,
+        target.server,
+        call.protocolVersion,
+        waiting,
+        signer,
+        call.sessionId,
+      );
+    },
+
+    answer(target, id, reply) {
+      return waiting.answer(target.server.id, id, reply);
+    },
+
+    resume(call) {
+      const rounds = roundsCall(call);
+      let state: ReturnType<typeof readRequestState>;
+      try {
+        state = readRequestState(signer, rounds);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const asker = parked.get(state.runId);
+      if (asker === undefined || asker.round !== state.round) {
+        const why =
+          asker === undefined
+            ? 'names no run waiting for input (it ended, timed out, or its instance stopped)'
+            : 'was answered already';
+        return Promise.reject(
+          new McpError(
+            'invalidParams',
+            `Invalid params for tools/call: requestState ${why}`,
+            undefined,
+            call.id,
+          ),
+        );
+      }
+      const given = call.params.inputResponses;
+      const round = { id: call.id, onClosed: call.onClosed, observer: call.observer };
+      return asker.resume(round, isJsonObject(given) ? given : {});
+    },
+  };
+}
+
+function roundsCall(call: ToolCall<unknown>): RoundsCall {
+  return { id: call.id, params: call.params, server: call.target.server, subject: call.target.auth?.subject };
+}
