@@ -30,7 +30,10 @@ afterAll(async () => {
   await host?.close();
 });
 
-type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+type Answer = {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
+};
 
 async function connect(app: string, handler?: (params: Record<string, unknown>) => Answer) {
   const asked: Record<string, unknown>[] = [];
