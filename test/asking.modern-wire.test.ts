@@ -26,7 +26,7 @@ afterAll(async () => {
   await host?.close();
 });
 
-const ELICITATION = { [CLIENT_CAPABILITIES]: { elicitation: {} } };
+const ELICITATION: Record<string, unknown> = { [CLIENT_CAPABILITIES]: { elicitation: {} } };
 
 /** A 2026-07-28 `tools/call` of `tool` on `app`'s server; `extra` joins the params. */
 function call(

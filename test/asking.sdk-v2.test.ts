@@ -76,10 +76,12 @@ describe('the v2 client pinned to 2026-07-28', () => {
   });
 
   it('two questions in a row take two rounds, both through the handler', async () => {
-    const { client, asked } = await connect('two-step', (params) =>
-      params.message === 'What is your name?'
-        ? { action: 'accept', content: { name: 'Ana' } }
-        : { action: 'accept', content: { colour: 'green' } },
+    const { client, asked } = await connect(
+      'two-step',
+      (params): Answer =>
+        params.message === 'What is your name?'
+          ? { action: 'accept', content: { name: 'Ana' } }
+          : { action: 'accept', content: { colour: 'green' } },
     );
     const result = await client.callTool({ name: 'Two_Step', arguments: {} });
     expect(result.structuredContent).toEqual({
