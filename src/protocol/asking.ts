@@ -1,9 +1,13 @@
+import type { Farm } from '../farm/farm.js';
 import { isJsonObject } from '../plain-object.js';
+import type { StreamEventStore } from '../store/stream-events.js';
 import type { AskChannel, Asker, AskingRun, ClientAnswer } from '../tool/ask.js';
 import { ElicitationAsker, WaitingQuestions } from './elicitation.js';
 import { McpError } from './errors.js';
+import { InputRelay } from './input-relay.js';
 import { ParkedRuns, RoundsAsker, type RoundsCall, readRequestState } from './input-required.js';
 import type { RequestId } from './messages.js';
+import type { ErrorReporter } from './report.js';
 import type { Signer } from './signing.js';
 import type { ServingTarget } from './target.js';
 import type { ToolCall } from './tool-call.js';
@@ -14,8 +18,11 @@ export interface Asking extends AskChannel<ToolCall<unknown>> {
   readonly signer: Signer;
   /** The runs of this process waiting for a 2026-07-28 retry. */
   readonly parked: ParkedRuns;
-  /** A client's answer POSTed to `target`'s endpoint; `false` when no question of this process waits for it. */
-  answer(target: ServingTarget, id: RequestId, reply: ClientAnswer): boolean;
+  /**
+   * A client's answer POSTed to `target`'s endpoint: to its question in this process, or, in a
+   * farm, announced to the instance where it waits.
+   */
+  answer(target: ServingTarget, id: RequestId, reply: ClientAnswer): void;
   /**
    * A 2026-07-28 `tools/call` that carries a `requestState`: the run it names goes on, its reply
    * this request's. Invalid params for a state that is not good (tampered, expired, used).
@@ -23,9 +30,17 @@ export interface Asking extends AskChannel<ToolCall<unknown>> {
   resume(call: ToolCall<unknown>): Promise<unknown>;
 }
 
-export function createAsking(signer: Signer): Asking {
+/** What passes input between the instances of a farm: its PostgreSQL channel, and where retries are stored. */
+export interface FarmedInput {
+  farm: Farm;
+  streams: StreamEventStore;
+  report: ErrorReporter;
+}
+
+export function createAsking(signer: Signer, farmed?: FarmedInput): Asking {
   const waiting = new WaitingQuestions();
   const parked = new ParkedRuns();
+  const relay = farmed && new InputRelay(farmed.farm, farmed.streams, waiting, parked, farmed.report);
   return {
     signer,
     parked,
@@ -45,7 +60,7 @@ export function createAsking(signer: Signer): Asking {
     },
 
     answer(target, id, reply) {
-      return waiting.answer(target.server.id, id, reply);
+      if (!waiting.answer(target.server.id, id, reply)) relay?.answer(target.server.id, id, reply);
     },
 
     resume(call) {
@@ -57,6 +72,7 @@ export function createAsking(signer: Signer): Asking {
         return Promise.reject(error);
       }
       const asker = parked.get(state.runId);
+      if (asker === undefined && relay) return relay.remote(call, state);
       if (asker === undefined || asker.round !== state.round) {
         const why =
           asker === undefined

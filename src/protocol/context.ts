@@ -83,7 +83,9 @@ export interface EraContext<HostRequest> {
 export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>): EraContext<HostRequest> {
   const { report } = options;
   const deadline = new ResolveDeadline(options.resolveTimeoutMs);
-  const asking = createAsking(new Signer(options.signingSecret));
+  const { farm, resumability } = options;
+  const farmed = farm && resumability && { farm, streams: resumability.store, report };
+  const asking = createAsking(new Signer(options.signingSecret), farmed);
   const humanInputTimeoutMs = options.humanInputTimeoutMs ?? DEFAULT_HUMAN_INPUT_TIMEOUT_MS;
   return {
     serverInfo: options.serverInfo,

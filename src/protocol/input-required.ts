@@ -67,6 +67,11 @@ export class RoundsAsker implements Asker {
     if (isJsonObject(given)) this.#given = given;
   }
 
+  /** The id its `requestState`s name; empty until the first pause. */
+  get runId(): string {
+    return this.#runId;
+  }
+
   put(question: Question): void {
     const given = this.#given;
     if (given !== undefined && Object.hasOwn(given, question.key)) {
