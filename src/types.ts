@@ -201,7 +201,12 @@ export interface AppRun<HostRequest = unknown> {
   /** Aborted on cancellation, on timeout, and when the client closes the response. */
   signal: AbortSignal;
   protocolVersion: string;
-  /** The HTTP request the call came in, as the framework gave it. */
+  /**
+   * The HTTP request the call came in, as the framework gave it. In the 2026-07-28 era a run that
+   * asks a person is served over several requests: this is the one being served, and `undefined`
+   * while the run waits between them or when the answer reached another instance of a farm
+   * (docs/asking-a-person.md): read what the run needs of it before asking.
+   */
   request: HostRequest;
   /** On an `"oauth"` server: who called, as `verifyToken` said (never the token). Absent otherwise. */
   auth?: AuthInfo;

@@ -39,7 +39,7 @@ function call(
   return host.post(
     world.codes[app] as string,
     request(id, 'tools/call', { name: tool, arguments: {}, _meta: envelope(meta), ...extra }),
-    standardHeaders('tools/call', tool),
+    { ...standardHeaders('tools/call', tool), 'x-test-round': String(id) },
   );
 }
 
@@ -75,8 +75,9 @@ describe('a run that asks, in the 2026-07-28 era', () => {
     );
   });
 
-  it('the retry with the answer and the state gets the result', async () => {
+  it('the retry with the answer and the state gets the result, and run.request is the retry now', async () => {
     const first = await call(1, 'approval', 'Approval');
+    const run = world.seen.length - 1;
     const answer = { action: 'accept', content: { decision: 'approve', comment: 'fine' } };
     const reply = await call(2, 'approval', 'Approval', {
       inputResponses: { approval: answer },
@@ -87,6 +88,7 @@ describe('a run that asks, in the 2026-07-28 era', () => {
       200,
       complete(2, { action: 'accept', values: { decision: 'approve', comment: 'fine' } }),
     );
+    expect(world.seen[run]?.requestAfterAnswer).toBe('2');
   });
 
   it('each round has a fresh state, and a run that asks twice takes three requests', async () => {

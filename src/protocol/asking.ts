@@ -88,7 +88,7 @@ export function createAsking(signer: Signer, farmed?: FarmedInput): Asking {
         );
       }
       const given = call.params.inputResponses;
-      const round = { id: call.id, onClosed: call.onClosed, observer: call.observer };
+      const round = { id: call.id, onClosed: call.onClosed, observer: call.observer, request: call.request };
       return asker.resume(round, isJsonObject(given) ? given : {});
     },
   };

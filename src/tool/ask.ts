@@ -58,6 +58,8 @@ export interface Round {
   onClosed: (listener: () => void) => () => void;
   /** Follows the run for that request's reply, when it may stream. */
   observer?: RunObserver;
+  /** That request, as the framework gave it: the run's `request` from then on; absent when it reached another instance. */
+  request?: unknown;
 }
 
 /** How a run's reply is split into rounds, each a request of the client's (MCP 2026-07-28). */

@@ -63,7 +63,8 @@ interface SharedRuns<HostRequest> {
  * or not the app honours its signal. A run whose client has already gone never starts the app.
  */
 class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver {
-  readonly #call: ToolRun<HostRequest>;
+  /** The protocol's record of the call, for the asker made on first use; dropped then, as it holds the request. */
+  #asks: unknown;
   readonly #tool: AppTool;
   readonly #features: ToolFeatures;
   /** Follows the run for the reply of the request open now (the call's, or a later round's). */
@@ -93,7 +94,7 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
     reject: (error: unknown) => void,
   ) {
     super();
-    this.#call = call;
+    this.#asks = call.asks;
     this.#tool = call.tool;
     this.#features = call.features;
     this.#observer = call.observer;
@@ -230,10 +231,11 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
   #humanInput(): HumanInput {
     if (this.#human) return this.#human;
     const { asking, humanInputTimeoutMs } = this.#shared.options;
-    const call = this.#call;
+    const asks = this.#asks;
+    this.#asks = undefined;
     this.#human = new HumanInput(
       this,
-      (run) => (asking ? asking.askerFor(call.asks, run) : undefined),
+      (run) => (asking ? asking.askerFor(asks, run) : undefined),
       humanInputTimeoutMs ?? DEFAULT_HUMAN_INPUT_TIMEOUT_MS,
     );
     return this.#human;
@@ -260,6 +262,8 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
     this.#observer = undefined;
     this.#unwatch?.();
     this.#unwatch = undefined;
+    // The request is answered: a run that waits holds none (docs/asking-a-person.md, "Cost").
+    (this.#run as { request?: unknown }).request = undefined;
     resolve(pause);
     return true;
   }
@@ -268,6 +272,7 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
     return new Promise((resolve) => {
       this.#resolve = resolve;
       this.#observer = round.observer;
+      if (round.request !== undefined) (this.#run as { request?: unknown }).request = round.request;
       const { inflight } = this.#shared;
       const run = this.#run as AppRun<HostRequest>;
       inflight.remove(this.#inflightKey, this);

@@ -47,7 +47,13 @@ export const ASKING_APPS = [APPROVAL_APP, TWO_STEP_APP];
 export const APPROVAL_MESSAGE = 'Approve the expense of 420 EUR for Ana?';
 
 /** What one run saw: its answers, or the error `ask` rejected with (`name: message`). */
-export type Seen = { answers: unknown[]; error?: string; canAsk: boolean };
+export type Seen = {
+  answers: unknown[];
+  error?: string;
+  canAsk: boolean;
+  /** The `x-test-round` header of `run.request` once the first answer is in: the request being served then. */
+  requestAfterAnswer?: unknown;
+};
 
 export interface AskingWorld {
   store: ServerStore;
@@ -101,6 +107,8 @@ export async function createAskingWorld(
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
       });
       record.answers.push(answer);
+      const request = run.request as { headers?: Record<string, unknown> } | undefined;
+      record.requestAfterAnswer = request?.headers?.['x-test-round'] ?? null;
       return { outputs: { answer } };
     } catch (error) {
       record.error = `${(error as Error).name}: ${(error as Error).message}`;
