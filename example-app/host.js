@@ -73,8 +73,19 @@ export async function createHost({ knex, consoleToken, encryptionKey, issuer }) 
   const authorize = (req) => authorizeBearer(req, consoleToken);
   // The admin console for the remote MCP servers the apps may call: add, edit, refresh, try.
   app.use('/console/api/tool-providers', mcpToolProviderConsole({ store: providers, authorize }));
-  // The admin console: publish, edit, deactivate, rotate and unpublish servers (README, "Console API").
-  app.use('/console/api', mcpConsole({ store, loadApp, authorize }));
+  // The admin console: publish, edit, deactivate, rotate and unpublish servers (README, "Console API"),
+  // and a page for people at /console/api/ that does the same (docs/console.md): it asks for the
+  // console token once per browser tab and sends it as the bearer token `authorize` reads.
+  app.use(
+    '/console/api',
+    mcpConsole({
+      store,
+      loadApp,
+      authorize,
+      listApps: (tenantId) => (tenantId === TENANT_ID ? [...DEMO_APPS, WHOAMI_APP] : []),
+      page: { toolProviders: 'tool-providers' },
+    }),
+  );
 
   // `mcp.drain()` on shutdown: new calls answer 503, those in progress may finish (server.js).
   return { app, store, providers, mcp };

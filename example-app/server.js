@@ -182,6 +182,7 @@ function startupMessage(published, port) {
       .slice(0, 1)
       .map(({ server }) => `    npx mcp-remote ${base}/mcp/server/${server.serverCode}/mcp`),
     '',
+    `Console page (sign in with the console token): ${base}/console/api/`,
     `Console API (Authorization: Bearer ${token}), e.g.:`,
     `  curl -H "Authorization: Bearer ${token}" ${base}/console/api/apps/${first.app.id}/server`,
     `Remote MCP servers the apps call (Remote Text Stats calls Text Stats through one):`,

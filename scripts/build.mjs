@@ -7,9 +7,16 @@
  * - `dist/cjs/index.cjs`: the CommonJS build, one file bundled by esbuild from our own sources
  *   only (every package stays an external `require`);
  * - `dist/cjs/**.d.cts`: the declarations again, as CommonJS declarations, so TypeScript users who
- *   `require()` the package get types that describe a CommonJS module.
+ *   `require()` the package get types that describe a CommonJS module;
+ * - each `assets` folder of `src/`, copied to the same place in `dist/`: the files a module reads
+ *   beside itself (the console page's HTML, style sheet and scripts), as they are. Both builds read
+ *   them from there: in the CommonJS bundle, `import.meta.url` is the URL of the same module in the
+ *   ES module build.
  *
  * Usage: `node scripts/build.mjs [--out-dir <dir>]` (default `dist`).
+ *
+ * It writes nothing to stdout, tsc's messages included: as `prepack`, it runs inside
+ * `npm pack --json`, whose stdout must be the JSON alone. What it says goes to stderr.
  *
  * Everything is built in a scratch folder first and then moved into place file by file with
  * `rename`, which replaces a file atomically: a process that starts the example app or the bench
@@ -42,10 +49,11 @@ try {
   await mkdir(scratch, { recursive: true });
   compileEsm(scratch);
   await pointSourceMapsAtSrc(scratch);
+  await copyAssets(scratch);
   await bundleCjs(scratch);
   await writeCjsDeclarations(scratch);
   await moveInto(scratch, outDir);
-  console.log(`built ${relative(root, outDir) || '.'}/ (ES module, CommonJS and declarations)`);
+  console.error(`built ${relative(root, outDir) || '.'}/ (ES module, CommonJS and declarations)`);
 } finally {
   await rm(scratch, { recursive: true, force: true });
 }
@@ -54,7 +62,8 @@ function compileEsm(target) {
   const tsc = require.resolve('typescript/bin/tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json'), '--outDir', target], {
     cwd: root,
-    stdio: 'inherit',
+    // tsc reports on stdout; sent to stderr (see above).
+    stdio: ['ignore', 2, 2],
   });
   if (result.status !== 0) {
     throw new Error(`tsc failed (exit code ${result.status ?? result.signal})`);
@@ -80,8 +89,38 @@ async function pointSourceMapsAtSrc(target) {
   }
 }
 
+/** Every `assets` folder under `src/`, copied to the same place under the build. */
+async function copyAssets(target) {
+  const src = join(root, 'src');
+  for (const file of await listFiles(src)) {
+    if (!file.split('/').slice(0, -1).includes('assets')) continue;
+    await mkdir(dirname(join(target, file)), { recursive: true });
+    await copyFile(join(src, file), join(target, file));
+  }
+}
+
+/**
+ * In the CommonJS bundle, `import.meta.url` of a module is the URL its ES module twin has in
+ * `dist/`, where the files it reads beside itself are (esbuild would leave it empty).
+ */
+function esmTwinUrl() {
+  return {
+    name: 'esm-twin-import-meta-url',
+    setup(builder) {
+      builder.onLoad({ filter: /\.ts$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes('import.meta.url')) return undefined;
+        const twin = relative(join(root, 'src'), args.path).split('\\').join('/').replace(/\.ts$/, '.js');
+        const url = `require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', ${JSON.stringify(twin)})).href`;
+        return { contents: source.replaceAll('import.meta.url', `(${url})`), loader: 'ts' };
+      });
+    },
+  };
+}
+
 async function bundleCjs(target) {
   await build({
+    plugins: [esmTwinUrl()],
     entryPoints: [join(root, 'src', 'index.ts')],
     outfile: join(target, 'cjs', 'index.cjs'),
     bundle: true,

@@ -20,9 +20,13 @@ export const isAppRunError = (error: unknown): error is AppRunError =>
  * - `invalid_url`: `connectMcpServer` was given something that is not an http(s) URL;
  * - `invalid_fields`: `run.ask` was given a field a person cannot fill in a client's form (the
  *   message names it);
- * - `missing_peer_dependency`: `connectMcpServer` needs a client SDK that is not installed, which the
- *   message names: `@modelcontextprotocol/sdk` for the 2025 era, `@modelcontextprotocol/client` for
- *   the 2026-07-28 era.
+ * - `missing_peer_dependency`: an optional peer dependency that a factory needs is not installed;
+ *   the message names it and says what to install: `connectMcpServer` needs
+ *   `@modelcontextprotocol/sdk` for the 2025 era and `@modelcontextprotocol/client` for the
+ *   2026-07-28 era, `jwtVerifier` needs `jose`, `mcpServer`'s `rateLimit` needs
+ *   `rate-limiter-flexible`.
+ *
+ * Every message starts with the name of the factory that threw it (`mcpServer: …`).
  */
 export type ConfigurationErrorCode =
   | 'invalid_options'
@@ -31,14 +35,15 @@ export type ConfigurationErrorCode =
   | 'invalid_fields'
   | 'missing_peer_dependency';
 
-/** Thrown at factory time when options are wrong; the message names the option. */
+/** Thrown at factory time when options are wrong; the message names the factory and the option. */
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';
   constructor(
     readonly code: ConfigurationErrorCode,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

@@ -12,8 +12,12 @@ export type {
 export {
   type AuthorizeConsole,
   type ConsoleAccess,
+  type ConsoleApp,
+  type ConsoleAppInput,
   type ConsoleErrorContext,
+  type ConsolePageOptions,
   type ConsoleServer,
+  type ListApps,
   type McpConsoleOptions,
   mcpConsole,
 } from './console/router.js';

@@ -1,7 +1,10 @@
 import { type Request, Router } from 'express';
 import { ServerExistsError } from '../errors.js';
+import { safeHook } from '../express/hook.js';
+import { formVariables } from '../tool/input-form.js';
 import type { HostApp, ServerRecord } from '../types.js';
-import { PublishBodySchema, UpdateBodySchema, validateBody } from './bodies.js';
+import { type ConsoleApp, toConsoleApp } from './app-list.js';
+import { checkParameterKeys, PublishBodySchema, UpdateBodySchema, validateBody } from './bodies.js';
 import {
   type ConsoleAccess,
   type ConsoleErrorContext,
@@ -10,16 +13,20 @@ import {
 } from './console-options.js';
 import { type ConsoleCall, type ConsoleReply, consoleEndpoint } from './endpoint.js';
 import { ConsoleError } from './errors.js';
+import { servePage } from './page/route.js';
 import { readJsonBody } from './read-body.js';
 import { methodNotAllowed } from './reply.js';
 import { type ConsoleServer, toConsoleServer } from './server-json.js';
 
+export type { ConsoleApp, ConsoleAppInput } from './app-list.js';
 export type {
   AuthorizeConsole,
   ConsoleAccess,
   ConsoleErrorContext,
+  ListApps,
   McpConsoleOptions,
 } from './console-options.js';
+export type { ConsolePageOptions } from './page/page-options.js';
 export type { ConsoleServer } from './server-json.js';
 
 type Handler = (call: ConsoleCall<ConsoleErrorContext>) => Promise<ConsoleReply<ConsoleServer | null>>;
@@ -67,6 +74,18 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     return app;
   }
 
+  const listApps = async ({
+    access,
+  }: ConsoleCall<ConsoleErrorContext>): Promise<ConsoleReply<ConsoleApp[]>> => {
+    const apps = (await config.listApps?.(access.tenantId)) ?? [];
+    const listed: ConsoleApp[] = [];
+    for (const app of apps) {
+      const server = await config.store.getServerByApp(access.tenantId, app.id);
+      listed.push(toConsoleApp(app, server && show(server)));
+    }
+    return { status: 200, body: listed };
+  };
+
   const getServer: Handler = async ({ req, access, context }) => {
     const appId = param(req, 'appId');
     context.appId = appId;
@@ -80,6 +99,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     context.appId = appId;
     const body = validateBody(PublishBodySchema, await readJsonBody(req, res));
     const app = await loadApp(appId, access);
+    checkParameterKeys(body.parameters, formVariables(app));
     try {
       const server = await config.store.createServer({
         tenantId: access.tenantId,
@@ -109,6 +129,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     const current = await config.store.getServerById(body.id);
     // Dify's fault: it edited any server by id. Another tenant's or another app's server is "not found".
     if (!current || current.tenantId !== access.tenantId || current.appId !== appId) throw serverNotFound();
+    checkParameterKeys(body.parameters, formVariables(app), current.parameters);
     const updated = await config.store.updateServer(current.id, {
       parameters: body.parameters,
       // null or absent keeps the description, "" resets it to the app's.
@@ -147,6 +168,16 @@ export function mcpConsole(options: McpConsoleOptions): Router {
   };
 
   const router = Router();
+  if (config.listApps) {
+    router
+      .route('/apps')
+      .get(endpoint('list', 'read', listApps))
+      .all(methodNotAllowed('GET'));
+  }
+  if (config.page) {
+    const report = safeHook(config.onError);
+    servePage(router, config.page, (error) => report(error, { operation: 'page' }));
+  }
   router
     .route('/apps/:appId/server')
     .get(endpoint('get', 'read', getServer))
@@ -161,6 +192,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     .head(methodNotAllowed(refreshMethods));
   // GET rotates only when the host opts in (Dify's UI calls it that way); it still needs `canEdit`.
   if (config.allowGetRefresh) refreshRoute.get(endpoint('refresh', 'edit', refresh));
+  else refreshRoute.get(methodNotAllowed(refreshMethods, GET_REFRESH_HINT));
   refreshRoute.post(endpoint('refresh', 'edit', refresh)).all(methodNotAllowed(refreshMethods));
   return router;
 }
@@ -168,3 +200,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
 const param = (req: Request, name: string): string => req.params[name] as string;
 
 const serverNotFound = () => new ConsoleError('not_found', 'MCP server not found');
+
+/** What a console that rotates codes with GET, as Dify's UI does, needs to be told. */
+const GET_REFRESH_HINT =
+  "rotating a code takes POST; to allow GET, as Dify's UI sends it, create mcpConsole with allowGetRefresh: true";

@@ -65,6 +65,10 @@ export class Apps {
 
   load = async (appId: string, tenantId: string): Promise<HostApp | null> =>
     this.#apps.get(`${tenantId}/${appId}`) ?? null;
+
+  /** A tenant's apps in the order they were added: the console's `listApps`. */
+  list = async (tenantId: string): Promise<HostApp[]> =>
+    [...this.#apps.entries()].filter(([key]) => key.startsWith(`${tenantId}/`)).map(([, app]) => app);
 }
 
 /**
@@ -197,7 +201,7 @@ export type ConsoleSuite = Awaited<ReturnType<typeof openConsoleHost>> & {
 };
 
 /**
- * The set-up every console suite shares, inside its `describe.each(databases)`: a console host on a
+ * The set-up every console suite shares, inside its `describeEach(databases)`: a console host on a
  * fresh database before the tests, its reports cleared before each, the database dropped after.
  * The returned object is filled in before the first test runs.
  */
