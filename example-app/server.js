@@ -46,7 +46,7 @@ try {
     publicHost: publicHost(config.host),
     tenantId: TENANT_ID,
   });
-  const { app, store, providers, mcp } = await createHost({
+  const { app, store, providers, mcp, ownServer } = await createHost({
     knex,
     consoleToken: config.consoleToken,
     encryptionKey: config.encryptionKey,
@@ -59,6 +59,7 @@ try {
   httpServer.listen(config.port, config.host);
   await once(httpServer, 'listening');
   const { port } = httpServer.address();
+  ownServer.origin = selfUrl(port);
   const textStats = published.find(({ app }) => app.id === 'text-stats').server;
   await seedTextStatsProvider(providers, `${selfUrl(port)}/mcp/server/${textStats.serverCode}/mcp`).catch(
     (error) => {

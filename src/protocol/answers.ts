@@ -1,5 +1,5 @@
-import { isJsonObject } from '../plain-object.js';
 import type { ClientAnswer } from '../tool/ask.js';
+import { isJsonObject } from '../util/plain-object.js';
 import type { EraContext } from './context.js';
 import type { RequestId } from './messages.js';
 import { ACCEPTED, type EndpointReply } from './reply.js';

@@ -1,9 +1,10 @@
-import type { Farm } from '../farm/farm.js';
-import { isJsonObject } from '../plain-object.js';
+import { McpError } from '../errors/mcp-error.js';
+import type { Farm } from '../store/farm/farm.js';
 import type { StreamEventStore } from '../store/stream-events.js';
 import type { AskChannel, Asker, AskingRun, ClientAnswer } from '../tool/ask.js';
+import { isJsonObject } from '../util/plain-object.js';
+import { isModernVersion } from '../versions.js';
 import { ElicitationAsker, WaitingQuestions } from './elicitation.js';
-import { McpError } from './errors.js';
 import { InputRelay } from './input-relay.js';
 import { ParkedRuns, RoundsAsker, type RoundsCall, readRequestState } from './input-required.js';
 import type { RequestId } from './messages.js';
@@ -11,7 +12,6 @@ import type { ErrorReporter } from './report.js';
 import type { Signer } from './signing.js';
 import type { ServingTarget } from './target.js';
 import type { ToolCall } from './tool-call.js';
-import { isModernVersion } from './versions.js';
 
 /** How the runs of one core reach a person, in both eras (docs/asking-a-person.md). */
 export interface Asking extends AskChannel<ToolCall<unknown>> {

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Asker, ClientAnswer, Question } from '../tool/ask.js';
 import type { ServerRecord } from '../types.js';
+import { elicitsOnStream, titledElicitation } from '../versions.js';
 import { sessionMayAsk } from './session-id.js';
 import type { Signer } from './signing.js';
 import type { ReplyStream } from './stream/reply-stream.js';
-import { elicitsOnStream, titledElicitation } from './versions.js';
 
 /** A question put on a call's stream, waiting for the client to POST its answer. */
 interface Waiting {

@@ -1,11 +1,11 @@
-import type { Farm } from '../farm/farm.js';
-import { isJsonObject } from '../plain-object.js';
+import { McpError } from '../errors/mcp-error.js';
+import type { Farm } from '../store/farm/farm.js';
 import type { StreamEventStore } from '../store/stream-events.js';
 import { type ClientAnswer, InputRequired, type Round } from '../tool/ask.js';
 import { callScope } from '../tool/inflight.js';
 import type { AppProgress, RunObserver } from '../tool/observer.js';
+import { isJsonObject } from '../util/plain-object.js';
 import type { WaitingQuestions } from './elicitation.js';
-import { McpError } from './errors.js';
 import type { ParkedRuns, RoundsAsker, StateOfRun } from './input-required.js';
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { isJsonObject } from '../plain-object.js';
+import { McpError } from '../errors/mcp-error.js';
 import { type Asker, type AskingRun, InputRequired, type Question, type Round } from '../tool/ask.js';
 import type { ServerRecord } from '../types.js';
+import { isJsonObject } from '../util/plain-object.js';
 import { META_CLIENT_CAPABILITIES, metaOf } from './era.js';
-import { McpError } from './errors.js';
 import type { RequestId } from './messages.js';
 import { declaresFormElicitation } from './session-id.js';
 import type { Signer } from './signing.js';

@@ -1,6 +1,13 @@
+import { McpError } from '../errors/mcp-error.js';
+import {
+  DEFAULT_HEADER_VERSION,
+  elicitsOnStream,
+  isLegacyVersion,
+  negotiateLegacyVersion,
+  SUPPORTED_VERSIONS,
+} from '../versions.js';
 import { clientNameOf, DEFAULT_CLIENT_NAME } from './client-name.js';
 import type { EraContext, ServerInfo } from './context.js';
-import { McpError } from './errors.js';
 import { describeIssues, InitializeParamsSchema, type Message, type RequestId } from './messages.js';
 import { parseMessage } from './parse.js';
 import { ACCEPTED, type EndpointReply, jsonReply, resultResponse } from './reply.js';
@@ -8,13 +15,6 @@ import type { EndpointRequest } from './request.js';
 import { declaresFormElicitation, issueSessionId } from './session-id.js';
 import { openReplyStream, type ReplyStream } from './stream/reply-stream.js';
 import type { ServingTarget } from './target.js';
-import {
-  DEFAULT_HEADER_VERSION,
-  elicitsOnStream,
-  isLegacyVersion,
-  negotiateLegacyVersion,
-  SUPPORTED_VERSIONS,
-} from './versions.js';
 
 /** A legacy-era message once its envelope, id and version are known good. */
 export type LegacyCall =
@@ -37,7 +37,9 @@ export async function handleLegacy<HostRequest>(
 ): Promise<EndpointReply> {
   const call = classifyLegacy(parseMessage(request.payload), request.headers.protocolVersion);
   const id = call.kind === 'request' ? call.id : null;
-  const target = await ctx.resolveTarget(request, id, call.kind === 'request');
+  // A cancellation counts as a request does: each may reach every instance of a farm.
+  const counted = call.kind === 'request' || call.method === 'notifications/cancelled';
+  const target = await ctx.resolveTarget(request, id, counted);
   if (call.kind === 'notification') {
     acceptNotification(call, target, ctx);
     return ACCEPTED;

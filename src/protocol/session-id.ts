@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { isJsonObject } from '../plain-object.js';
 import type { ServerRecord } from '../types.js';
+import { isJsonObject } from '../util/plain-object.js';
 import type { Signer } from './signing.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { isJsonObject } from '../plain-object.js';
 import type { ServerRecord } from '../types.js';
+import { isJsonObject } from '../util/plain-object.js';
 
 /**
  * Signs what the server hands a client to bring back, so that no instance keeps it: the legacy

@@ -1,24 +1,25 @@
 import type { z } from 'zod';
-import type { Farm } from '../farm/farm.js';
-import { type CallObservation, createCallObserver, type OnCall } from '../observe/on-call.js';
-import { isPlainJsonObject } from '../plain-object.js';
+import { McpError } from '../errors/mcp-error.js';
+import { createCallObserver, type OnCall } from '../observe/on-call.js';
+import type { Farm } from '../store/farm/farm.js';
 import type { RunInputs } from '../tool/arguments.js';
 import type { AskChannel, InputRequired } from '../tool/ask.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
 import { callScope } from '../tool/inflight.js';
+import type { CallObservation } from '../tool/observer.js';
 import { createToolRuns } from '../tool/runs.js';
 import { type AppTool, createToolCache, type ToolNamer } from '../tool/tool.js';
 import type { EndUser, RunApp } from '../types.js';
+import { isPlainJsonObject } from '../util/plain-object.js';
+import { featuresOf, isModernVersion } from '../versions.js';
 import type { Asking } from './asking.js';
 import { DEFAULT_CLIENT_NAME } from './client-name.js';
-import { McpError } from './errors.js';
 import { CallToolParamsSchema, CancelledParamsSchema, describeIssues, type RequestId } from './messages.js';
 import { SerializedResult } from './reply.js';
 import type { ErrorReporter } from './report.js';
 import type { ServingTarget } from './target.js';
 import type { ToolCall } from './tool-call.js';
-import { featuresOf, isModernVersion } from './versions.js';
 
 export type { ToolCall } from './tool-call.js';
 
@@ -43,6 +44,7 @@ export interface ToolMethodOptions<HostRequest> {
  */
 export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRequest>) {
   const toolFor = createToolCache(options.toolName, { maxDataUrlBytes: options.maxDataUrlBytes });
+  const { farm } = options;
   const runs = createToolRuns<HostRequest>({
     runApp: options.runApp,
     callTimeoutMs: options.callTimeoutMs,
@@ -51,6 +53,15 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
       options.report(error, { phase, serverId: server.id, appId: app.id }),
     humanInputTimeoutMs: options.humanInputTimeoutMs,
     asking: options.asking as AskChannel<unknown>,
+    // The other instances learn which calls run here, so that they pass on only cancellations of those.
+    announcer: farm && {
+      delayMs: farm.announceDelayMs,
+      announce: (scope, id, running) => {
+        farm
+          .announceCall(scope, id, running)
+          .catch((error: unknown) => options.report(error, { phase: 'dispatch' }));
+      },
+    },
   });
   /** The `tools/list` result of each descriptor, made and serialized once (descriptors are cached per tool and version). */
   const listResults = new WeakMap<object, SerializedResult>();
@@ -145,7 +156,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
     /**
      * `notifications/cancelled`: aborts every matching call of the same server (of the same
      * signed-in user on an `"oauth"` server) in this process, or, when none runs here, tells the
-     * other instances of the farm.
+     * other instances of the farm if one of them runs it (see `Farm.publishCancel`).
      */
     cancel(target: ServingTarget, params: Record<string, unknown> | undefined): void {
       const parsed = CancelledParamsSchema.safeParse(params ?? {});

@@ -1,4 +1,3 @@
-import type { Farm } from '../farm/farm.js';
 import type {
   AuthMode,
   EndUser,
@@ -8,6 +7,7 @@ import type {
   ServerRecord,
   ToolAnnotations,
 } from '../types.js';
+import type { Farm } from './farm/farm.js';
 import type { StreamEventStore } from './stream-events.js';
 
 /** What a new server needs; the store draws its id and code. */

@@ -1,6 +1,6 @@
-import { ConfigurationError } from '../errors.js';
-import { isJsonObject } from '../plain-object.js';
+import { ConfigurationError } from '../errors/package-errors.js';
 import type { AskVariable } from '../types.js';
+import { isJsonObject } from '../util/plain-object.js';
 
 const ASKABLE = new Set(['text-input', 'paragraph', 'select', 'number', 'checkbox']);
 

@@ -1,6 +1,6 @@
-import { ConfigurationError, HumanInputUnavailable } from '../errors.js';
-import { isJsonObject } from '../plain-object.js';
+import { ConfigurationError, HumanInputUnavailable } from '../errors/package-errors.js';
 import type { AskAnswer, AskOptions } from '../types.js';
+import { isJsonObject } from '../util/plain-object.js';
 import { type AskFieldSpec, checkAnswer, parseAskFields, requestedSchema } from './ask-fields.js';
 import type { RunObserver } from './observer.js';
 

@@ -1,14 +1,14 @@
-import { type Delayed, DelayQueue } from '../delay-queue.js';
-import { isAppRunError, isHumanInputUnavailable } from '../errors.js';
-import { type CallObservation, outcomeOf } from '../observe/on-call.js';
+import { CallCancelled, CallTimeout } from '../errors/call-stopped.js';
+import { isAppRunError, isHumanInputUnavailable } from '../errors/package-errors.js';
 import type { AppRun, AskAnswer, AskOptions, EndUser, RunApp } from '../types.js';
+import { type Delayed, DelayQueue } from '../util/delay-queue.js';
 import { appRunOf, type RunHandle } from './app-run.js';
 import { DEFAULT_HUMAN_INPUT_TIMEOUT_MS, HumanInput, type InputRequired, type Round } from './ask.js';
-import { CallCancelled, CallTimeout, type CallToolResult, errorResult, resultOf } from './call.js';
+import { type CallToolResult, errorResult, resultOf } from './call.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
 import type { ToolFeatures } from './features.js';
 import { type CallId, callScope, InflightCalls } from './inflight.js';
-import type { AppProgress, RunObserver } from './observer.js';
+import { type AppProgress, type CallObservation, outcomeOf, type RunObserver } from './observer.js';
 import { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
 import type { ToolRun, ToolRunsOptions } from './tool-run.js';
@@ -25,7 +25,7 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
   const { callTimeoutMs } = options;
   const shared: SharedRuns<HostRequest> = {
     options,
-    inflight: new InflightCalls(),
+    inflight: new InflightCalls(options.announcer),
     timeouts:
       callTimeoutMs > 0
         ? new DelayQueue<RunStop>(callTimeoutMs, (run) => run.stop(new CallTimeout(callTimeoutMs)))

@@ -1,9 +1,8 @@
-import type { CallObservation } from '../observe/on-call.js';
 import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types.js';
 import type { AskChannel } from './ask.js';
 import type { ToolFeatures } from './features.js';
-import type { CallId } from './inflight.js';
-import type { RunObserver } from './observer.js';
+import type { CallAnnouncer, CallId } from './inflight.js';
+import type { CallObservation, RunObserver } from './observer.js';
 import type { AppTool } from './tool.js';
 
 export interface ToolRunsOptions<HostRequest> {
@@ -19,6 +18,8 @@ export interface ToolRunsOptions<HostRequest> {
   report: (error: unknown, phase: 'run' | 'outputs', server: ServerRecord, app: HostApp) => void;
   /** How long `run.ask` waits for a person by default, in ms. Default 600000. */
   humanInputTimeoutMs?: number;
+  /** Tells the other instances of a farm which calls run here; none without a farm. */
+  announcer?: CallAnnouncer | undefined;
   /** How runs reach a person, by the call they run for; none: no run can ask. */
   asking?: AskChannel<unknown>;
 }

@@ -1,15 +1,20 @@
+import { McpError } from '../../errors/mcp-error.js';
 import { InputRequired } from '../../tool/ask.js';
+import {
+  FIRST_MODERN_VERSION,
+  isLegacyVersion,
+  isModernVersion,
+  SUPPORTED_VERSIONS,
+} from '../../versions.js';
 import { clientNameOf } from '../client-name.js';
 import type { EraContext } from '../context.js';
 import { hasEnvelopeClaim, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../era.js';
-import { McpError } from '../errors.js';
 import type { RequestId } from '../messages.js';
 import { parseMessage } from '../parse.js';
 import { ACCEPTED, type EndpointReply, jsonReply, resultResponse, type SerializedResult } from '../reply.js';
 import type { EndpointRequest } from '../request.js';
 import { openReplyStream, type ReplyStream } from '../stream/reply-stream.js';
 import type { ServingTarget } from '../target.js';
-import { FIRST_MODERN_VERSION, isLegacyVersion, isModernVersion, SUPPORTED_VERSIONS } from '../versions.js';
 import { type Envelope, EnvelopeSchema, NotificationEnvelopeSchema, parseEnvelope } from './envelope.js';
 import { crossCheck, headerMismatch, readModernHeaders, requireHeaders } from './headers.js';
 
@@ -61,7 +66,8 @@ export async function handleModern<HostRequest>(
       : (headers.protocolVersion ?? FIRST_MODERN_VERSION); // no claim: the header chose this era
     crossCheck(headers, version, method, null);
     checkVersion(version, null);
-    const target = await ctx.resolveTarget(request, null, false);
+    // A cancellation counts as a request does: each may reach every instance of a farm.
+    const target = await ctx.resolveTarget(request, null, method === 'notifications/cancelled');
     if (method === 'notifications/cancelled') ctx.methods.cancel(target, params);
     return ACCEPTED;
   }
