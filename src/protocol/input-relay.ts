@@ -15,6 +15,8 @@ import type { ToolCall } from './tool-call.js';
 const TAKE_WITHIN_MS = 3000;
 /** A retry's follower reads its stream at least this often, in case an announcement was lost. */
 const FOLLOW_POLL_MS = 1000;
+/** How long a stored answer is kept for the instance that takes it. */
+const STORED_ANSWER_MS = 60_000;
 /** An answer this long or longer goes through a stored stream rather than in the notification. */
 const INLINE_BYTES = 7000;
 
@@ -50,9 +52,10 @@ export class InputRelay {
     const sending =
       Buffer.byteLength(inline) < INLINE_BYTES
         ? this.farm.publishInput(inline)
-        : this.#stored(serverId, reply).then((st) =>
-            this.farm.publishInput(JSON.stringify({ k: 'answer', s: serverId, q: id, st })),
-          );
+        : this.#stored(serverId, reply).then(async (st) => {
+            await this.streams.end(st, STORED_ANSWER_MS);
+            await this.farm.publishInput(JSON.stringify({ k: 'answer', s: serverId, q: id, st }));
+          });
     sending.catch((error: unknown) => this.report(error, { phase: 'dispatch', serverId }));
   }
 
@@ -175,6 +178,11 @@ class RoundFollower {
     this.#giveUp = setTimeout(() => {
       if (this.#taken) return;
       this.#finish();
+      relay.streams
+        .end(streamId, 0)
+        .catch((error: unknown) =>
+          relay.report(error, { phase: 'dispatch', serverId: call.target.server.id }),
+        );
       this.#reject(
         new McpError(
           'invalidParams',

@@ -57,39 +57,55 @@ describe.each(databases.filter((kind) => kind.name === 'postgres'))('two instanc
 
   describe('2025-11-25: the official v1 client, its answer POSTed to the other instance', () => {
     it('reaches the run, and the call returns its result', async () => {
-      const code = world.codes.approval as string;
-      const posted: string[] = [];
-      // Requests go to the first instance; the client's answers (JSON-RPC responses) to the second.
-      const routed: typeof fetch = (input, init) => {
-        const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-        const isAnswer = body !== undefined && !('method' in body);
-        const base = isAnswer ? second() : first();
-        posted.push(isAnswer ? 'answer to the second' : `${body?.method ?? init?.method} to the first`);
-        return fetch(new URL(new URL(String(input)).pathname, base.url), init);
-      };
-      const client = new Client(
-        { name: 'farm-asking', version: '1.0.0' },
-        { capabilities: { elicitation: {} } },
-      );
-      client.setRequestHandler(ElicitRequestSchema, async () => ({
-        action: 'accept',
-        content: { decision: 'approve', comment: 'from afar' },
-      }));
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(first().path(code), first().url), { fetch: routed }),
-      );
-      try {
-        const result = await client.callTool({ name: 'Approval', arguments: {} });
-        expect(result.structuredContent).toEqual({
-          answer: { action: 'accept', values: { decision: 'approve', comment: 'from afar' } },
-        });
-        expect(posted).toContain('answer to the second');
-        expect(posted).toContain('tools/call to the first');
-      } finally {
-        await client.close();
-      }
+      expect(await approveThroughTheSecond([])).toBe(1);
+    });
+
+    it('an answer too long for a notification is stored, and still reaches the run (to be asked again)', async () => {
+      const asked = await approveThroughTheSecond([{ decision: 'approve', comment: 'x'.repeat(9000) }]);
+      expect(asked).toBe(2);
     });
   });
+
+  /**
+   * The v1 client calls Approval on the first instance and POSTs its answers to the second: `given`
+   * first, then an approval from afar. Returns how many times it was asked.
+   */
+  async function approveThroughTheSecond(given: Record<string, string>[]): Promise<number> {
+    const code = world.codes.approval as string;
+    const posted: string[] = [];
+    // Requests go to the first instance; the client's answers (JSON-RPC responses) to the second.
+    const routed: typeof fetch = (input, init) => {
+      const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+      const isAnswer = body !== undefined && !('method' in body);
+      const base = isAnswer ? second() : first();
+      posted.push(isAnswer ? 'answer to the second' : `${body?.method ?? init?.method} to the first`);
+      return fetch(new URL(new URL(String(input)).pathname, base.url), init);
+    };
+    const client = new Client(
+      { name: 'farm-asking', version: '1.0.0' },
+      { capabilities: { elicitation: {} } },
+    );
+    const answers = [...given, { decision: 'approve', comment: 'from afar' }];
+    let asked = 0;
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      asked += 1;
+      return { action: 'accept', content: answers.shift() };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(first().path(code), first().url), { fetch: routed }),
+    );
+    try {
+      const result = await client.callTool({ name: 'Approval', arguments: {} });
+      expect(result.structuredContent).toEqual({
+        answer: { action: 'accept', values: { decision: 'approve', comment: 'from afar' } },
+      });
+      expect(posted).toContain('answer to the second');
+      expect(posted).toContain('tools/call to the first');
+    } finally {
+      await client.close();
+    }
+    return asked;
+  }
 
   describe('2026-07-28: the retry reaches the other instance', () => {
     const call = (on: Host, id: number, app: string, tool: string, extra: Record<string, unknown> = {}) =>
