@@ -56,10 +56,117 @@ export const FIXTURE_APPS = [
   }),
   fixture('test_error_handling', 'completion'),
   fixture('test_tool_with_progress', 'workflow'),
+  // Ask a person mid-run (`run.ask`): on the call's stream in 2025-11-25, as input_required in 2026-07-28.
+  fixture('test_elicitation', 'completion', {
+    inputForm: [{ type: 'text-input', variable: 'message', label: 'Message', required: true }],
+  }),
+  fixture('test_elicitation_sep1034_defaults', 'completion'),
+  fixture('test_elicitation_sep1330_enums', 'completion'),
+  fixture('test_input_required_result_elicitation', 'completion'),
+  fixture('test_input_required_result_request_state', 'completion'),
+  fixture('test_input_required_result_tampered_state', 'completion'),
+  fixture('test_input_required_result_multi_round', 'completion'),
 ];
+
+const titled = (prefix, titles) => titles.map((label, index) => ({ value: `${prefix}${index + 1}`, label }));
+
+/** SEP-1034: a default for each kind of field, as the suite's reference server declares them. */
+const SEP1034_FIELDS = [
+  { 'text-input': { variable: 'name', description: 'User name', default: 'John Doe' } },
+  { number: { variable: 'age', integer: true, default: 30 } },
+  { number: { variable: 'score', default: 95.5 } },
+  { select: { variable: 'status', options: ['active', 'inactive', 'pending'], default: 'active' } },
+  { checkbox: { variable: 'verified', default: true } },
+];
+
+/** SEP-1330: every kind of choice, single and multiple, with and without titles. */
+const SEP1330_FIELDS = [
+  { select: { variable: 'untitledSingle', options: ['option1', 'option2', 'option3'] } },
+  {
+    select: {
+      variable: 'titledSingle',
+      options: titled('value', ['First Option', 'Second Option', 'Third Option']),
+    },
+  },
+  {
+    select: {
+      variable: 'legacyEnum',
+      options: titled('opt', ['Option One', 'Option Two', 'Option Three']),
+      legacy_enum_names: true,
+    },
+  },
+  { select: { variable: 'untitledMulti', options: ['option1', 'option2', 'option3'], multiple: true } },
+  {
+    select: {
+      variable: 'titledMulti',
+      options: titled('value', ['First Choice', 'Second Choice', 'Third Choice']),
+      multiple: true,
+    },
+  },
+];
+
+/** What a person answered, as the suite's reference tools word it. */
+const answered = (answer) =>
+  `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.values ?? {})}`;
+
+/** The tools that ask, by app id; each returns the answer text. */
+const ASKING_FIXTURES = {
+  async test_elicitation(run) {
+    const answer = await run.ask({
+      message: String(run.inputs.message ?? 'Please provide your information'),
+      fields: [
+        { 'text-input': { variable: 'username', label: 'Username' } },
+        { 'text-input': { variable: 'email', label: 'Email' } },
+      ],
+    });
+    return `User response: ${answer.action}, ${JSON.stringify(answer.values ?? {})}`;
+  },
+  async test_elicitation_sep1034_defaults(run) {
+    return answered(await run.ask({ message: 'Please review your information', fields: SEP1034_FIELDS }));
+  },
+  async test_elicitation_sep1330_enums(run) {
+    return answered(await run.ask({ message: 'Please make your selections', fields: SEP1330_FIELDS }));
+  },
+  async test_input_required_result_elicitation(run) {
+    const answer = await run.ask({
+      key: 'user_name',
+      message: 'What is your name?',
+      fields: [{ 'text-input': { variable: 'name', label: 'Name', required: true } }],
+    });
+    return answer.action === 'accept' ? `Hello, ${answer.values.name}!` : `No name: ${answer.action}`;
+  },
+  test_input_required_result_request_state: confirm,
+  test_input_required_result_tampered_state: confirm,
+  async test_input_required_result_multi_round(run) {
+    const first = await run.ask({
+      key: 'step1',
+      message: 'What is your name?',
+      fields: [{ 'text-input': { variable: 'name', required: true } }],
+    });
+    const second = await run.ask({
+      key: 'step2',
+      message: 'What is your favourite colour?',
+      fields: [{ 'text-input': { variable: 'color', required: true } }],
+    });
+    return `Hello ${first.values?.name}, you like ${second.values?.color}`;
+  },
+};
+
+async function confirm(run) {
+  const answer = await run.ask({
+    key: 'confirm',
+    message: 'Please confirm',
+    fields: [{ checkbox: { variable: 'ok', label: 'Confirm', required: true } }],
+  });
+  return answer.action === 'accept' && answer.values.ok === true
+    ? 'state-ok: confirmed'
+    : `not confirmed: ${answer.action}`;
+}
 
 /** @type {import('express-app-mcp').RunApp} */
 export function runFixture(run) {
+  const asking = ASKING_FIXTURES[run.app.id];
+  if (asking) return asking(run).then((answer) => ({ answer }));
   switch (run.app.id) {
     case 'test_simple_text':
       return { answer: 'This is a simple text response for testing.' };

@@ -41,16 +41,71 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REVISIONS = ['2025-11-25', '2026-07-28'];
 /** Unscored in the suite's requirement sets (pending there), but this package's 2026-07-28 support requires them to pass (docs/http-contract.md). */
 const ALSO_REQUIRED = { '2025-11-25': [], '2026-07-28': ['http-header-validation'] };
-/** Each scenario that calls a fixture tool, and the tool: an app of conformance/fixture-apps.mjs. */
+/**
+ * Each scenario that calls a fixture tool: the tool (an app of conformance/fixture-apps.mjs), the
+ * revisions the suite runs it for (default: both), and the check it fails against the example app,
+ * which has no such tool (default: the scenario's name).
+ */
 const TOOL_SCENARIOS = {
-  'tools-call-simple-text': 'test_simple_text',
-  'tools-call-image': 'test_image_content',
-  'tools-call-audio': 'test_audio_content',
-  'tools-call-embedded-resource': 'test_embedded_resource',
-  'tools-call-mixed-content': 'test_multiple_content_types',
-  'tools-call-error': 'test_error_handling',
-  'tools-call-with-progress': 'test_tool_with_progress',
+  'tools-call-simple-text': { tool: 'test_simple_text' },
+  'tools-call-image': { tool: 'test_image_content' },
+  'tools-call-audio': { tool: 'test_audio_content' },
+  'tools-call-embedded-resource': { tool: 'test_embedded_resource' },
+  'tools-call-mixed-content': { tool: 'test_multiple_content_types' },
+  'tools-call-error': { tool: 'test_error_handling' },
+  'tools-call-with-progress': { tool: 'test_tool_with_progress' },
+  // Runs that ask a person (docs/asking-a-person.md): elicitation on the call's stream ...
+  'tools-call-elicitation': { tool: 'test_elicitation', revisions: ['2025-11-25'] },
+  'elicitation-sep1034-defaults': {
+    tool: 'test_elicitation_sep1034_defaults',
+    revisions: ['2025-11-25'],
+    check: 'elicitation-sep1034-general',
+  },
+  'elicitation-sep1330-enums': {
+    tool: 'test_elicitation_sep1330_enums',
+    revisions: ['2025-11-25'],
+    check: 'elicitation-sep1330-general',
+  },
+  // ... and input_required results (2026-07-28; sampling and roots are never requested).
+  'input-required-result-basic-elicitation': {
+    tool: 'test_input_required_result_elicitation',
+    revisions: ['2026-07-28'],
+    check: 'sep-2322-elicitation-incomplete',
+  },
+  'input-required-result-request-state': {
+    tool: 'test_input_required_result_request_state',
+    revisions: ['2026-07-28'],
+    check: 'sep-2322-request-state-incomplete',
+  },
+  'input-required-result-multi-round': {
+    tool: 'test_input_required_result_multi_round',
+    revisions: ['2026-07-28'],
+    check: 'sep-2322-multi-round-r1',
+  },
+  'input-required-result-missing-input-response': {
+    tool: 'test_input_required_result_elicitation',
+    revisions: ['2026-07-28'],
+    check: 'sep-2322-missing-response-rerequests',
+  },
+  'input-required-result-result-type': {
+    tool: 'test_input_required_result_elicitation',
+    revisions: ['2026-07-28'],
+    check: 'sep-2322-result-type-included',
+  },
+  'input-required-result-tampered-state': {
+    tool: 'test_input_required_result_tampered_state',
+    revisions: ['2026-07-28'],
+    check: 'sep-2322-reject-tampered-state',
+  },
+  'input-required-result-ignore-extra-params': {
+    tool: 'test_input_required_result_elicitation',
+    revisions: ['2026-07-28'],
+    check: 'sep-2322-ignore-unexpected-params',
+  },
 };
+/** The tool scenarios the suite runs for `revision`. */
+const toolScenariosOf = (revision) =>
+  Object.entries(TOOL_SCENARIOS).filter(([, { revisions }]) => revisions?.includes(revision) ?? true);
 const NODE_22 = await node22();
 const SUITE = await toolEntry('conformance');
 const CONSOLE_TOKEN = 'conformance-console-token';
@@ -144,9 +199,10 @@ async function runRevision(revision, url) {
  */
 async function withToolScenarios(revision) {
   const committed = await readFile(baselineOf(revision), 'utf8');
-  const entries = Object.keys(TOOL_SCENARIOS)
-    .filter((scenario) => !committed.includes(`- ${scenario}:${scenario}`))
-    .map((scenario) => `  - ${scenario}:${scenario} # run against its own fixture server\n`);
+  const entries = toolScenariosOf(revision)
+    .map(([scenario, { check = scenario }]) => `${scenario}:${check}`)
+    .filter((entry) => !committed.includes(`- ${entry}`))
+    .map((entry) => `  - ${entry} # run against its own fixture server\n`);
   const file = join(work, `expected-failures.${revision}.yml`);
   await writeFile(file, `${committed.trimEnd()}\n${entries.join('')}`);
   return file;
@@ -164,7 +220,7 @@ function baselineOf(revision) {
 async function runToolScenarios(revision, urls) {
   console.log(`\n=== MCP conformance, tool scenarios against the fixture host, ${revision} ===`);
   let passed = true;
-  for (const [scenario, tool] of Object.entries(TOOL_SCENARIOS)) {
+  for (const [scenario, { tool }] of toolScenariosOf(revision)) {
     const args = [SUITE, 'server', '--url', urls[tool], '--scenario', scenario, '--spec-version', revision];
     const outputDir = join(work, `${revision}-tools`);
     const { code, output } = await run(

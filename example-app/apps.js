@@ -1,7 +1,7 @@
 /**
  * The example host's own apps (README, "The example app"): small, deterministic apps, one per mode,
- * two that take and return files, a slow one that shows a long run, and one that calls a remote MCP
- * tool (run by remote-stats.js); the others need no network and no model. In a real backend these
+ * two that take and return files, a slow one that shows a long run, one that calls a remote MCP
+ * tool (run by remote-stats.js), and one that asks a person (expense-approval.js); the others need no network and no model. In a real backend these
  * would be your workflows, chatbots and agents; what matters here is their shape: a `HostApp`
  * description that `loadApp` returns, and a `runApp` that runs one of them once and returns a
  * result or streams events (README, "runApp, mode by mode"). This file needs nothing from the
@@ -10,6 +10,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { EXPENSE_APPROVAL_APP, expenseApproval } from './expense-approval.js';
 import { imageFacts } from './image-facts.js';
 
 /** The tenant every demo app belongs to. */
@@ -207,6 +208,8 @@ export const DEMO_ANNOTATIONS = {
   'slow-report': { readOnlyHint: true, openWorldHint: false },
   // Sends the text to a remote MCP server's tool and reads its answer.
   'remote-stats': { readOnlyHint: true, openWorldHint: true },
+  // Asks a person and answers with the decision; it records nothing itself.
+  'expense-approval': { readOnlyHint: true, openWorldHint: false },
 };
 
 // The last app calls the Text Stats tool of a remote MCP server, a tool provider the host stored (in
@@ -221,6 +224,9 @@ DEMO_APPS.push({
   inputForm: DEMO_APPS[0].inputForm.filter((input) => input.variable === 'text'),
   outputs: DEMO_APPS[0].outputs,
 });
+
+// A workflow that stops to ask a person, then goes on with the answer (expense-approval.js).
+DEMO_APPS.push(EXPENSE_APPROVAL_APP);
 
 const appsById = new Map(DEMO_APPS.map((app) => [app.id, app]));
 
@@ -256,6 +262,8 @@ export function runApp(run) {
       return manualFinderEvents(run.query ?? '');
     case 'slow-report':
       return slowReportEvents(run.inputs, run.signal);
+    case 'expense-approval':
+      return expenseApproval(run);
     default:
       // loadApp only ever returns the apps above; Remote Text Stats is run by host.js (remote-stats.js).
       throw new Error(`the example host has no app "${run.app.id}"`);

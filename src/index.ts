@@ -34,6 +34,7 @@ export {
   AppRunError,
   ConfigurationError,
   type ConfigurationErrorCode,
+  HumanInputUnavailable,
   MigrationRequiredError,
   ServerExistsError,
 } from './errors/package-errors.js';
@@ -84,6 +85,10 @@ export type {
   AppFile,
   AppMode,
   AppResult,
+  AskAnswer,
+  AskField,
+  AskOptions,
+  AskVariable,
   AuthInfo,
   AuthMode,
   DeclaredOutput,

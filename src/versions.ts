@@ -58,3 +58,9 @@ const FEATURES = new Map(SUPPORTED_VERSIONS.map((version) => [version, computeFe
 export function featuresOf(version: string): ToolFeatures {
   return FEATURES.get(version) ?? computeFeatures(version);
 }
+
+/** A server may ask the client's person with `elicitation/create` on a call's stream from MCP 2025-06-18 (2026-07-28: `input_required` instead). */
+export const elicitsOnStream = (version: string): boolean => version >= '2025-06-18' && !modern.has(version);
+
+/** MCP 2025-11-25 (SEP-1330): titled `oneOf` selects, multi-selects, and the `mode` of an elicitation. */
+export const titledElicitation = (version: string): boolean => version >= '2025-11-25';

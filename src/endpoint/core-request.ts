@@ -7,6 +7,7 @@ export function mcpHeaders(req: IncomingMessage): McpHeaders {
     protocolVersion: header(req, 'mcp-protocol-version'),
     method: header(req, 'mcp-method'),
     name: header(req, 'mcp-name'),
+    sessionId: header(req, 'mcp-session-id'),
   };
 }
 

@@ -37,6 +37,8 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
     resumability: config.store?.streams && resumabilityOf(config.store.streams, config, report),
     onCall: config.onCall,
     emit,
+    humanInputTimeoutMs: config.humanInputTimeoutMs,
+    ...(config.signingSecret === undefined ? {} : { signingSecret: config.signingSecret }),
   });
   return { core, report, emit };
 }

@@ -9,6 +9,7 @@ import type { ErrorContext } from '../protocol/report.js';
 import type { RateLimit } from '../store/farm/rate-limit.js';
 import { isResolverFactory } from '../store/resolver.js';
 import type { ServerStore } from '../store/types.js';
+import { DEFAULT_HUMAN_INPUT_TIMEOUT_MS } from '../tool/ask.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
 import type { AuthOptions, HostApp } from '../types.js';
@@ -125,6 +126,18 @@ export interface McpServerOptions {
    * "Resumable streams"). Default: 15000.
    */
   streamLeaseMs?: number;
+  /**
+   * How long `run.ask` waits for a person's answer when the app gives no `timeoutMs`, in ms
+   * (docs/asking-a-person.md). Default: 600000 (10 minutes).
+   */
+  humanInputTimeoutMs?: number;
+  /**
+   * The secret the package signs what clients hand back with (the `Mcp-Session-Id` of a client
+   * that can be asked, the `requestState` of a run waiting for answers), at least 32 characters;
+   * every instance of a farm must have the same. Default: a key per server derived from its code,
+   * so that rotating the code voids them (docs/asking-a-person.md, "Signed state").
+   */
+  signingSecret?: string;
 }
 
 /** The `auth` option of `mcpServer`; `verifyToken` gets the Express request. */
@@ -178,6 +191,8 @@ const OptionsSchema = z.strictObject({
     ['onEvent'],
     'metrics must be mcpMetrics() from express-app-mcp/metrics, or an object with onEvent(event)',
   ).optional(),
+  humanInputTimeoutMs: z.int().positive().max(2_147_483_647).default(DEFAULT_HUMAN_INPUT_TIMEOUT_MS),
+  signingSecret: z.string().min(32).optional(),
   auth: AuthOptionsSchema.optional(),
 });
 

@@ -18,6 +18,8 @@ export const isAppRunError = (error: unknown): error is AppRunError =>
  * - `invalid_options`: an option is unknown or has the wrong type (the message names it);
  * - `invalid_knex`: what was passed as the Knex instance is not one;
  * - `invalid_url`: `connectMcpServer` was given something that is not an http(s) URL;
+ * - `invalid_fields`: `run.ask` was given a field a person cannot fill in a client's form (the
+ *   message names it);
  * - `missing_peer_dependency`: an optional peer dependency that a factory needs is not installed;
  *   the message names it and says what to install: `connectMcpServer` needs
  *   `@modelcontextprotocol/sdk` for the 2025 era and `@modelcontextprotocol/client` for the
@@ -30,6 +32,7 @@ export type ConfigurationErrorCode =
   | 'invalid_options'
   | 'invalid_knex'
   | 'invalid_url'
+  | 'invalid_fields'
   | 'missing_peer_dependency';
 
 /** Thrown at factory time when options are wrong; the message names the factory and the option. */
@@ -73,3 +76,22 @@ export class MigrationRequiredError extends Error {
     );
   }
 }
+
+/**
+ * `run.ask` was called on a call whose client cannot reach a person (it did not declare
+ * elicitation). Left uncaught, the call answers an `isError` result that says so.
+ */
+export class HumanInputUnavailable extends Error {
+  override name = 'HumanInputUnavailable';
+  readonly code = 'human_input_unavailable';
+  constructor() {
+    super(
+      "the app needs a person's answer, and this client cannot ask one (it did not declare the elicitation capability)",
+    );
+  }
+}
+
+/** Whether `error` is a `HumanInputUnavailable` of any copy of the package. */
+export const isHumanInputUnavailable = (error: unknown): error is HumanInputUnavailable =>
+  error instanceof HumanInputUnavailable ||
+  (error instanceof Error && (error as { code?: unknown }).code === 'human_input_unavailable');

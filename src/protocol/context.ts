@@ -5,14 +5,17 @@ import type { EmitEvent } from '../observe/events.js';
 import type { OnCall } from '../observe/on-call.js';
 import type { Farm } from '../store/farm/farm.js';
 import type { RateCheck } from '../store/farm/rate-limit.js';
+import { DEFAULT_HUMAN_INPUT_TIMEOUT_MS } from '../tool/ask.js';
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
 import { Deadlines } from '../util/deadlines.js';
 import { lookupFailure, resolveWithAccess } from './access.js';
+import { type Asking, createAsking } from './asking.js';
 import type { RequestId } from './messages.js';
 import type { ErrorContext, ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
 import { ResolveDeadline } from './resolve-deadline.js';
+import { Signer } from './signing.js';
 import { type ReplyStreams, replyStreams } from './stream/reply-stream.js';
 import type { Resumability } from './stream/resumability.js';
 import { checkServing, type ServingTarget } from './target.js';
@@ -48,12 +51,18 @@ export interface CoreOptions<HostRequest> {
   onCall?: OnCall;
   /** Tells the `metrics` sink what happens (observe/events.ts); a no-op without one. */
   emit?: EmitEvent;
+  /** The key the session ids and request states are signed with; absent: one per server, from its code. */
+  signingSecret?: string;
+  /** How long `run.ask` waits for a person by default, in ms. Default 600000. */
+  humanInputTimeoutMs?: number;
 }
 
 /** What every era's `handle(request, ctx)` is given: the shared services, made once per core. */
 export interface EraContext<HostRequest> {
   serverInfo: ServerInfo;
   methods: ToolMethods<HostRequest>;
+  /** How runs reach a person: questions on a call's stream, answers POSTed, 2026-07-28 rounds. */
+  asking: Asking;
   report: ErrorReporter;
   /** Tells the `metrics` sink what happens: waits for a person, task statuses (observe/events.ts). */
   emit: EmitEvent;
@@ -91,9 +100,14 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     resolveTimeoutMs,
     () => new StoreTimeout('creating the end user', resolveTimeoutMs),
   );
+  const { farm, resumability } = options;
+  const farmed = farm && resumability && { farm, streams: resumability.store, report };
+  const asking = createAsking(new Signer(options.signingSecret), farmed);
+  const humanInputTimeoutMs = options.humanInputTimeoutMs ?? DEFAULT_HUMAN_INPUT_TIMEOUT_MS;
   return {
     serverInfo: options.serverInfo,
-    methods: createToolMethods(options),
+    methods: createToolMethods({ ...options, asking, humanInputTimeoutMs }),
+    asking,
     report,
     emit: options.emit ?? (() => {}),
     replies: replyStreams(options.heartbeatMs ?? 0, options.resumability, report),

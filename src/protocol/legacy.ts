@@ -1,7 +1,7 @@
 import { McpError } from '../errors/mcp-error.js';
-import type { RunObserver } from '../tool/observer.js';
 import {
   DEFAULT_HEADER_VERSION,
+  elicitsOnStream,
   isLegacyVersion,
   negotiateLegacyVersion,
   SUPPORTED_VERSIONS,
@@ -12,7 +12,8 @@ import { describeIssues, InitializeParamsSchema, type Message, type RequestId } 
 import { parseMessage } from './parse.js';
 import { ACCEPTED, type EndpointReply, jsonReply, resultResponse } from './reply.js';
 import type { EndpointRequest } from './request.js';
-import { openReplyStream } from './stream/reply-stream.js';
+import { declaresFormElicitation, issueSessionId } from './session-id.js';
+import { openReplyStream, type ReplyStream } from './stream/reply-stream.js';
 import type { ServingTarget } from './target.js';
 
 /** A legacy-era message once its envelope, id and version are known good. */
@@ -45,7 +46,15 @@ export async function handleLegacy<HostRequest>(
   }
   const live =
     call.method === 'tools/call'
-      ? openReplyStream(request, call.id, call.params, call.protocolVersion, target, ctx.replies)
+      ? openReplyStream(
+          request,
+          call.id,
+          call.params,
+          call.protocolVersion,
+          target,
+          ctx.replies,
+          mayAsk(call, request),
+        )
       : undefined;
   if (live)
     return live.reply(
@@ -53,8 +62,18 @@ export async function handleLegacy<HostRequest>(
       ctx,
     );
   const work = ctx.guarded(() => dispatchLegacy(call, target, request, ctx), id, target);
-  return jsonReply(200, resultResponse(id, await work));
+  const result = await work;
+  const reply = jsonReply(200, resultResponse(id, result));
+  if (call.method !== 'initialize' || reply.kind !== 'json') return reply;
+  const { protocolVersion } = result as { protocolVersion: string };
+  // The session id carries what the client declared, for its calls to read (docs/http-contract.md, "Sessions").
+  if (!elicitsOnStream(protocolVersion) || !declaresFormElicitation(call.params.capabilities)) return reply;
+  return { ...reply, headers: { 'Mcp-Session-Id': issueSessionId(ctx.asking.signer, target.server) } };
 }
+
+/** A call whose client may be asked needs a reply that can stream, even without heartbeats. */
+const mayAsk = (call: { protocolVersion: string }, request: EndpointRequest<unknown>): boolean =>
+  request.headers.sessionId !== undefined && elicitsOnStream(call.protocolVersion);
 
 const isNotificationMethod = (method: string) => method.startsWith('notifications/');
 
@@ -98,7 +117,7 @@ export function dispatchLegacy<HostRequest>(
   target: ServingTarget,
   request: EndpointRequest<HostRequest>,
   ctx: EraContext<HostRequest>,
-  observer?: RunObserver,
+  observer?: ReplyStream,
 ): unknown {
   const { id, params } = call;
   switch (call.method) {
@@ -118,6 +137,7 @@ export function dispatchLegacy<HostRequest>(
         onClosed: ignoreClose,
         request: request.request,
         observer,
+        sessionId: request.headers.sessionId,
       });
     default:
       throw new McpError('methodNotFound', `Method not found: ${call.method}`, undefined, id);

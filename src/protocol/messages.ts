@@ -51,6 +51,14 @@ export interface JsonRpcNotification {
   params?: Record<string, unknown>;
 }
 
+/** A request of ours to the client, on a call's stream (`elicitation/create`). */
+export interface JsonRpcRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: string;
+  params: Record<string, unknown>;
+}
+
 /** Describes zod issues as one sentence for an error message, and as plain data for `error.data`. */
 export function describeIssues(error: z.ZodError): { text: string; issues: Issue[] } {
   const issues = issuesOf(error);

@@ -8,6 +8,8 @@ export interface McpHeaders {
   method?: string;
   /** `Mcp-Name` (2026-07-28) */
   name?: string;
+  /** `Mcp-Session-Id` (legacy era): what the client declared at `initialize`, signed. */
+  sessionId?: string;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { McpError, toMcpError } from '../errors/mcp-error.js';
+import { acceptAnswer, clientResponseOf } from './answers.js';
 import { handleBatch } from './batch.js';
 import { attempt, type CoreOptions, createEraContext } from './context.js';
 import { isModernRequest } from './era.js';
@@ -31,6 +32,8 @@ export function createProtocolCore<HostRequest>(
     }
     if (Array.isArray(request.payload)) return handleBatch(request, ctx);
     if (isModernRequest(request.payload, request.headers.protocolVersion)) return handleModern(request, ctx);
+    const answer = clientResponseOf(request.payload);
+    if (answer) return acceptAnswer(request, answer, ctx);
     return handleLegacy(request, ctx);
   };
   // A callback on the era's promise rather than an async function: a `tools/call` that may stream

@@ -4,20 +4,25 @@ import type { EmitEvent } from '../observe/events.js';
 import { createCallObserver, type OnCall } from '../observe/on-call.js';
 import type { Farm } from '../store/farm/farm.js';
 import type { RunInputs } from '../tool/arguments.js';
+import type { AskChannel, InputRequired } from '../tool/ask.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
 import { callScope } from '../tool/inflight.js';
-import type { CallObservation, RunObserver } from '../tool/observer.js';
+import type { CallObservation } from '../tool/observer.js';
 import { createToolRuns } from '../tool/runs.js';
 import { type AppTool, createToolCache, type ToolNamer } from '../tool/tool.js';
 import type { EndUser, RunApp } from '../types.js';
 import { isPlainJsonObject } from '../util/plain-object.js';
-import { featuresOf } from '../versions.js';
+import { featuresOf, isModernVersion } from '../versions.js';
+import type { Asking } from './asking.js';
 import { DEFAULT_CLIENT_NAME } from './client-name.js';
 import { CallToolParamsSchema, CancelledParamsSchema, describeIssues, type RequestId } from './messages.js';
 import { SerializedResult } from './reply.js';
 import type { ErrorReporter } from './report.js';
 import type { ServingTarget } from './target.js';
+import type { ToolCall } from './tool-call.js';
+
+export type { ToolCall } from './tool-call.js';
 
 export interface ToolMethodOptions<HostRequest> {
   runApp: RunApp<HostRequest>;
@@ -31,21 +36,9 @@ export interface ToolMethodOptions<HostRequest> {
   onCall?: OnCall;
   /** Tells the `metrics` sink when calls start and end. */
   emit?: EmitEvent;
-}
-
-/** What `tools/call` needs to know about the request it serves; the version is explicit, never global. */
-export interface ToolCall<HostRequest> {
-  id: RequestId;
-  params: Record<string, unknown>;
-  protocolVersion: string;
-  target: ServingTarget;
-  /** See `EndpointRequest.onClosed`; where a disconnect is no cancellation, one that never calls back. */
-  onClosed: (listener: () => void) => () => void;
-  request: HostRequest;
-  /** The client's name for its end user record, when the request tells it. */
-  clientName?: string;
-  /** Follows the run when the reply may stream (see `ReplyStream`). */
-  observer?: RunObserver;
+  /** How runs reach a person (`run.ask`), and how long they wait by default. */
+  asking: Asking;
+  humanInputTimeoutMs: number;
 }
 
 /**
@@ -61,6 +54,8 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
     maxInlineResultBytes: options.maxInlineResultBytes,
     report: (error, phase, server, app) =>
       options.report(error, { phase, serverId: server.id, appId: app.id }),
+    humanInputTimeoutMs: options.humanInputTimeoutMs,
+    asking: options.asking as AskChannel<unknown>,
     // The other instances learn which calls run here, so that they pass on only cancellations of those.
     announcer: farm && {
       delayMs: farm.announceDelayMs,
@@ -116,6 +111,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
       onClosed: call.onClosed,
       observer: call.observer,
       observed,
+      asks: call,
       ...(call.target.auth ? { auth: call.target.auth } : {}),
     });
   }
@@ -135,7 +131,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
      * Checks the call and hands it to its run. Not `async`: the run's promise is what the caller
      * gets, rather than another one that waits for it as long as the app runs.
      */
-    callTool(call: ToolCall<HostRequest>): Promise<CallToolResult> {
+    callTool(call: ToolCall<HostRequest>): Promise<CallToolResult | InputRequired> {
       let observing: CallObservation | Promise<CallObservation>;
       let checked: CheckedCall<HostRequest>;
       try {
@@ -145,6 +141,9 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
         if (params.name !== tool.name) {
           throw new McpError('unknownTool', `Unknown tool: ${params.name}`, undefined, call.id);
         }
+        // MCP 2026-07-28: a retry that carries the state of a run waiting for answers resumes it.
+        if (call.params.requestState !== undefined && isModernVersion(call.protocolVersion))
+          return options.asking.resume(call) as Promise<CallToolResult | InputRequired>;
         checked = { call, tool, args: params.arguments ?? {}, features: featuresOf(call.protocolVersion) };
         observing = observer.start({
           serverId: server.id,

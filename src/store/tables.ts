@@ -21,6 +21,8 @@ export interface TableNames {
     cancelled: string;
     /** A stream has a new event; the payload is the stream's id. */
     streamEvent: string;
+    /** Input for a run waiting for a person (an answer, a 2026-07-28 retry); the payload names it. */
+    input: string;
   };
   /**
    * Constraints are named explicitly so a unique violation can be told apart on PostgreSQL
@@ -55,6 +57,7 @@ export function tableNames(prefix: string): TableNames {
       serverChanged: `${servers}_changed`,
       cancelled: `${prefix}mcp_calls_cancelled`,
       streamEvent: `${prefix}mcp_stream_events`,
+      input: `${prefix}mcp_run_input`,
     },
     constraints: {
       serverCode: `${servers}_server_code_unique`,

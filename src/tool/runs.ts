@@ -1,51 +1,19 @@
 import { CallCancelled, CallTimeout } from '../errors/call-stopped.js';
-import { isAppRunError } from '../errors/package-errors.js';
-import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types.js';
+import { isAppRunError, isHumanInputUnavailable } from '../errors/package-errors.js';
+import type { AppRun, AskAnswer, AskOptions, EndUser, RunApp } from '../types.js';
 import { type Delayed, DelayQueue } from '../util/delay-queue.js';
+import { appRunOf, type RunHandle } from './app-run.js';
+import { DEFAULT_HUMAN_INPUT_TIMEOUT_MS, HumanInput, type InputRequired, type Round } from './ask.js';
 import { type CallToolResult, errorResult, resultOf } from './call.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
 import type { ToolFeatures } from './features.js';
-import { type CallAnnouncer, type CallId, callScope, InflightCalls } from './inflight.js';
-import { type CallObservation, outcomeOf, type RunObserver } from './observer.js';
+import { type CallId, callScope, InflightCalls } from './inflight.js';
+import { type AppProgress, type CallObservation, outcomeOf, type RunObserver } from './observer.js';
 import { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
+import type { ToolRun, ToolRunsOptions } from './tool-run.js';
 
-export interface ToolRunsOptions<HostRequest> {
-  runApp: RunApp<HostRequest>;
-  /** 0 = no limit. */
-  callTimeoutMs: number;
-  /** Most bytes of inline files one result may carry; more is an error result. */
-  maxInlineResultBytes: number;
-  /**
-   * Receives failures whose cause must not reach the client: `run` for the app failing, `outputs`
-   * for outputs that break the app's declared output schema.
-   */
-  report: (error: unknown, phase: 'run' | 'outputs', server: ServerRecord, app: HostApp) => void;
-  /** Tells the other instances of a farm which calls run here; none without a farm. */
-  announcer?: CallAnnouncer | undefined;
-}
-
-/**
- * One `tools/call` whose arguments passed, ready to run: what the app's run gets, less the signal
- * (made when it starts), and what the call needs around it.
- */
-export interface ToolRun<HostRequest> extends Omit<AppRun<HostRequest>, 'signal' | 'endUser'> {
-  /** Who the run is for; the app starts once it is known, and a lookup that fails fails the call. */
-  endUser: EndUser | Promise<EndUser>;
-  /** The JSON-RPC id, by which `notifications/cancelled` names the call. */
-  id: CallId;
-  tool: AppTool;
-  features: ToolFeatures;
-  /**
-   * Calls `listener` when the client goes away before the reply is written; returns a function
-   * that stops watching. Where a disconnect is no cancellation, a function that never calls it.
-   */
-  onClosed: (listener: () => void) => () => void;
-  /** Follows the run for a reply that streams; absent when the reply can only be JSON. */
-  observer?: RunObserver;
-  /** Learns the outcome of the run (`onCall`, tracing), and runs the app inside the call's span. */
-  observed?: CallObservation;
-}
+export type { ToolRun, ToolRunsOptions } from './tool-run.js';
 
 /**
  * Runs a server's tool and keeps the runs in progress, so that a cancellation can stop the matching
@@ -66,7 +34,7 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
   const { inflight } = shared;
   return {
     /** Runs the app once and shapes its result (README, "runApp, mode by mode"); never rejects for the app's sake. */
-    start(call: ToolRun<HostRequest>): Promise<CallToolResult> {
+    start(call: ToolRun<HostRequest>): Promise<CallToolResult | InputRequired> {
       return new Promise((resolve, reject) => {
         new ToolCallRun(call, shared, resolve, reject);
       });
@@ -87,21 +55,6 @@ interface SharedRuns<HostRequest> {
   timeouts: DelayQueue<RunStop> | undefined;
 }
 
-/** Where the app's run keeps its stopper, out of sight of `Object.keys`, spreads and JSON. */
-const RUN_STOP = Symbol('runStop');
-
-/**
- * `run.signal`, one getter for every run: an own, enumerable accessor, so that an app that spreads
- * its run still gets the signal, made only when something reads it (`RunStop`).
- */
-const SIGNAL: PropertyDescriptor = {
-  get(this: { [RUN_STOP]: RunStop }) {
-    return this[RUN_STOP].signal;
-  },
-  enumerable: true,
-  configurable: true,
-};
-
 /**
  * One run of a `tools/call`, from the app's start to the shaped result, as a single object:
  * a call waits as long as its app, and everything it holds meanwhile is held by each open call
@@ -109,16 +62,25 @@ const SIGNAL: PropertyDescriptor = {
  * The first of the app's result and a stop settles the call; whatever comes after is ignored, whether
  * or not the app honours its signal. A run whose client has already gone never starts the app.
  */
-class ToolCallRun<HostRequest> extends RunStop {
+class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver {
+  /** The protocol's record of the call, for the asker made on first use; dropped then, as it holds the request. */
+  #asks: unknown;
   readonly #tool: AppTool;
   readonly #features: ToolFeatures;
-  readonly #observer: RunObserver | undefined;
+  /** Follows the run for the reply of the request open now (the call's, or a later round's). */
+  #observer: RunObserver | undefined;
   readonly #observed: CallObservation | undefined;
   readonly #shared: SharedRuns<HostRequest>;
   #run: AppRun<HostRequest> | undefined = undefined;
   #inflightKey = '';
   #unwatch: (() => void) | undefined = undefined;
-  #resolve: ((result: CallToolResult) => void) | undefined;
+  /** Settles the reply of the request open now; none while the run waits for a later round. */
+  #resolve: ((outcome: CallToolResult | InputRequired) => void) | undefined;
+  /** Whether the run has its outcome: the result is known, or it was stopped. */
+  #done = false;
+  /** Asking a person, made when the app first reads `run.canAsk` or `run.ask`. */
+  #human: HumanInput | undefined = undefined;
+  #ask: ((options: AskOptions) => Promise<AskAnswer>) | undefined = undefined;
   /** Only for a failure before the run, the end user's lookup: the app's own failures are results. */
   #reject: ((error: unknown) => void) | undefined;
   /** This run's place among the call timeouts. */
@@ -128,10 +90,11 @@ class ToolCallRun<HostRequest> extends RunStop {
   constructor(
     call: ToolRun<HostRequest>,
     shared: SharedRuns<HostRequest>,
-    resolve: (result: CallToolResult) => void,
+    resolve: (outcome: CallToolResult | InputRequired) => void,
     reject: (error: unknown) => void,
   ) {
     super();
+    this.#asks = call.asks;
     this.#tool = call.tool;
     this.#features = call.features;
     this.#observer = call.observer;
@@ -148,6 +111,7 @@ class ToolCallRun<HostRequest> extends RunStop {
       (known) => this.#begin(call, known),
       (error: unknown) => {
         this.#resolve = undefined;
+        this.#done = true;
         this.#observed?.finish('failed');
         this.#reject?.(error);
       },
@@ -182,20 +146,26 @@ class ToolCallRun<HostRequest> extends RunStop {
     }
     const fail = (error: unknown) => this.#failed(error);
     Promise.resolve(running).then((result) => {
-      if (this.#resolve === undefined) return;
+      if (this.#done) return;
       if (!isAsyncIterable(result)) {
         this.#produced(fromPlainResult(run.app.mode, result));
         return;
       }
-      fromEvents(run.app.mode, result, this, this.#observer).then(
-        (produced) => this.#produced(produced),
-        fail,
-      );
+      fromEvents(run.app.mode, result, this, this).then((produced) => this.#produced(produced), fail);
     }, fail);
   }
 
+  /** `RunObserver`: the app's progress goes to the reply of the request open now. */
+  progress(report: AppProgress): void {
+    this.#observer?.progress(report);
+  }
+
+  cancelled(): void {
+    this.#observer?.cancelled();
+  }
+
   #produced(produced: Produced): void {
-    if (this.#resolve === undefined) return;
+    if (this.#done) return;
     let result: CallToolResult;
     try {
       result = resultOf(produced, this.#tool, this.#features, this.#run?.conversationId, {
@@ -210,8 +180,8 @@ class ToolCallRun<HostRequest> extends RunStop {
   }
 
   #failed(error: unknown): void {
-    if (this.#resolve === undefined) return;
-    if (isAppRunError(error)) {
+    if (this.#done) return;
+    if (isAppRunError(error) || isHumanInputUnavailable(error)) {
       this.#settle(errorResult(error.message));
       return;
     }
@@ -222,8 +192,9 @@ class ToolCallRun<HostRequest> extends RunStop {
 
   /** A stop from outside settles the call at once: whatever the app does after it is an echo of the stop. */
   protected override onStopped(): void {
-    if (this.#resolve === undefined) return;
+    if (this.#done) return;
     const reason = this.reason;
+    this.#human?.stop(reason);
     // Only a cancellation makes the result pointless; a timeout still has one to tell.
     if (reason instanceof CallCancelled) this.#observer?.cancelled();
     this.#settle(errorResult(reason instanceof CallTimeout ? reason.message : new CallCancelled().message));
@@ -235,40 +206,78 @@ class ToolCallRun<HostRequest> extends RunStop {
   }
 
   #settle(result: CallToolResult): void {
+    if (this.#done) return;
+    this.#done = true;
     const resolve = this.#resolve;
-    if (resolve === undefined) return;
     this.#resolve = undefined;
     if (this.#deadline) this.#shared.timeouts?.remove(this.#deadline);
     this.#unwatch?.();
     this.#shared.inflight.remove(this.#inflightKey, this);
+    this.#human?.end();
     this.#observed?.finish(outcomeOf(result, this, this.#appFailed));
-    resolve(result);
+    // A run whose client went away while it waited for answers has nobody to tell.
+    resolve?.(result);
   }
-}
 
-/**
- * The run the app gets. Optional fields are set only when present, and `run.signal` reads the
- * stopper through the shared getter, so that every run has the same few shapes.
- */
-function appRunOf<HostRequest>(
-  call: ToolRun<HostRequest>,
-  endUser: EndUser,
-  stop: RunStop,
-): AppRun<HostRequest> {
-  const run = {
-    app: call.app,
-    server: call.server,
-    endUser,
-    inputs: call.inputs,
-  } as AppRun<HostRequest> & {
-    [RUN_STOP]: RunStop;
-  };
-  if (call.query !== undefined) run.query = call.query;
-  if (call.conversationId !== undefined) run.conversationId = call.conversationId;
-  Object.defineProperty(run, 'signal', SIGNAL);
-  run.protocolVersion = call.protocolVersion;
-  run.request = call.request;
-  if (call.auth) run.auth = call.auth;
-  Object.defineProperty(run, RUN_STOP, { value: stop });
-  return run;
+  get canAsk(): boolean {
+    return this.#humanInput().canAsk;
+  }
+
+  get ask(): (options: AskOptions) => Promise<AskAnswer> {
+    this.#ask ??= (options) => this.#humanInput().ask(options);
+    return this.#ask;
+  }
+
+  #humanInput(): HumanInput {
+    if (this.#human) return this.#human;
+    const { asking, humanInputTimeoutMs } = this.#shared.options;
+    const asks = this.#asks;
+    this.#asks = undefined;
+    this.#human = new HumanInput(
+      this,
+      (run) => (asking ? asking.askerFor(asks, run) : undefined),
+      humanInputTimeoutMs ?? DEFAULT_HUMAN_INPUT_TIMEOUT_MS,
+    );
+    return this.#human;
+  }
+
+  /** While a person is asked, the call's own timeout waits: it starts again once every question is settled. */
+  waiting(waiting: boolean): void {
+    const { timeouts } = this.#shared;
+    if (!timeouts || this.#done) return;
+    if (waiting && this.#deadline) {
+      timeouts.remove(this.#deadline);
+      this.#deadline = undefined;
+    } else if (!waiting && !this.#deadline) this.#deadline = timeouts.add(this);
+  }
+
+  get replying(): boolean {
+    return this.#resolve !== undefined;
+  }
+
+  pause(pause: InputRequired): boolean {
+    const resolve = this.#resolve;
+    if (resolve === undefined || this.#done) return false;
+    this.#resolve = undefined;
+    this.#observer = undefined;
+    this.#unwatch?.();
+    this.#unwatch = undefined;
+    // The request is answered: a run that waits holds none (docs/asking-a-person.md, "Cost").
+    (this.#run as { request?: unknown }).request = undefined;
+    resolve(pause);
+    return true;
+  }
+
+  resume(round: Round): Promise<CallToolResult | InputRequired> {
+    return new Promise((resolve) => {
+      this.#resolve = resolve;
+      this.#observer = round.observer;
+      if (round.request !== undefined) (this.#run as { request?: unknown }).request = round.request;
+      const { inflight } = this.#shared;
+      const run = this.#run as AppRun<HostRequest>;
+      inflight.remove(this.#inflightKey, this);
+      this.#inflightKey = inflight.add(callScope(run.server.id, run.auth?.subject), round.id, this);
+      this.#unwatch = round.onClosed(() => this.stop());
+    });
+  }
 }

@@ -59,7 +59,7 @@ async function run(
 }
 
 describe('the demo apps', () => {
-  it('are the five apps of the README, one per mode, the two file apps, the Slow Report and the one that calls a remote tool, in the demo tenant', () => {
+  it('are the five apps of the README, one per mode, the two file apps, the Slow Report, the one that calls a remote tool and the one that asks a person, in the demo tenant', () => {
     expect(DEMO_APPS.map(({ id, name, mode }) => ({ id, name, mode }))).toEqual([
       { id: 'text-stats', name: 'Text Stats', mode: 'workflow' },
       { id: 'faq-bot', name: 'FAQ Bot', mode: 'chat' },
@@ -70,6 +70,7 @@ describe('the demo apps', () => {
       { id: 'manual-finder', name: 'Manual Finder', mode: 'chat' },
       { id: 'slow-report', name: 'Slow Report', mode: 'workflow' },
       { id: 'remote-stats', name: 'Remote Text Stats', mode: 'workflow' },
+      { id: 'expense-approval', name: 'Expense Approval', mode: 'workflow' },
     ]);
     expect(TENANT_ID).toBe('demo');
   });

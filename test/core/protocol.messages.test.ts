@@ -5,7 +5,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { createWorld, type World } from '../helpers/apps.js';
 import { type CoreClient, startWorldCore } from '../helpers/core.js';
-import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/hosts.js';
+import { expectAccepted, expectRpcReply, request, rpcError, rpcResult } from '../helpers/hosts.js';
 
 describe('JSON-RPC messages', () => {
   let world: World;
@@ -81,8 +81,22 @@ describe('JSON-RPC messages', () => {
       );
     });
 
-    it('a response-shaped message (result, no method) answers 400 -32600', async () => {
+    it('a JSON-RPC response (result, no method) is a client answering the server: 202, no body', async () => {
       const reply = await core.post(world.codes.textStats, { jsonrpc: '2.0', id: 9, result: {} });
+      expectAccepted(reply);
+    });
+
+    it('a JSON-RPC error response from the client is accepted too: 202, no body', async () => {
+      const reply = await core.post(world.codes.textStats, {
+        jsonrpc: '2.0',
+        id: 'elicitation-1',
+        error: { code: -32603, message: 'the form could not be shown' },
+      });
+      expectAccepted(reply);
+    });
+
+    it('a response-shaped message with neither result nor error answers 400 -32600', async () => {
+      const reply = await core.post(world.codes.textStats, { jsonrpc: '2.0', id: 9 });
       expectRpcReply(
         reply,
         400,

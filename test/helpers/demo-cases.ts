@@ -353,5 +353,55 @@ DEMO_CASES.push({
   ],
 });
 
+// Expense Approval asks a person; a client without the elicitation capability (as these calls
+// are made) gets the error result that says so (docs/asking-a-person.md).
+DEMO_CASES.push({
+  appId: 'expense-approval',
+  name: 'Expense Approval',
+  mode: 'workflow',
+  tool: {
+    name: 'Expense_Approval',
+    title: 'Expense Approval',
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    description:
+      'Asks a person to approve or reject an expense, with a comment, and answers with the decision. The client must be able to ask its user (MCP elicitation).',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        employee: { type: 'string', maxLength: 100, description: 'Employee' },
+        amount: { type: 'number', description: 'Amount' },
+        currency: { type: 'string', maxLength: 3, description: 'Currency', default: 'EUR' },
+        reason: { type: 'string', maxLength: 500, description: 'Reason' },
+      },
+      required: ['employee', 'amount'],
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        status: {
+          type: 'string',
+          description: 'approved, rejected, declined (the person would not decide) or unanswered',
+        },
+        comment: { type: 'string', description: "The approver's comment, if any" },
+      },
+      required: ['status', 'comment'],
+    },
+  },
+  valid: [
+    {
+      arguments: { employee: 'Ana', amount: 420 },
+      result: failure(
+        "the app needs a person's answer, and this client cannot ask one (it did not declare the elicitation capability)",
+      ),
+    },
+  ],
+  invalid: [
+    {
+      arguments: { employee: 'Ana' },
+      result: failure('Invalid arguments for tool Expense_Approval: amount is required'),
+    },
+  ],
+});
+
 // The two apps built with the AI SDK and LangGraph, published through the package's adapters.
 DEMO_CASES.push(...FRAMEWORK_DEMO_CASES);

@@ -239,6 +239,7 @@ describe('mcpServer options', () => {
       maxDataUrlBytes: 3 * 1024 * 1024,
       maxInlineResultBytes: 4 * 1024 * 1024,
       heartbeatMs: 10_000,
+      humanInputTimeoutMs: 600_000,
       onError: 'function',
     });
   });

@@ -430,6 +430,7 @@ describe.skipIf(missing !== undefined)(
         'Manual Finder Chatbot Active',
         'Slow Report Workflow Active',
         'Remote Text Stats Workflow Active',
+        'Expense Approval Workflow Active',
         'Weather Agent Agent Active',
         'Tagline Writer Workflow Active',
         'Who Am I Workflow Active',

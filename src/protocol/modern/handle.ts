@@ -1,4 +1,5 @@
 import { McpError } from '../../errors/mcp-error.js';
+import { InputRequired } from '../../tool/ask.js';
 import {
   FIRST_MODERN_VERSION,
   isLegacyVersion,
@@ -147,12 +148,17 @@ function dispatch<HostRequest>(
         clientName: clientNameOf(call.envelope[META_CLIENT_INFO]),
         observer: call.live,
       });
-      // The result's own `_meta` (the run's usage) goes beside the server's.
-      return calling.then((outcome) => ({
-        ...COMPLETE,
-        ...outcome,
-        _meta: outcome._meta ? { ...outcome._meta, ...meta } : meta,
-      }));
+      // A run that waits for answers ends this reply with them asked (MCP 2026-07-28, SEP-2322);
+      // a result's own `_meta` (the run's usage) goes beside the server's.
+      return calling.then((outcome) =>
+        outcome instanceof InputRequired
+          ? { ...outcome.result, _meta: meta }
+          : {
+              ...COMPLETE,
+              ...outcome,
+              _meta: outcome._meta ? { ...outcome._meta, ...meta } : meta,
+            },
+      );
     }
   }
 }

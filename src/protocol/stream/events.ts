@@ -1,4 +1,4 @@
-import type { JsonRpcNotification, JsonRpcResponse } from '../messages.js';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../messages.js';
 
 /**
  * A sign of life in a stream that carries no message: an SSE comment line, which clients skip and
@@ -6,8 +6,8 @@ import type { JsonRpcNotification, JsonRpcResponse } from '../messages.js';
  */
 export const KEEP_ALIVE: unique symbol = Symbol('keep-alive');
 
-/** A JSON-RPC message a stream carries: the server's notifications, and the response last. */
-export type StreamMessage = JsonRpcResponse | JsonRpcNotification;
+/** A JSON-RPC message a stream carries: the server's notifications and requests, and the response last. */
+export type StreamMessage = JsonRpcResponse | JsonRpcNotification | JsonRpcRequest;
 
 /** A message with its SSE event id, for resumption; `null`: the priming event, an id and no data. */
 export interface IdentifiedEvent {

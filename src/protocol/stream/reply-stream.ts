@@ -283,10 +283,12 @@ export function openReplyStream(
   protocolVersion: string,
   target: ServingTarget,
   streams: ReplyStreams,
+  /** Whether the run may ask its client's person, which needs the stream (MCP 2025-06-18 "Elicitation"). */
+  mayAsk = false,
 ): ReplyStream | undefined {
   if (request.acceptsEventStream !== true) return undefined;
   const token = progressTokenOf(params);
-  if (token === undefined && streams.heartbeats === undefined) return undefined;
+  if (token === undefined && streams.heartbeats === undefined && !mayAsk) return undefined;
   const notes = token === undefined ? undefined : new ProgressNotes(token, protocolVersion);
   const resumes = streams.resumability !== undefined && resumesStreams(protocolVersion);
   return new ReplyStream(id, notes, target, resumes && { primes: primesStreams(protocolVersion) }, streams);

@@ -23,6 +23,13 @@ export interface Farm {
   readonly announceDelayMs: number;
   /** Hears the cancellations of every instance; returns a function that stops listening. */
   onCancel(listener: CancelListener): () => void;
+  /**
+   * Tells every instance about input for a run waiting for a person: an answer POSTed to one
+   * instance, or a 2026-07-28 retry, for the instance the run waits on. `payload` is short text.
+   */
+  publishInput(payload: string): Promise<void>;
+  /** Hears the input of every instance (`publishInput`); returns a function that stops listening. */
+  onInput(listener: (payload: string) => void): () => void;
   /** Where rate-limiter-flexible's PostgreSQL store keeps shared counters: the table `migrate` made. */
   rateLimitStore: { storeClient: Knex; storeType: 'knex'; tableName: string };
 }

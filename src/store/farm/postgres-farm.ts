@@ -21,7 +21,7 @@ export interface CacheInvalidation {
 
 /** The names the farm uses in the database, all made by `migrate`. */
 export interface FarmNames {
-  channels: { serverChanged: string; cancelled: string; streamEvent: string };
+  channels: { serverChanged: string; cancelled: string; streamEvent: string; input: string };
   rateLimits: string;
 }
 
@@ -46,8 +46,9 @@ export function postgresFarm(
   cache: CacheInvalidation | null,
   onStreamEvent: (streamId: string) => void,
 ): PostgresFarm {
-  const { serverChanged, cancelled, streamEvent } = names.channels;
+  const { serverChanged, cancelled, streamEvent, input } = names.channels;
   const cancelListeners = new Set<CancelListener>();
+  const inputListeners = new Set<(payload: string) => void>();
   const elsewhere = new CallsElsewhere(ANNOUNCE_DELAY_MS);
   const notify = async (payload: string) => {
     // A cancel whose id is too long to pass on stays on this instance, as a cancel does without a farm.
@@ -57,10 +58,11 @@ export function postgresFarm(
   };
   const sendCancel = (key: string) => notify(key).catch(() => {});
   const listener = new PostgresListener(knex, {
-    channels: [serverChanged, cancelled, streamEvent],
+    channels: [serverChanged, cancelled, streamEvent, input],
     onNotification(channel, payload) {
       if (channel === serverChanged) cache?.forget(payload);
       else if (channel === streamEvent) onStreamEvent(payload);
+      else if (channel === input) for (const listen of inputListeners) listen(payload);
       else if (channel === cancelled) {
         const message = parseCallMessage(payload);
         if (message?.kind === 'cancel') {
@@ -103,6 +105,18 @@ export function postgresFarm(
     onCancel(listen) {
       cancelListeners.add(listen);
       return () => cancelListeners.delete(listen);
+    },
+
+    async publishInput(payload) {
+      if (Buffer.byteLength(payload) >= MAX_NOTIFY_PAYLOAD_BYTES)
+        throw new Error('input payload too long to notify');
+      listener.start();
+      await knex.raw('select pg_notify(?, ?)', [input, payload]);
+    },
+
+    onInput(listen) {
+      inputListeners.add(listen);
+      return () => inputListeners.delete(listen);
     },
 
     rateLimitStore: { storeClient: knex, storeType: 'knex', tableName: names.rateLimits },

@@ -1,0 +1,99 @@
+import { McpError } from '../errors/mcp-error.js';
+import type { Farm } from '../store/farm/farm.js';
+import type { StreamEventStore } from '../store/stream-events.js';
+import type { AskChannel, Asker, AskingRun, ClientAnswer } from '../tool/ask.js';
+import { isJsonObject } from '../util/plain-object.js';
+import { isModernVersion } from '../versions.js';
+import { ElicitationAsker, WaitingQuestions } from './elicitation.js';
+import { InputRelay } from './input-relay.js';
+import { ParkedRuns, RoundsAsker, type RoundsCall, readRequestState } from './input-required.js';
+import type { RequestId } from './messages.js';
+import type { ErrorReporter } from './report.js';
+import type { Signer } from './signing.js';
+import type { ServingTarget } from './target.js';
+import type { ToolCall } from './tool-call.js';
+
+/** How the runs of one core reach a person, in both eras (docs/asking-a-person.md). */
+export interface Asking extends AskChannel<ToolCall<unknown>> {
+  readonly signer: Signer;
+  /** The runs of this process waiting for a 2026-07-28 retry. */
+  readonly parked: ParkedRuns;
+  /**
+   * A client's answer POSTed to `target`'s endpoint: to its question in this process, or, in a
+   * farm, announced to the instance where it waits.
+   */
+  answer(target: ServingTarget, id: RequestId, reply: ClientAnswer): void;
+  /**
+   * A 2026-07-28 `tools/call` that carries a `requestState`: the run it names goes on, its reply
+   * this request's. Invalid params for a state that is not good (tampered, expired, used).
+   */
+  resume(call: ToolCall<unknown>): Promise<unknown>;
+}
+
+/** What passes input between the instances of a farm: its PostgreSQL channel, and where retries are stored. */
+export interface FarmedInput {
+  farm: Farm;
+  streams: StreamEventStore;
+  report: ErrorReporter;
+}
+
+export function createAsking(signer: Signer, farmed?: FarmedInput): Asking {
+  const waiting = new WaitingQuestions();
+  const parked = new ParkedRuns();
+  const relay = farmed && new InputRelay(farmed.farm, farmed.streams, waiting, parked, farmed.report);
+  return {
+    signer,
+    parked,
+
+    askerFor(call: ToolCall<unknown>, run: AskingRun): Asker {
+      const { target } = call;
+      if (isModernVersion(call.protocolVersion))
+        return new RoundsAsker(run, roundsCall(call), parked, signer);
+      return new ElicitationAsker(
+        call.observer,
+        target.server,
+        call.protocolVersion,
+        waiting,
+        signer,
+        call.sessionId,
+      );
+    },
+
+    answer(target, id, reply) {
+      if (!waiting.answer(target.server.id, id, reply)) relay?.answer(target.server.id, id, reply);
+    },
+
+    resume(call) {
+      const rounds = roundsCall(call);
+      let state: ReturnType<typeof readRequestState>;
+      try {
+        state = readRequestState(signer, rounds);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const asker = parked.get(state.runId);
+      if (asker === undefined && relay) return relay.remote(call, state);
+      if (asker === undefined || asker.round !== state.round) {
+        const why =
+          asker === undefined
+            ? 'names no run waiting for input (it ended, timed out, or its instance stopped)'
+            : 'was answered already';
+        return Promise.reject(
+          new McpError(
+            'invalidParams',
+            `Invalid params for tools/call: requestState ${why}`,
+            undefined,
+            call.id,
+          ),
+        );
+      }
+      const given = call.params.inputResponses;
+      const round = { id: call.id, onClosed: call.onClosed, observer: call.observer, request: call.request };
+      return asker.resume(round, isJsonObject(given) ? given : {});
+    },
+  };
+}
+
+function roundsCall(call: ToolCall<unknown>): RoundsCall {
+  return { id: call.id, params: call.params, server: call.target.server, subject: call.target.auth?.subject };
+}
