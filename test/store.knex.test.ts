@@ -34,6 +34,7 @@ const MIGRATIONS = [
   '0006_notify_server_changes',
   '0007_create_rate_limits',
   '0008_create_stream_events',
+  '0009_create_tasks',
 ];
 
 /** Counts the queries a Knex instance sends while it is attached. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ServerExistsError } from '../errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
+import { knexTaskStore } from '../tasks/knex-store.js';
 import type { AuthMode, EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
 import { annotationsToColumn, withAnnotations } from './annotations.js';
 import { CodeCache } from './cache.js';
@@ -10,7 +11,7 @@ import { generateServerCode, isWellFormedServerCode } from './codes.js';
 import { EndUserCache } from './end-user-cache.js';
 import { knexFarm } from './knex-farm.js';
 import { assertKnexInstance } from './knex-instance.js';
-import { requireMigrations } from './migration-required.js';
+import { guardMissingTables, requireMigrations } from './migration-required.js';
 import { withCodeRedacted } from './redact.js';
 import { storeResolver } from './resolver.js';
 import { StaleIfError } from './stale.js';
@@ -289,5 +290,6 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   }
 
   const guarded = requireMigrations(store, [tables.servers, tables.endUsers], storeResolver);
-  return { ...guarded, farm, streams, close: () => farm?.close() ?? Promise.resolve() };
+  const tasks = guardMissingTables(knexTaskStore(knex, tables), [tables.tasks]);
+  return { ...guarded, farm, streams, tasks, close: () => farm?.close() ?? Promise.resolve() };
 }

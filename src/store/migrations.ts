@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { parseFactoryOptions } from '../factory-options.js';
+import { createTasks } from '../tasks/migration.js';
 import { isPostgres } from './dialect.js';
 import { serverAuthMode } from './migration-auth-mode.js';
 import { migrateOptionsSchema, rollbackOptionsSchema } from './store-options.js';
@@ -195,6 +196,7 @@ const MIGRATIONS: Migration[] = [
       await knex.schema.dropTable(streams);
     },
   },
+  createTasks,
 ];
 
 /** A string as an SQL literal, for the one place a binding cannot go: the body of a function. */

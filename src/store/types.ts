@@ -1,4 +1,5 @@
 import type { Farm } from '../farm/farm.js';
+import type { TaskStore } from '../tasks/types.js';
 import type {
   AuthMode,
   EndUser,
@@ -72,6 +73,8 @@ export interface ServerStore {
   readonly farm?: Farm;
   /** Where streamed replies are kept so that a client can resume them; only the Knex store has it. */
   readonly streams?: StreamEventStore;
+  /** Where tasks live, shared by the instances that share the store; only the Knex store has it. */
+  readonly tasks?: TaskStore;
 }
 
 /** The Knex store, with the one connection of its own it may open. */
