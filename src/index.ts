@@ -82,5 +82,6 @@ export type {
   ResolvedServer,
   ResolveOptions,
   ServerRecord,
+  TaskSupport,
   ToolAnnotations,
 } from './types.js';

@@ -151,6 +151,9 @@ describe('mcpServer options', () => {
       maxDataUrlBytes: 3 * 1024 * 1024,
       maxInlineResultBytes: 4 * 1024 * 1024,
       heartbeatMs: 10_000,
+      maxTaskResultBytes: 10 * 1024 * 1024,
+      maxTaskTtlMs: 24 * 60 * 60 * 1000,
+      taskLeaseMs: 30_000,
       onError: 'function',
     });
   });

@@ -4,6 +4,7 @@ import { createRateCheck } from '../farm/rate-limit.js';
 import type { ErrorReporter } from '../protocol/report.js';
 import { createProtocolCore, type ProtocolCore } from '../protocol/router.js';
 import { resumedHeartbeats } from '../protocol/stream/resume.js';
+import { memoryTaskStore } from '../tasks/memory-store.js';
 import type { ParsedMcpServerOptions } from './mcp-server-options.js';
 
 /** The protocol core `mcpServer` serves, made from its parsed options, and the hook it reports to. */
@@ -33,6 +34,13 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
       heartbeats: resumedHeartbeats(config.heartbeatMs),
     },
     onCall: config.onCall,
+    tasks: {
+      // With a Knex store, tasks live in its database, shared by the instances; otherwise in this process.
+      store: config.store?.tasks ?? memoryTaskStore(),
+      leaseMs: config.taskLeaseMs,
+      maxResultBytes: config.maxTaskResultBytes,
+      maxTtlMs: config.maxTaskTtlMs,
+    },
   });
   return { core, report };
 }

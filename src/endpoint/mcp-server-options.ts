@@ -7,6 +7,7 @@ import type { ResolveServer, RunApp } from '../express/types.js';
 import { functionOption, parseFactoryOptions } from '../factory-options.js';
 import type { RateLimit } from '../farm/rate-limit.js';
 import type { OnCall } from '../observe/on-call.js';
+import { DEFAULT_TASK_OPTIONS } from '../protocol/context.js';
 import type { ErrorContext } from '../protocol/report.js';
 import type { ServerStore } from '../store/types.js';
 import { ThrottledLog } from '../throttled-log.js';
@@ -99,6 +100,18 @@ export interface McpServerOptions {
    * Default: 0 (never).
    */
   streamWindowMs?: number;
+  /**
+   * Largest result a task keeps, in bytes of JSON; a larger one fails the task with a message that
+   * says so (docs/tasks.md). Default: 10485760 (10 MiB).
+   */
+  maxTaskResultBytes?: number;
+  /** Longest a task is kept after its last change, in ms; a client's `ttl` is capped to it. Default: 86400000 (24 h). */
+  maxTaskTtlMs?: number;
+  /**
+   * How long an instance holds a task it runs without renewing it, in ms: a task whose instance
+   * stopped becomes `failed` within twice this (docs/tasks.md). Default: 30000.
+   */
+  taskLeaseMs?: number;
 }
 
 /** The `auth` option of `mcpServer`; `verifyToken` gets the Express request. */
@@ -140,6 +153,9 @@ const OptionsSchema = z.strictObject({
   streamRetentionMs: z.int().positive().default(300_000),
   streamWindowMs: z.int().nonnegative().max(2_147_483_647).default(0),
   onCall: fn<OnCall>('onCall').optional(),
+  maxTaskResultBytes: z.int().positive().default(DEFAULT_TASK_OPTIONS.maxResultBytes),
+  maxTaskTtlMs: z.int().positive().default(DEFAULT_TASK_OPTIONS.maxTtlMs),
+  taskLeaseMs: z.int().positive().max(2_147_483_647).default(DEFAULT_TASK_OPTIONS.leaseMs),
   auth: AuthOptionsSchema.optional(),
 });
 

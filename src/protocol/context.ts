@@ -1,6 +1,9 @@
 import type { Farm } from '../farm/farm.js';
 import type { RateCheck } from '../farm/rate-limit.js';
 import type { OnCall } from '../observe/on-call.js';
+import { memoryTaskStore } from '../tasks/memory-store.js';
+import { TaskService } from '../tasks/service.js';
+import type { TaskStore } from '../tasks/types.js';
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
 import { resolveWithAccess } from './access.js';
@@ -43,7 +46,23 @@ export interface CoreOptions<HostRequest> {
   resumability?: Resumability;
   /** The host's `onCall` hook: one event per finished `tools/call`. */
   onCall?: OnCall;
+  /** Where tasks live and how long they are kept (docs/tasks.md); absent: in this process, with the defaults. */
+  tasks?: TaskOptions;
 }
+
+/** The task options of `mcpServer`, and the store tasks live in. */
+export interface TaskOptions {
+  store: TaskStore;
+  leaseMs: number;
+  maxResultBytes: number;
+  maxTtlMs: number;
+}
+
+export const DEFAULT_TASK_OPTIONS = {
+  leaseMs: 30_000,
+  maxResultBytes: 10 * 1024 * 1024,
+  maxTtlMs: 24 * 60 * 60 * 1000,
+} as const;
 
 /** What every era's `handle(request, ctx)` is given: the shared services, made once per core. */
 export interface EraContext<HostRequest> {
@@ -52,6 +71,8 @@ export interface EraContext<HostRequest> {
   report: ErrorReporter;
   /** What the replies of `tools/call` that may stream share: heartbeats, resumability. */
   replies: ReplyStreams;
+  /** The endpoint's tasks (docs/tasks.md). */
+  tasks: TaskService;
   /**
    * Looks the URL's server code up, lets the caller of an `"oauth"` server in (401 / 403 otherwise),
    * and checks that it may serve (404 / 503 otherwise), then counts the request against the
@@ -74,11 +95,17 @@ export interface EraContext<HostRequest> {
 export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>): EraContext<HostRequest> {
   const { report } = options;
   const deadline = new ResolveDeadline(options.resolveTimeoutMs);
+  const taskOptions = options.tasks ?? { store: memoryTaskStore(), ...DEFAULT_TASK_OPTIONS };
   return {
     serverInfo: options.serverInfo,
     methods: createToolMethods(options),
     report,
     replies: replyStreams(options.heartbeatMs ?? 0, options.resumability, report),
+    tasks: new TaskService({
+      ...taskOptions,
+      ...(options.farm ? { farm: options.farm } : {}),
+      report: (error, serverId) => report(error, { phase: 'dispatch', serverId }),
+    }),
 
     async resolveTarget(request, id, countsToRateLimit = true) {
       const { resolved, auth } = await resolveWithAccess(request, id, report, deadline);

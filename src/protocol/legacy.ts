@@ -1,3 +1,10 @@
+import {
+  LEGACY_TASK_METHODS,
+  LEGACY_TASKS_CAPABILITY,
+  type LegacyTaskRequest,
+  legacyTaskCall,
+  serveLegacyTaskMethod,
+} from '../tasks/legacy-wire.js';
 import type { RunObserver } from '../tool/observer.js';
 import { clientNameOf, DEFAULT_CLIENT_NAME } from './client-name.js';
 import type { EraContext, ServerInfo } from './context.js';
@@ -10,6 +17,7 @@ import { openReplyStream } from './stream/reply-stream.js';
 import type { ServingTarget } from './target.js';
 import {
   DEFAULT_HEADER_VERSION,
+  hasLegacyTasks,
   isLegacyVersion,
   negotiateLegacyVersion,
   SUPPORTED_VERSIONS,
@@ -41,6 +49,10 @@ export async function handleLegacy<HostRequest>(
     acceptNotification(call, target, ctx);
     return ACCEPTED;
   }
+  if (call.method === 'tools/call' || LEGACY_TASK_METHODS.has(call.method)) {
+    const tasked = serveTasks({ ...call, target, request }, ctx);
+    if (tasked) return tasked;
+  }
   const live =
     call.method === 'tools/call'
       ? openReplyStream(request, call.id, call.params, call.protocolVersion, target, ctx.replies)
@@ -52,6 +64,15 @@ export async function handleLegacy<HostRequest>(
     );
   const work = ctx.guarded(() => dispatchLegacy(call, target, request, ctx), id, target);
   return jsonReply(200, resultResponse(id, await work));
+}
+
+/** A task's `tools/call` or a task method (docs/tasks.md); `undefined` for a plain call. */
+function serveTasks<HostRequest>(
+  call: LegacyTaskRequest<HostRequest>,
+  ctx: EraContext<HostRequest>,
+): Promise<EndpointReply> | undefined {
+  if (call.method === 'tools/call') return legacyTaskCall(call, ctx);
+  return serveLegacyTaskMethod(call, ctx);
 }
 
 const isNotificationMethod = (method: string) => method.startsWith('notifications/');
@@ -136,11 +157,9 @@ async function initialize(
   const protocolVersion = negotiateLegacyVersion(parsed.data.protocolVersion);
   // The end user is created on the first initialize, named after the client.
   await target.endUser(clientNameOf(parsed.data.clientInfo) ?? DEFAULT_CLIENT_NAME);
-  const result: Record<string, unknown> = {
-    protocolVersion,
-    capabilities: { tools: { listChanged: false } },
-    serverInfo,
-  };
+  const capabilities: Record<string, unknown> = { tools: { listChanged: false } };
+  if (hasLegacyTasks(protocolVersion)) capabilities.tasks = LEGACY_TASKS_CAPABILITY;
+  const result: Record<string, unknown> = { protocolVersion, capabilities, serverInfo };
   if (target.server.description) result.instructions = target.server.description;
   return result;
 }

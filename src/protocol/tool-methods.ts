@@ -5,7 +5,7 @@ import { isPlainJsonObject } from '../plain-object.js';
 import type { RunInputs } from '../tool/arguments.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
-import { callScope } from '../tool/inflight.js';
+import { type CallId, callScope } from '../tool/inflight.js';
 import type { RunObserver } from '../tool/observer.js';
 import { createToolRuns } from '../tool/runs.js';
 import { type AppTool, createToolCache, type ToolNamer } from '../tool/tool.js';
@@ -41,8 +41,12 @@ export interface ToolCall<HostRequest> {
   request: HostRequest;
   /** The client's name for its end user record, when the request tells it. */
   clientName?: string;
-  /** Follows the run when the reply may stream (see `ReplyStream`). */
+  /** Follows the run when the reply may stream (see `ReplyStream`), or for its task. */
   observer?: RunObserver;
+  /** See `ToolRun.runKey`: a task's run is stopped by its own key, never by the request's id. */
+  runKey?: CallId;
+  /** See `ToolRun.untimed`. */
+  untimed?: boolean;
 }
 
 /**
@@ -99,11 +103,30 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
       onClosed: call.onClosed,
       observer: call.observer,
       observed,
+      ...(call.runKey === undefined ? {} : { runKey: call.runKey }),
+      ...(call.untimed ? { untimed: true } : {}),
       ...(call.target.auth ? { auth: call.target.auth } : {}),
     });
   }
 
+  /** The call's params and its tool, or the error that refuses the call before anything runs. */
+  function checkCall(call: Pick<ToolCall<HostRequest>, 'id' | 'params' | 'target'>) {
+    const params = isCallToolParams(call.params) ? call.params : parseCallParams(call);
+    const tool = toolFor(call.target.app, call.target.server);
+    if (params.name !== tool.name) {
+      throw new McpError('unknownTool', `Unknown tool: ${params.name}`, undefined, call.id);
+    }
+    return { params, tool };
+  }
+
   return {
+    checkCall,
+
+    /** Stops the run registered under `key` in that scope (`callScope`), if it runs in this process. */
+    stop(scope: string, key: CallId): boolean {
+      return runs.cancel(scope, key);
+    },
+
     listTools(target: ServingTarget, protocolVersion: string): SerializedResult {
       const descriptor = toolFor(target.app, target.server).describe(featuresOf(protocolVersion));
       let result = listResults.get(descriptor);
@@ -122,12 +145,8 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
       let observing: CallObservation | Promise<CallObservation>;
       let checked: CheckedCall<HostRequest>;
       try {
-        const params = isCallToolParams(call.params) ? call.params : parseCallParams(call);
+        const { params, tool } = checkCall(call);
         const { server, app } = call.target;
-        const tool = toolFor(app, server);
-        if (params.name !== tool.name) {
-          throw new McpError('unknownTool', `Unknown tool: ${params.name}`, undefined, call.id);
-        }
         checked = { call, tool, args: params.arguments ?? {}, features: featuresOf(call.protocolVersion) };
         observing = observer.start({
           serverId: server.id,

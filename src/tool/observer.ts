@@ -15,4 +15,9 @@ export interface RunObserver {
   progress(report: AppProgress): void;
   /** A `notifications/cancelled` stopped the run: its result is for nobody. */
   cancelled(): void;
+  /**
+   * The app threw something other than an `AppRunError`: its result is the opaque error result, and
+   * a task ends `failed` rather than `completed` (MCP 2026-07-28 tasks extension).
+   */
+  appFailed?(): void;
 }

@@ -32,6 +32,13 @@ export interface ToolRun<HostRequest> extends Omit<AppRun<HostRequest>, 'signal'
   endUser: EndUser | Promise<EndUser>;
   /** The JSON-RPC id, by which `notifications/cancelled` names the call. */
   id: CallId;
+  /**
+   * The key the run is stopped by instead of `id`, when the client's `notifications/cancelled`
+   * must not reach it (a task's run, which only `tasks/cancel` stops).
+   */
+  runKey?: CallId;
+  /** Not bounded by `callTimeoutMs` (a task's run, which outlives any request). */
+  untimed?: boolean;
   tool: AppTool;
   features: ToolFeatures;
   /**
@@ -158,13 +165,13 @@ class ToolCallRun<HostRequest> extends RunStop {
     this.#run = appRunOf(call, endUser, this);
     this.#inflightKey = this.#shared.inflight.add(
       callScope(call.server.id, call.auth?.subject),
-      call.id,
+      call.runKey ?? call.id,
       this,
     );
     // May stop the run at once, when the client has already gone.
     this.#unwatch = call.onClosed(() => this.stop());
     if (this.stopped) return;
-    this.#deadline = this.#shared.timeouts?.add(this);
+    if (!call.untimed) this.#deadline = this.#shared.timeouts?.add(this);
     this.#start(this.#run);
   }
 
@@ -214,6 +221,7 @@ class ToolCallRun<HostRequest> extends RunStop {
       return;
     }
     this.#appFailed = true;
+    this.#observer?.appFailed?.();
     this.#report(error, 'run');
     this.#settle(errorResult('the app failed to run'));
   }
