@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
-import Provider from 'oidc-provider';
+import { devMemoryAdapter } from './dev-memory-adapter.js';
 
 export const MCP_SCOPE = 'mcp:tools';
 
@@ -26,6 +26,7 @@ export const MCP_SCOPE = 'mcp:tools';
  */
 export function providerConfiguration({ signingKey, tenantOf }) {
   return {
+    adapter: devMemoryAdapter(),
     jwks: { keys: [signingKey] },
     cookies: { keys: [randomUUID()] },
     scopes: [MCP_SCOPE],
@@ -67,15 +68,27 @@ export async function startDevAuthorizationServer({ host, port, publicHost, tena
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
 
   const signingKey = { ...(await exportJWK(privateKey)), kid: 'dev', alg: 'RS256', use: 'sig' };
-  const provider = new Provider(issuer, providerConfiguration({ signingKey, tenantOf: () => tenantId }));
-
-  const callback = provider.callback();
-  server.on('request', (req, res) => {
-    if (!req.url?.startsWith('/interaction/')) return callback(req, res);
-    interact(provider, req, res).catch((error) => {
-      res.statusCode = 500;
-      res.end(`sign-in failed: ${error instanceof Error ? error.message : error}`);
+  // `oidc-provider` is loaded on the first request, by the first client that signs a user in: it
+  // supports Node.js 22 and later, and on Node.js 20 it warns about that when it is loaded. An
+  // example started on Node.js 20 that never signs anyone in prints no such warning.
+  let loading;
+  const providerReady = () => {
+    loading ??= import('oidc-provider').then(({ default: Provider }) => {
+      const provider = new Provider(issuer, providerConfiguration({ signingKey, tenantOf: () => tenantId }));
+      return { provider, callback: provider.callback() };
     });
+    return loading;
+  };
+
+  server.on('request', (req, res) => {
+    providerReady()
+      .then(({ provider, callback }) =>
+        req.url?.startsWith('/interaction/') ? interact(provider, req, res) : callback(req, res),
+      )
+      .catch((error) => {
+        res.statusCode = 500;
+        res.end(`sign-in failed: ${error instanceof Error ? error.message : error}`);
+      });
   });
 
   return {

@@ -11,6 +11,9 @@
  *
  * Usage: `node scripts/build.mjs [--out-dir <dir>]` (default `dist`).
  *
+ * It writes nothing to stdout, tsc's messages included: as `prepack`, it runs inside
+ * `npm pack --json`, whose stdout must be the JSON alone. What it says goes to stderr.
+ *
  * Everything is built in a scratch folder first and then moved into place file by file with
  * `rename`, which replaces a file atomically: a process that starts the example app or the bench
  * while a build runs reads either the old or the new version of each file, never a half-written
@@ -45,7 +48,7 @@ try {
   await bundleCjs(scratch);
   await writeCjsDeclarations(scratch);
   await moveInto(scratch, outDir);
-  console.log(`built ${relative(root, outDir) || '.'}/ (ES module, CommonJS and declarations)`);
+  console.error(`built ${relative(root, outDir) || '.'}/ (ES module, CommonJS and declarations)`);
 } finally {
   await rm(scratch, { recursive: true, force: true });
 }
@@ -54,7 +57,8 @@ function compileEsm(target) {
   const tsc = require.resolve('typescript/bin/tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json'), '--outDir', target], {
     cwd: root,
-    stdio: 'inherit',
+    // tsc reports on stdout; sent to stderr (see above).
+    stdio: ['ignore', 2, 2],
   });
   if (result.status !== 0) {
     throw new Error(`tsc failed (exit code ${result.status ?? result.signal})`);

@@ -18,9 +18,13 @@ export const isAppRunError = (error: unknown): error is AppRunError =>
  * - `invalid_options`: an option is unknown or has the wrong type (the message names it);
  * - `invalid_knex`: what was passed as the Knex instance is not one;
  * - `invalid_url`: `connectMcpServer` was given something that is not an http(s) URL;
- * - `missing_peer_dependency`: `connectMcpServer` needs a client SDK that is not installed, which the
- *   message names: `@modelcontextprotocol/sdk` for the 2025 era, `@modelcontextprotocol/client` for
- *   the 2026-07-28 era.
+ * - `missing_peer_dependency`: an optional peer dependency that a factory needs is not installed;
+ *   the message names it and says what to install: `connectMcpServer` needs
+ *   `@modelcontextprotocol/sdk` for the 2025 era and `@modelcontextprotocol/client` for the
+ *   2026-07-28 era, `jwtVerifier` needs `jose`, `mcpServer`'s `rateLimit` needs
+ *   `rate-limiter-flexible`.
+ *
+ * Every message starts with the name of the factory that threw it (`mcpServer: …`).
  */
 export type ConfigurationErrorCode =
   | 'invalid_options'
@@ -28,14 +32,15 @@ export type ConfigurationErrorCode =
   | 'invalid_url'
   | 'missing_peer_dependency';
 
-/** Thrown at factory time when options are wrong; the message names the option. */
+/** Thrown at factory time when options are wrong; the message names the factory and the option. */
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';
   constructor(
     readonly code: ConfigurationErrorCode,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

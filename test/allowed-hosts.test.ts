@@ -58,7 +58,7 @@ describe('an allowedHosts entry is the Host value it allows', () => {
     };
     expect(() => mcpServer(options)).toThrow(ConfigurationError);
     expect(() => mcpServer(options)).toThrow(
-      'express-app-mcp: invalid option "allowedHosts.1": "https://mcp.example.com/mcp" is not a host name (mcp.example.com) or an origin (https://mcp.example.com)',
+      'mcpServer: invalid option "allowedHosts.1": "https://mcp.example.com/mcp" is not a host name (mcp.example.com) or an origin (https://mcp.example.com)',
     );
   });
 });

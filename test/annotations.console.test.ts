@@ -7,7 +7,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import type { HostApp } from '../src/index.js';
 import { expectJson, TENANT_A, useConsoleHost } from './helpers/console-host.js';
-import { databases } from './helpers/databases.js';
+import { databases, describeEach } from './helpers/databases.js';
 
 const HINT_NAMES = 'readOnlyHint, destructiveHint, idempotentHint, openWorldHint';
 
@@ -18,7 +18,7 @@ const TITLE_CASE: Partial<HostApp> = {
   inputForm: [{ type: 'text-input', variable: 'text', label: 'Text', required: true }],
 };
 
-describe.each(databases)('annotations through the console on $name', (kind) => {
+describeEach(databases)('annotations through the console on $name', (kind) => {
   const opened = useConsoleHost(kind);
 
   const newApp = () => opened.apps.add(TENANT_A, TITLE_CASE);

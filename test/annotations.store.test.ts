@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knexServerStore, migrate, rollback, type ServerStore, type ToolAnnotations } from '../src/index.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 import { type OpenStore, storeKinds } from './helpers/stores.js';
 
 const ALL_HINTS: ToolAnnotations = {
@@ -17,7 +17,7 @@ const ALL_HINTS: ToolAnnotations = {
   openWorldHint: false,
 };
 
-describe.each(storeKinds)('the store contract on $name: annotations', (kind) => {
+describeEach(storeKinds)('the store contract on $name: annotations', (kind) => {
   let opened: OpenStore;
   let store: ServerStore;
 
@@ -122,7 +122,7 @@ describe.each(storeKinds)('the store contract on $name: annotations', (kind) => 
   });
 });
 
-describe.each(databases)('the annotations column and its migration on $name', (kind) => {
+describeEach(databases)('the annotations column and its migration on $name', (kind) => {
   let db: TestDatabase;
   let knex: Knex;
 

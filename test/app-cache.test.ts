@@ -14,7 +14,7 @@ import {
   migrate,
   type ServerRecord,
 } from '../src/index.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 import {
   expectRpcReply,
   type HostVariant,
@@ -128,15 +128,15 @@ describe('the resolver keeps loaded apps for a while', () => {
 
   it('bad options are refused when the resolver is made', () => {
     expect(() => store.resolver(APP_LOADER, { appCacheTtlMs: -1 })).toThrow(
-      /^resolver: invalid option "appCacheTtlMs"/,
+      /^store\.resolver: invalid option "appCacheTtlMs"/,
     );
     expect(() => store.resolver(APP_LOADER, { appCacheMaxEntries: 0 })).toThrow(
-      /^resolver: invalid option "appCacheMaxEntries"/,
+      /^store\.resolver: invalid option "appCacheMaxEntries"/,
     );
   });
 });
 
-describe.each(databases)('a host whose loadApp queries its own table, on $name', (kind) => {
+describeEach(databases)('a host whose loadApp queries its own table, on $name', (kind) => {
   let database: TestDatabase;
   let knex: Knex;
   let code: string;

@@ -1,7 +1,9 @@
 /**
  * `jose` is an optional peer dependency, loaded only by `jwtVerifier` when it first checks a
  * token: in a project without it, both builds load, `"code"` servers work, and an `"oauth"` server
- * checked by `jwtVerifier` fails closed while `onError` says what to install.
+ * checked by `jwtVerifier` fails closed while `onError` says what to install. The same project has
+ * no `rate-limiter-flexible`: a router with `rateLimit` serves without a limit and says so. Both
+ * say it with the one error for a missing peer (`ConfigurationError`, `missing_peer_dependency`).
  */
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -26,7 +28,7 @@ async function main() {
   host.use(mcpServer({
     resolveServer: store.resolver(() => app),
     runApp: async () => ({ answer: 'hi' }),
-    onError: (error) => errors.push(error.message),
+    onError: (error) => errors.push(error.name + ' ' + error.code + ': ' + error.message),
     auth: { verifyToken: jwtVerifier({ issuer: 'http://127.0.0.1:9' }), authorizationServers: ['http://127.0.0.1:9'] },
   }));
   const listening = host.listen(0, '127.0.0.1');
@@ -38,7 +40,25 @@ async function main() {
   });
   const statuses = [(await post(open.serverCode)).status, (await post(guarded.serverCode)).status];
   listening.close();
-  console.log(JSON.stringify({ statuses, errors }));
+  // rate-limiter-flexible is not installed either: rateLimit is reported, requests go on.
+  const limitErrors = [];
+  const limited = express();
+  limited.use(mcpServer({
+    resolveServer: store.resolver(() => app),
+    runApp: async () => ({ answer: 'hi' }),
+    onError: (error) => limitErrors.push(error.name + ' ' + error.code + ': ' + error.message),
+    rateLimit: { requests: 1, windowMs: 60000 },
+  }));
+  const limitedListening = limited.listen(0, '127.0.0.1');
+  await new Promise((resolve) => limitedListening.once('listening', resolve));
+  const ping = () => fetch('http://127.0.0.1:' + limitedListening.address().port + '/mcp/server/' + open.serverCode + '/mcp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+  });
+  const limitedStatuses = [(await ping()).status, (await ping()).status];
+  limitedListening.close();
+  console.log(JSON.stringify({ statuses, errors, limitedStatuses, limitErrors }));
 }
 main().catch((error) => { console.error(error); process.exit(1); });
 `;
@@ -80,12 +100,18 @@ describe('jose is optional', () => {
     ['an ES module', 'smoke.mjs'],
     ['CommonJS', 'smoke.cjs'],
   ])(
-    'from %s without jose: "code" servers work, an "oauth" server fails closed and onError says what to install',
+    'from %s without jose: "code" servers work, an "oauth" server fails closed and onError says what to install; the same for rateLimit',
     async (_kind, script) => {
       const { stdout } = await run(process.execPath, [script], { cwd: project() });
       expect(JSON.parse(stdout)).toEqual({
         statuses: [200, 500],
-        errors: ['jwtVerifier needs the optional peer dependency jose: npm install jose'],
+        errors: [
+          'ConfigurationError missing_peer_dependency: jwtVerifier: needs the optional peer dependency jose, which is not installed: npm install jose',
+        ],
+        limitedStatuses: [200, 200],
+        limitErrors: [
+          'ConfigurationError missing_peer_dependency: mcpServer: the rateLimit option needs the optional peer dependency rate-limiter-flexible, which is not installed: npm install rate-limiter-flexible',
+        ],
       });
     },
   );

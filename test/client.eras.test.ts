@@ -91,7 +91,8 @@ describe('auto against a server of the 2025 era only (the official SDK 1.x serve
     expect({ kind: error.kind, status: error.status, message: error.message }).toEqual({
       kind: 'http',
       status: 400,
-      message: `MCP server ${remote.url}: answered HTTP 400`,
+      // The official SDK server's own words for a request it refuses.
+      message: `MCP server ${remote.url}: answered HTTP 400: No session`,
     });
     expect(postedSince(remote, before)).toEqual(['server/discover']);
   });

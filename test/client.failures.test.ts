@@ -91,6 +91,63 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
     });
   });
 
+  it("a JSON-RPC error with an HTTP error status: the status and the server's message", async () => {
+    server = await startRawServer((message, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: message?.id ?? null,
+          error: { code: -32600, message: 'MCP server not found' },
+        }),
+      );
+    });
+
+    const error = await failure(connect(server.url, { timeoutMs: 2000 }));
+
+    expect({
+      kind: error.kind,
+      status: error.status,
+      rpcCode: error.rpcCode,
+      message: error.message,
+    }).toEqual({
+      kind: 'http',
+      status: 404,
+      rpcCode: -32600,
+      message: `MCP server ${server.url}: answered HTTP 404: MCP server not found`,
+    });
+  });
+
+  it("the server's message is quoted on one line, without control characters, and cut when long", async () => {
+    const long = `line one\n\u001b[31mline two\u0007 ${'x'.repeat(400)}`;
+    server = await startRawServer((message, res) => {
+      res.writeHead(400, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(
+        JSON.stringify({ jsonrpc: '2.0', id: message?.id ?? null, error: { code: -32600, message: long } }),
+      );
+    });
+
+    const error = await failure(connect(server.url, { timeoutMs: 2000 }));
+
+    const quoted = `line one [31mline two ${'x'.repeat(400)}`.slice(0, 300);
+    expect(error.message).toBe(`MCP server ${server.url}: answered HTTP 400: ${quoted}…`);
+  });
+
+  it('a JSON body that is no JSON-RPC error, with an HTTP error status: the status alone', async () => {
+    server = await startRawServer((_message, res) => {
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'maintenance', message: 'back soon' }));
+    });
+
+    const error = await failure(connect(server.url, { timeoutMs: 2000 }));
+
+    expect({ kind: error.kind, status: error.status, message: error.message }).toEqual({
+      kind: 'http',
+      status: 503,
+      message: `MCP server ${server.url}: answered HTTP 503`,
+    });
+  });
+
   it('an HTML error page on the event stream of an /sse server', async () => {
     server = await startRawServer((_message, res) => {
       res.writeHead(502, { 'content-type': 'text/html' });

@@ -19,7 +19,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SDK = '@modelcontextprotocol/sdk';
 const CLIENT = '@modelcontextprotocol/client';
 const missing = (name: string) =>
-  `ConfigurationError missing_peer_dependency: connectMcpServer needs the optional peer dependency ${name}: npm install ${name}`;
+  `ConfigurationError missing_peer_dependency: connectMcpServer: needs the optional peer dependency ${name}, which is not installed: npm install ${name}`;
 
 const smoke = (load: string) => `${load}
 async function main() {

@@ -315,7 +315,7 @@ describe.each([
       }
     });
 
-    it('a rotated code: the old URL is a 404 that names the server', async () => {
+    it("a rotated code: the old URL is a 404 that names the server, with the server's message", async () => {
       const { store, servers } = host;
       const old = host.endpointOf(faqBot);
       await store.rotateCode(servers[faqBot.id]!.id);
@@ -328,7 +328,8 @@ describe.each([
       expect(error).toMatchObject({
         kind: 'http',
         status: 404,
-        message: `MCP server ${old.href}: answered HTTP 404`,
+        rpcCode: -32600,
+        message: `MCP server ${old.href}: answered HTTP 404: MCP server not found`,
       });
     });
   },

@@ -16,7 +16,7 @@ import {
   migrate,
   type ServerRecord,
 } from '../src/index.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 import { type Host, hostVariants, serveApp } from './helpers/hosts.js';
 
 const TENANT = 'demo';
@@ -38,7 +38,7 @@ interface ShownServer {
   url: string;
 }
 
-describe.each(databases)('publishing, rotating and unpublishing through the console on $name', (kind) => {
+describeEach(databases)('publishing, rotating and unpublishing through the console on $name', (kind) => {
   let db: TestDatabase;
   let host: Host;
   let baseUrl: string;

@@ -16,9 +16,9 @@ import {
   TENANT_B,
   useConsoleHost,
 } from './helpers/console-host.js';
-import { databases } from './helpers/databases.js';
+import { databases, describeEach } from './helpers/databases.js';
 
-describe.each(databases)('the console API: editing, rotating and unpublishing on $name', (kind) => {
+describeEach(databases)('the console API: editing, rotating and unpublishing on $name', (kind) => {
   const c = useConsoleHost(kind, { allowGetRefresh: true });
 
   describe('PUT /apps/:appId/server (edit)', () => {
@@ -41,6 +41,32 @@ describe.each(databases)('the console API: editing, rotating and unpublishing on
       const stored = await c.store.getServerById(server.id);
       expect(stored?.updatedAt.getTime()).toBeGreaterThan(stored!.createdAt.getTime());
       expect((await c.editor.get(app.id)).body).toEqual(reply.body);
+    });
+
+    it('a parameters key that is not an input variable answers 400; one the server has from a dropped variable is kept', async () => {
+      const { app, server } = await c.published({ parameters: { text: 'The text', top_n: 'How many' } });
+      // The app's form loses `top_n`; the console sends back what it read, which still has it.
+      c.apps.add(TENANT_A, {
+        id: app.id,
+        inputForm: [{ type: 'paragraph', variable: 'text', label: 'Text' }],
+      });
+      const kept = await c.editor.update(app.id, {
+        id: server.id,
+        parameters: { text: 'Text', top_n: 'How many' },
+      });
+      expectJson(kept, 200);
+      expect(kept.body.parameters).toEqual({ text: 'Text', top_n: 'How many' });
+      expectError(
+        await c.editor.update(app.id, { id: server.id, parameters: { text: 'Text', top_k: 'A typo' } }),
+        400,
+        'invalid_request',
+        "Invalid request body: parameters.top_k is not an input variable of the app (the app's are text)",
+        { 'parameters.top_k': 'is not an input variable of the app' },
+      );
+      expect((await c.store.getServerById(server.id))?.parameters).toEqual({
+        text: 'Text',
+        top_n: 'How many',
+      });
     });
 
     it('a null or absent description keeps it; an empty one resets it to the app description', async () => {

@@ -17,9 +17,9 @@ import {
   UUID,
   useConsoleHost,
 } from './helpers/console-host.js';
-import { databases } from './helpers/databases.js';
+import { databases, describeEach } from './helpers/databases.js';
 
-describe.each(databases)('the console API: reading and publishing on $name', (kind) => {
+describeEach(databases)('the console API: reading and publishing on $name', (kind) => {
   const c = useConsoleHost(kind);
 
   describe('GET /apps/:appId/server', () => {
@@ -216,6 +216,48 @@ describe.each(databases)('the console API: reading and publishing on $name', (ki
         .set('Content-Type', 'application/json')
         .send('{not json');
       expectError(reply, 401, 'unauthorized', 'Authentication required');
+    });
+
+    it('parameters keys that are not input variables of the app answer 400 naming each, and nothing is stored', async () => {
+      const app = c.apps.add(TENANT_A);
+      expectError(
+        await c.editor.publish(app.id, {
+          parameters: { text: 'ok', txet: 'a typo', query: 'not in the form' },
+        }),
+        400,
+        'invalid_request',
+        "Invalid request body: parameters.txet is not an input variable of the app; parameters.query is not an input variable of the app (the app's are text, top_n)",
+        {
+          'parameters.txet': 'is not an input variable of the app',
+          'parameters.query': 'is not an input variable of the app',
+        },
+      );
+      expect(await c.store.getServerByApp(TENANT_A, app.id)).toBeNull();
+    });
+
+    it('parameters keys name variables of either form shape, exposed to clients or not', async () => {
+      const app = c.apps.add(TENANT_A, {
+        inputForm: [
+          { paragraph: { variable: 'text', label: 'Text' } },
+          { type: 'external_data_tool', variable: 'lookup' },
+        ],
+      });
+      const reply = await c.editor.publish(app.id, {
+        parameters: { text: 'The text', lookup: 'Filled by the host' },
+      });
+      expectJson(reply, 201);
+      expect(reply.body.parameters).toEqual({ text: 'The text', lookup: 'Filled by the host' });
+    });
+
+    it('an app without inputs takes no parameters keys', async () => {
+      const app = c.apps.add(TENANT_A, { inputForm: [] });
+      expectError(
+        await c.editor.publish(app.id, { parameters: { text: 'x' } }),
+        400,
+        'invalid_request',
+        'Invalid request body: parameters.text is not an input variable of the app (the app has none)',
+        { 'parameters.text': 'is not an input variable of the app' },
+      );
     });
 
     it('missing parameters answer 400 naming the field', async () => {

@@ -21,7 +21,12 @@ import {
 const ALLOWED_ORIGIN = 'https://app.example.com';
 const ALLOWED_HOST = 'mcp.example.com';
 
-const originRefused = (origin: string) => rpcError(null, -32600, `Origin not allowed: ${origin}`);
+const originRefused = (origin: string) =>
+  rpcError(
+    null,
+    -32600,
+    `Origin not allowed: ${origin}. Pages of other origins must be listed in the allowedOrigins option`,
+  );
 const hostRefused = (host: string) =>
   rpcError(
     null,

@@ -16,7 +16,7 @@ import {
   UNKNOWN_CODE,
   type World,
 } from './helpers/apps.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 import {
   expectAccepted,
   expectRpcReply,
@@ -37,7 +37,7 @@ const { version: PACKAGE_VERSION } = JSON.parse(
 const SUPPORTED = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
 const OUTPUTS = { word_count: 2, top_words: ['hello', 'world'] };
 
-describe.each(databases)('the endpoint with the Knex store on $name', (kind) => {
+describeEach(databases)('the endpoint with the Knex store on $name', (kind) => {
   let db: TestDatabase;
   let knex: Knex;
   let world: World;

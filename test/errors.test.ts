@@ -9,19 +9,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AppRunError,
   ConfigurationError,
+  connectMcpServer,
   type ErrorContext,
+  jwtVerifier,
   knexServerStore,
   knexToolProviderStore,
   type McpServerOptions,
   MigrationRequiredError,
   mcpConsole,
   mcpServer,
+  mcpToolProviderConsole,
   memoryServerStore,
   migrate,
+  rollback,
   ServerExistsError,
 } from '../src/index.js';
 import { createWorld, type World } from './helpers/apps.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 import {
   expectRpcReply,
   type Host,
@@ -112,7 +116,7 @@ describe('"did you mean" for unknown options', () => {
   ])('mcpServer, %s', (_label, extra, message) => {
     const error = thrown(() => mcpServer({ ...required(), ...extra } as McpServerOptions));
     expect(error).toBeInstanceOf(ConfigurationError);
-    expect((error as Error).message).toBe(`express-app-mcp: ${message}`);
+    expect((error as Error).message).toBe(`mcpServer: ${message}`);
   });
 
   it('a nested option is named with its path, the hint with its own name', () => {
@@ -120,7 +124,7 @@ describe('"did you mean" for unknown options', () => {
       mcpServer({ ...required(), serverInfo: { name: 'a', version: '1', verison: '2' } } as McpServerOptions),
     );
     expect((error as Error).message).toBe(
-      'express-app-mcp: unknown option "serverInfo.verison" (did you mean "version"?)',
+      'mcpServer: unknown option "serverInfo.verison" (did you mean "version"?)',
     );
   });
 
@@ -137,7 +141,7 @@ describe('"did you mean" for unknown options', () => {
       'knexServerStore: unknown option "cacheTTL" (did you mean "cacheTtlMs"?)',
     );
     expect((thrown(() => store.resolver(loadApp, { cacheTtlMs: 0 } as never)) as Error).message).toBe(
-      'resolver: unknown option "cacheTtlMs" (did you mean "appCacheTtlMs"?)',
+      'store.resolver: unknown option "cacheTtlMs" (did you mean "appCacheTtlMs"?)',
     );
   });
 });
@@ -160,7 +164,34 @@ async function expectMigrationRequired(attempts: Promise<unknown>[], tables: str
   ).toBe(true);
 }
 
-describe.each(databases)('a store used before migrate() on $name', (kind) => {
+describe("every factory's errors start with its name", () => {
+  const knex = Object.assign(() => {}, { schema: {} }) as unknown as Knex;
+  const store = memoryServerStore();
+
+  it.each<[string, () => unknown]>([
+    ['mcpServer', () => mcpServer({ ...required(), maxBodyBytes: 0 })],
+    ['mcpConsole', () => mcpConsole({ store } as never)],
+    ['mcpToolProviderConsole', () => mcpToolProviderConsole({} as never)],
+    ['knexServerStore', () => knexServerStore({} as never)],
+    ['knexToolProviderStore', () => knexToolProviderStore(knex, {} as never)],
+    ['store.resolver', () => store.resolver('not a function' as never)],
+    ['jwtVerifier', () => jwtVerifier({ issuer: 'ftp://issuer.example' })],
+    ['migrate', () => migrate(knex, { tablePrefix: 1 } as never)],
+    ['rollback', () => rollback(knex, { all: 'yes' } as never)],
+    ['connectMcpServer', () => connectMcpServer('mailto:someone@example.com')],
+  ])('%s', async (factory, call) => {
+    let error: unknown;
+    try {
+      await call();
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as Error).message.startsWith(`${factory}: `), (error as Error).message).toBe(true);
+  });
+});
+
+describeEach(databases)('a store used before migrate() on $name', (kind) => {
   let database: TestDatabase;
   let knex: Knex;
 

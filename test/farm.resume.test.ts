@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppEvent, HostApp, McpServerOptions, ServerRecord } from '../src/index.js';
 import { knexServerStore, migrate } from '../src/store/index.js';
 import type { KnexServerStore } from '../src/store/types.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 import {
   expectRpcReply,
   type Host,
@@ -74,7 +74,7 @@ const call = (id: string) => ({
   params: { name: 'Ticker', arguments: {}, _meta: { progressToken: `token-${id}` } },
 });
 
-describe.each(databases)('resumable streams on $name', (kind) => {
+describeEach(databases)('resumable streams on $name', (kind) => {
   let db: TestDatabase;
   let knex: Knex;
   let store: KnexServerStore;

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { knexServerStore, migrate } from '../src/store/index.js';
 import type { KnexServerStore } from '../src/store/types.js';
 import type { ServerRecord } from '../src/types.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 import { startTcpProxy, type TcpProxy, throughProxy } from './helpers/tcp-proxy.js';
 
 const postgres = databases.filter((kind) => kind.name === 'postgres');
@@ -19,7 +19,7 @@ const sqlite = databases.filter((kind) => kind.name === 'sqlite');
 /** Long enough that only NOTIFY can explain a change seen within a second. */
 const DEFAULT_TTL_MS = 5000;
 
-describe.each(postgres)('a farm of Knex stores on $name', (kind) => {
+describeEach(postgres)('a farm of Knex stores on $name', (kind) => {
   let db: TestDatabase;
   let knex: Knex;
   // A prefix of its own, so the channels this suite listens on are its own too.

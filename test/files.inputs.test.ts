@@ -317,7 +317,7 @@ describe('the data: URL limit (maxDataUrlBytes)', () => {
     expect(() => mcpServer({ ...required, maxBodyBytes: 1000, maxDataUrlBytes: 1001 })).toThrow(
       new ConfigurationError(
         'invalid_options',
-        'express-app-mcp: invalid option "maxDataUrlBytes": must not be larger than maxBodyBytes (1000)',
+        'mcpServer: invalid option "maxDataUrlBytes": must not be larger than maxBodyBytes (1000)',
       ),
     );
     expect(() => mcpServer({ ...required, maxInlineResultBytes: 0 })).toThrow(ConfigurationError);

@@ -56,7 +56,13 @@ describe('console: rotating a code with GET', () => {
       status: 405,
       allow: 'POST',
       cacheControl: 'no-store',
-      body: { error: { code: 'method_not_allowed', message: 'Method not allowed: GET' } },
+      body: {
+        error: {
+          code: 'method_not_allowed',
+          message:
+            "Method not allowed: GET; rotating a code takes POST; to allow GET, as Dify's UI sends it, create mcpConsole with allowGetRefresh: true",
+        },
+      },
     });
     expect(await host.currentCode()).toBe(host.originalCode);
     const head = await host.refresh('head');

@@ -45,7 +45,12 @@ const corsHeaders = (reply: Reply) =>
     Object.entries(reply.headers).filter(([name]) => name.startsWith('access-control-') || name === 'vary'),
   );
 
-const originRefused = (origin: string) => rpcError(null, -32600, `Origin not allowed: ${origin}`);
+const originRefused = (origin: string) =>
+  rpcError(
+    null,
+    -32600,
+    `Origin not allowed: ${origin}. Pages of other origins must be listed in the allowedOrigins option`,
+  );
 
 describe('CORS for allowedOrigins', () => {
   it('a preflight from an allowed origin is answered 204 with what a browser needs to go on', async () => {
@@ -119,5 +124,50 @@ describe('CORS for allowedOrigins', () => {
     expectRpcReply(reply, 405, rpcError(null, -32600, 'Method not allowed: OPTIONS; use POST'));
     expect(reply.headers.allow).toBe('POST');
     expect(corsHeaders(reply)).toEqual({});
+  });
+});
+
+describe("allowedOrigins: ['*']", () => {
+  let any: DemoHost;
+  beforeAll(async () => {
+    any = await startEchoHost([{ id: 'a', name: 'A', mode: 'workflow', inputForm: [] }], {
+      allowedOrigins: ['*'],
+    });
+  });
+  afterAll(() => any.close());
+
+  it('serves a page of any origin, with the CORS headers naming that origin', async () => {
+    const reply = await any.host.post(any.codes.a as string, request(1, 'ping'), { origin: FOREIGN });
+    expectRpcReply(reply, 200, rpcResult(1, {}));
+    expect(corsHeaders(reply)).toEqual({
+      'access-control-allow-origin': FOREIGN,
+      'access-control-expose-headers': EXPOSE_HEADERS,
+      vary: 'Origin',
+    });
+  });
+});
+
+describe('allowedOrigins entries are read as browsers send Origin', () => {
+  let defaults: DemoHost;
+  beforeAll(async () => {
+    defaults = await startEchoHost([{ id: 'a', name: 'A', mode: 'workflow', inputForm: [] }], {
+      allowedOrigins: ['https://app.example.com:443', 'HTTP://LOCALHOST:5173'],
+    });
+  });
+  afterAll(() => defaults.close());
+
+  it.each([
+    ['the default port, which browsers leave out', 'https://app.example.com'],
+    ['a name in capitals', 'http://localhost:5173'],
+  ])('%s: %s is allowed', async (_label, origin) => {
+    const reply = await defaults.host.post(defaults.codes.a as string, request(1, 'ping'), { origin });
+    expectRpcReply(reply, 200, rpcResult(1, {}));
+    expect(reply.headers['access-control-allow-origin']).toBe(origin);
+  });
+
+  it('another port of a listed host is refused', async () => {
+    const origin = 'http://localhost:5174';
+    const reply = await defaults.host.post(defaults.codes.a as string, request(2, 'ping'), { origin });
+    expectRpcReply(reply, 403, originRefused(origin));
   });
 });

@@ -19,7 +19,7 @@ import {
 import { McpError } from '../src/protocol/errors.js';
 import { MessageSchema } from '../src/protocol/messages.js';
 import { parseMessage } from '../src/protocol/parse.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 import { hostVariants, startHost } from './helpers/hosts.js';
 import { untilListening } from './helpers/stores.js';
 
@@ -320,7 +320,7 @@ describe('the envelope shortcut accepts exactly what the schema accepts', () => 
   );
 });
 
-describe.each(databases)('a cached code on $name', (kind) => {
+describeEach(databases)('a cached code on $name', (kind) => {
   let database: TestDatabase;
   let knex: Knex;
   let queries: string[];

@@ -15,10 +15,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_SCOPE } from './helpers/authorization-server.js';
-import { databases } from './helpers/databases.js';
+import { databases, describeEach } from './helpers/databases.js';
 import { HeadlessOAuthClient, type OAuthWorld, startOAuthWorld, TENANT } from './helpers/oauth-world.js';
 
-describe.each(databases)('the official client signs in to an "oauth" server, on $name', (database) => {
+describeEach(databases)('the official client signs in to an "oauth" server, on $name', (database) => {
   let world: OAuthWorld;
   beforeAll(async () => {
     world = await startOAuthWorld({ database });

@@ -7,12 +7,17 @@ import express from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostApp, knexServerStore, mcpConsole, mcpServer, migrate } from '../src/index.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 
-const APP: HostApp = { id: 'notes', name: 'Notes', mode: 'workflow', inputForm: [] };
+const APP: HostApp = {
+  id: 'notes',
+  name: 'Notes',
+  mode: 'workflow',
+  inputForm: [{ type: 'text-input', variable: 'text' }],
+};
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
 
-describe.each(databases)('auth_mode in the console on $name', (database) => {
+describeEach(databases)('auth_mode in the console on $name', (database) => {
   let db: TestDatabase;
   let app: express.Express;
   beforeAll(async () => {

@@ -206,7 +206,9 @@ describe('authenticateCaller', () => {
   it('an AuthInfo without a subject is the host’s bug, not a refusal', async () => {
     await expect(
       attempt('tok', options({ verifyToken: async () => ({ scopes: [] }) as never })),
-    ).rejects.toThrow('verifyToken must return { subject: string, scopes: string[], … } or null');
+    ).rejects.toThrow(
+      'mcpServer: auth.verifyToken must return { subject: string, scopes: string[], … } or null',
+    );
   });
 
   it('a token without a tenant is not checked against the server’s tenant', async () => {

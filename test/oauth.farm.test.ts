@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEvent, AppRun, HostApp, McpServerOptions, ServerRecord } from '../src/index.js';
 import { knexServerStore, migrate } from '../src/store/index.js';
 import type { KnexServerStore } from '../src/store/types.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 import {
   expectAccepted,
   expectRpcReply,
@@ -77,7 +77,7 @@ const waitForRun = async (subject: string): Promise<AppRun> => {
   throw new Error(`no run of ${subject}`);
 };
 
-describe.each(databases)('per-user access with the farm’s features on $name', (kind) => {
+describeEach(databases)('per-user access with the farm’s features on $name', (kind) => {
   let db: TestDatabase;
   let knex: Knex;
   let store: KnexServerStore;

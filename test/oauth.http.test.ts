@@ -202,21 +202,21 @@ describe('the auth option', () => {
     const cases: [unknown, string][] = [
       [
         { ...auth, verifyToken: 'yes' },
-        'express-app-mcp: invalid option "auth.verifyToken": verifyToken must be a function',
+        'mcpServer: invalid option "auth.verifyToken": verifyToken must be a function',
       ],
       [
         { ...auth, authorizationServers: [] },
-        'express-app-mcp: invalid option "auth.authorizationServers": must name at least one authorization server',
+        'mcpServer: invalid option "auth.authorizationServers": must name at least one authorization server',
       ],
       [
         { ...auth, authorizationServers: ['idp.example.com'] },
-        'express-app-mcp: invalid option "auth.authorizationServers.0": must be an http or https URL',
+        'mcpServer: invalid option "auth.authorizationServers.0": must be an http or https URL',
       ],
       [
         { ...auth, requiredScopes: ['a b'] },
-        'express-app-mcp: invalid option "auth.requiredScopes.0": must be a scope token (no spaces or quotes)',
+        'mcpServer: invalid option "auth.requiredScopes.0": must be a scope token (no spaces or quotes)',
       ],
-      [{ ...auth, scope: 'x' }, 'express-app-mcp: unknown option "auth.scope"'],
+      [{ ...auth, scope: 'x' }, 'mcpServer: unknown option "auth.scope"'],
     ];
     for (const [options, message] of cases) {
       expect(await build({ ...base, auth: options })).toThrow(message);

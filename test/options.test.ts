@@ -4,9 +4,16 @@
  * never mutated; defaults apply to what is left out.
  */
 import { readFile } from 'node:fs/promises';
+import knexFactory from 'knex';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseMcpServerOptions } from '../src/endpoint/mcp-server-options.js';
-import { ConfigurationError, type McpServerOptions, mcpServer, memoryServerStore } from '../src/index.js';
+import {
+  ConfigurationError,
+  knexServerStore,
+  type McpServerOptions,
+  mcpServer,
+  memoryServerStore,
+} from '../src/index.js';
 import { createWorld, RESOLVER_FAILS_CODE, RESOLVER_FAILURE } from './helpers/apps.js';
 import { expectRpcReply, hostVariants, request, rpcError, rpcResult, serveApp } from './helpers/hosts.js';
 
@@ -56,21 +63,21 @@ describe('mcpServer options', () => {
     it('one unknown option', () => {
       expectConfigurationError(
         { ...required(), maxBodySize: 1024 },
-        'express-app-mcp: unknown option "maxBodySize"',
+        'mcpServer: unknown option "maxBodySize"',
       );
     });
 
     it('several unknown options are all named', () => {
       expectConfigurationError(
         { ...required(), cors: true, sessionIdGenerator: () => 'x' },
-        'express-app-mcp: unknown option "cors", "sessionIdGenerator"',
+        'mcpServer: unknown option "cors", "sessionIdGenerator"',
       );
     });
 
     it('an unknown key inside serverInfo is named with its path', () => {
       expectConfigurationError(
         { ...required(), serverInfo: { name: 'a', version: '1', title: 'A' } },
-        'express-app-mcp: unknown option "serverInfo.title"',
+        'mcpServer: unknown option "serverInfo.title"',
       );
     });
   });
@@ -83,7 +90,7 @@ describe('mcpServer options', () => {
       ['toolName', { ...required(), toolName: 'my_tool' }, 'toolName must be a function'],
       ['onError', { ...required(), onError: console }, 'onError must be a function'],
     ])('%s: %j', (name, options, problem) => {
-      expectConfigurationError(options, `express-app-mcp: invalid option "${name}": ${problem}`);
+      expectConfigurationError(options, `mcpServer: invalid option "${name}": ${problem}`);
     });
 
     it.each([
@@ -102,13 +109,85 @@ describe('mcpServer options', () => {
     ])('%s: %j', (name, extra) => {
       const error = factoryError({ ...required(), ...extra });
       expect(error).toBeInstanceOf(ConfigurationError);
-      expect((error as Error).message).toMatch(new RegExp(`^express-app-mcp: invalid option "${name}": .+`));
+      expect((error as Error).message).toMatch(new RegExp(`^mcpServer: invalid option "${name}": .+`));
+    });
+
+    it.each([
+      ['localhost:5173', 0],
+      ['http://localhost:5173/', 0],
+      ['https://app.example.com/mcp', 0],
+      ['app.example.com', 0],
+      ['null', 0],
+      ['', 0],
+      ['https://user:secret@app.example.com', 0],
+      ['http://localhost:5173/', 1],
+    ])('an allowedOrigins entry that is not an origin: %j', (entry, at) => {
+      const allowedOrigins = at === 0 ? [entry] : ['https://app.example.com', entry];
+      expectConfigurationError(
+        { ...required(), allowedOrigins },
+        `mcpServer: invalid option "allowedOrigins.${at}": "${entry}" is not an origin: write scheme://host[:port] with no path (e.g. http://localhost:5173), or '*' for any origin`,
+      );
+    });
+
+    it("allowedOrigins entries that are origins, or '*', are taken", () => {
+      const allowedOrigins = [
+        'http://localhost:5173',
+        'HTTPS://App.Example.com:443',
+        'http://[::1]:8080',
+        'chrome-extension://abcdef',
+        '*',
+      ];
+      expect(factoryError({ ...required(), allowedOrigins })).toBeUndefined();
+      expect(parseMcpServerOptions({ ...required(), allowedOrigins }).allowedOrigins).toEqual([
+        'http://localhost:5173',
+        'https://app.example.com',
+        'http://[::1]:8080',
+        'chrome-extension://abcdef',
+        '*',
+      ]);
+    });
+
+    describe('resolveServer: store.resolver passed uncalled is refused, with how to call it', () => {
+      const uncalled =
+        'mcpServer: invalid option "resolveServer": this is store.resolver itself: call it with your loadApp, resolveServer: store.resolver(loadApp)';
+
+      it('the memory store', () => {
+        const store = memoryServerStore();
+        expectConfigurationError({ ...required(), resolveServer: store.resolver }, uncalled);
+      });
+
+      it('the Knex store', async () => {
+        const knex = knexFactory({
+          client: 'better-sqlite3',
+          connection: { filename: ':memory:' },
+          useNullAsDefault: true,
+        });
+        try {
+          const store = knexServerStore(knex);
+          expectConfigurationError({ ...required(), resolveServer: store.resolver }, uncalled);
+          // Called, it is what resolveServer wants.
+          expect(
+            factoryError({ ...required(), resolveServer: store.resolver(async () => null) }),
+          ).toBeUndefined();
+        } finally {
+          await knex.destroy();
+        }
+      });
+
+      it('a resolver of the host that takes one argument is taken', () => {
+        const resolveServer = async (serverCode: string) => (serverCode === 'x' ? null : null);
+        expect(factoryError({ ...required(), resolveServer })).toBeUndefined();
+        const store = memoryServerStore();
+        expect(
+          factoryError({ ...required(), resolveServer: store.resolver(async () => null) }),
+        ).toBeUndefined();
+      });
     });
 
     it('options that are not an object at all', () => {
       const error = factoryError(undefined);
       expect(error).toBeInstanceOf(ConfigurationError);
-      expect((error as Error).message).toMatch(/^express-app-mcp: invalid option "options": /);
+      expect((error as Error).message).toMatch(/^mcpServer: invalid option "options": /);
     });
   });
 

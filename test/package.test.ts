@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_VERSION } from '../src/version.js';
 import { packedPackage, run } from './helpers/packed.js';
 
 const REPOSITORY = 'https://github.com/express-app-mcp/express-app-mcp';
@@ -32,10 +33,12 @@ describe('the published package (npm pack)', () => {
   let root: string;
   let files: string[];
   let manifest: Manifest;
+  let packOutput: string;
 
   beforeAll(async () => {
     const packed = await packedPackage();
     files = packed.files;
+    packOutput = packed.packOutput;
     work = await mkdtemp(join(tmpdir(), 'express-app-mcp-package-'));
     await run('tar', ['-xzf', packed.tarball, '-C', work]);
     root = join(work, 'package');
@@ -46,6 +49,17 @@ describe('the published package (npm pack)', () => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
+  it('npm pack --json prints the JSON alone: its prepack build writes nothing on stdout', () => {
+    const parsed = JSON.parse(packOutput) as { id: string; files: { path: string }[] }[];
+    expect(parsed).toHaveLength(1);
+    expect(parsed[0]?.id).toBe(`express-app-mcp@${manifest.version}`);
+    // The build ran as prepack: what it built is in the tarball.
+    expect(parsed[0]?.files.map((file) => file.path)).toEqual(
+      expect.arrayContaining(['dist/index.js', 'dist/cjs/index.cjs']),
+    );
+    expect(packOutput.trimStart().startsWith('[')).toBe(true);
+  });
+
   it('carries the MIT license, as the manifest says', async () => {
     expect(manifest.license).toBe('MIT');
     const license = await readFile(join(root, 'LICENSE'), 'utf8');
@@ -53,9 +67,17 @@ describe('the published package (npm pack)', () => {
     expect(license).toContain('Permission is hereby granted, free of charge');
   });
 
-  it('carries a changelog with an entry for its version', async () => {
+  it('carries a changelog with a dated release section for its version, linked', async () => {
     const changelog = await readFile(join(root, 'CHANGELOG.md'), 'utf8');
-    expect(changelog).toContain(`## [${manifest.version}]`);
+    const version = manifest.version.replaceAll('.', '\\.');
+    expect(changelog).toMatch(new RegExp(`^## \\[${version}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'));
+    expect(changelog).toMatch(
+      new RegExp(`^\\[${version}\\]: https://github\\.com/express-app-mcp/express-app-mcp/`, 'm'),
+    );
+  });
+
+  it('reports the version of its manifest as its serverInfo version', () => {
+    expect(PACKAGE_VERSION).toBe(manifest.version);
   });
 
   it('names its repository, issue tracker and home page', () => {

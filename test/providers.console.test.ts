@@ -20,7 +20,7 @@ import {
   type ToolProviderConsoleErrorContext,
   type ToolProviderStore,
 } from '../src/index.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 import {
   answerOrAccept,
   closedPort,
@@ -57,7 +57,7 @@ function expectError(reply: Reply, status: number, code: string, message: string
   });
 }
 
-describe.each(databases)("mcpToolProviderConsole on '$name'", (kind) => {
+describeEach(databases)("mcpToolProviderConsole on '$name'", (kind) => {
   let database: TestDatabase;
   let knex: Knex;
   let store: ToolProviderStore;

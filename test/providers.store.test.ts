@@ -15,7 +15,7 @@ import {
   ToolProviderExistsError,
   type ToolProviderStore,
 } from '../src/index.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 
 const KEY = randomBytes(32);
 const TABLE = 'mcp_tool_providers';
@@ -32,7 +32,7 @@ const TOOLS: RemoteTool[] = [
   },
 ];
 
-describe.each(databases)("knexToolProviderStore on '$name'", (kind) => {
+describeEach(databases)("knexToolProviderStore on '$name'", (kind) => {
   let database: TestDatabase;
   let knex: Knex;
   let store: ToolProviderStore;

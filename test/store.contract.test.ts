@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServerExistsError } from '../src/errors.js';
 import type { ServerStore } from '../src/store/index.js';
 import type { HostApp } from '../src/types.js';
+import { describeEach } from './helpers/postgres.js';
 import { type OpenStore, storeKinds } from './helpers/stores.js';
 
 const CODE = /^[A-Za-z0-9]{16}$/;
 
-describe.each(storeKinds)('the store contract on $name', (kind) => {
+describeEach(storeKinds)('the store contract on $name', (kind) => {
   let opened: OpenStore;
   let store: ServerStore;
 

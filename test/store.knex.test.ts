@@ -12,7 +12,7 @@ import { generateServerCode } from '../src/store/codes.js';
 import { knexServerStore, migrate, rollback, type ServerStore } from '../src/store/index.js';
 import { REDACTED_CODE } from '../src/store/redact.js';
 import type { ServerRecord } from '../src/types.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 import { untilListening } from './helpers/stores.js';
 
 // The real generator, wrapped so a test can force a collision with an existing code.
@@ -50,7 +50,7 @@ function queryCounter(knex: Knex) {
   };
 }
 
-describe.each(databases)('the Knex store on $name', (kind) => {
+describeEach(databases)('the Knex store on $name', (kind) => {
   let db: TestDatabase;
   let knex: Knex;
   let store: ServerStore;

@@ -29,7 +29,7 @@ describe('the heartbeatMs option', () => {
       error = thrown;
     }
     expect(error).toBeInstanceOf(ConfigurationError);
-    expect((error as Error).message).toMatch(/^express-app-mcp: invalid option "heartbeatMs": .+/);
+    expect((error as Error).message).toMatch(/^mcpServer: invalid option "heartbeatMs": .+/);
   });
 });
 

@@ -77,7 +77,9 @@ export async function authenticateCaller<HostRequest>(
   }
   const parsed = AuthInfoSchema.safeParse(verified);
   if (!parsed.success) {
-    throw new TypeError('verifyToken must return { subject: string, scopes: string[], … } or null');
+    throw new TypeError(
+      'mcpServer: auth.verifyToken must return { subject: string, scopes: string[], … } or null',
+    );
   }
   const auth = parsed.data as AuthInfo;
 

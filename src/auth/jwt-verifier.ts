@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseFactoryOptions } from '../factory-options.js';
+import { isModuleNotFound, missingPeer } from '../missing-peer.js';
 import type { AuthInfo, VerifyToken } from './types.js';
 
 /** Options of `jwtVerifier`. */
@@ -26,11 +27,7 @@ let jose: Promise<Jose> | undefined;
 function loadJose(): Promise<Jose> {
   jose ??= import('jose').catch((error: unknown) => {
     jose = undefined;
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
-    throw new Error('jwtVerifier needs the optional peer dependency jose: npm install jose', {
-      cause: error,
-    });
+    throw isModuleNotFound(error, 'jose') ? missingPeer('jwtVerifier', 'jose', { cause: error }) : error;
   });
   return jose;
 }

@@ -1,8 +1,8 @@
+import { isMissingPeer } from '../missing-peer.js';
 import { RemoteMcpError } from './errors.js';
 import { loadModernSdk, MODERN_SDK, type ModernClientSdk } from './modern-sdk.js';
 import { openModernSession } from './modern-session.js';
 import type { ParsedConnectOptions } from './options.js';
-import { isMissingPeer } from './peer.js';
 import { loadClientSdk } from './sdk.js';
 import { sdkSessions } from './sdk-session.js';
 import type { Session } from './session.js';

@@ -22,7 +22,7 @@ export class RemoteMcpError extends Error {
   override name = 'RemoteMcpError';
   /** The HTTP status, for `http`. */
   readonly status: number | undefined;
-  /** The JSON-RPC error code and data, for `rpc`. */
+  /** The JSON-RPC error code and data, for `rpc`; the code also for `http` when the reply was a JSON-RPC error. */
   readonly rpcCode: number | undefined;
   readonly data: unknown;
 

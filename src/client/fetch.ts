@@ -1,7 +1,8 @@
 import { isJsonObject } from '../plain-object.js';
+import { httpError, readRpcError } from './error-reply.js';
 import { RemoteMcpError } from './errors.js';
 import { currentExchange } from './exchange.js';
-import { contentTypeOf, eventStreamWatch, watchReply } from './replies.js';
+import { eventStreamWatch, watchReply } from './replies.js';
 import type { TransportKind } from './session.js';
 
 /** The `fetch` the SDK's transports use for one remote server. */
@@ -91,7 +92,11 @@ export function guardedFetch(
       return new Response(null, { status: 204 });
     }
     if (!response.ok) {
-      const failure = record(httpError(server, response));
+      // The JSON-RPC error of the reply, if it is one, says why; in the 2026-07-28 era the client
+      // reads the reply too, so a copy is read here.
+      const failure = record(
+        httpError(server, response, await readRpcError(modern ? response.clone() : response)),
+      );
       if (modern) return response;
       await response.body?.cancel().catch(() => {});
       throw failure;
@@ -153,11 +158,4 @@ function unreachable(server: string, error: unknown): RemoteMcpError {
   const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
   const detail = typeof code === 'string' ? ` (${code})` : '';
   return new RemoteMcpError(server, 'unreachable', `could not be reached${detail}`);
-}
-
-function httpError(server: string, response: Response): RemoteMcpError {
-  const page = contentTypeOf(response) === 'text/html' ? ' with an HTML page' : '';
-  return new RemoteMcpError(server, 'http', `answered HTTP ${response.status}${page}`, {
-    status: response.status,
-  });
 }

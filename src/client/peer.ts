@@ -1,4 +1,4 @@
-import { ConfigurationError } from '../errors.js';
+import { isModuleNotFound, missingPeer } from '../missing-peer.js';
 
 /**
  * Loads an optional peer dependency on first use, once: only hosts that call remote servers
@@ -12,33 +12,8 @@ export function lazyPeer<T>(name: string, load: () => Promise<T>): () => Promise
   return () => {
     loading ??= load().catch((error: unknown) => {
       loading = undefined;
-      throw isMissing(error, name) ? missingPeer(name) : error;
+      throw isModuleNotFound(error, name) ? missingPeer('connectMcpServer', name, { cause: error }) : error;
     });
     return loading;
   };
-}
-
-/** Whether `error` is the `ConfigurationError` of `lazyPeer` for a missing `name`. */
-export function isMissingPeer(error: unknown, name: string): boolean {
-  return (
-    error instanceof ConfigurationError &&
-    error.code === 'missing_peer_dependency' &&
-    error.message.includes(` ${name}:`)
-  );
-}
-
-function missingPeer(name: string): ConfigurationError {
-  return new ConfigurationError(
-    'missing_peer_dependency',
-    `connectMcpServer needs the optional peer dependency ${name}: npm install ${name}`,
-  );
-}
-
-function isMissing(error: unknown, name: string): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (
-    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
-    typeof message === 'string' &&
-    message.includes(name)
-  );
 }

@@ -20,7 +20,10 @@ const description = z
   )
   .nullish();
 
-/** Per-variable descriptions shown to MCP clients; keys the app's form no longer has are kept and ignored. */
+/**
+ * Per-variable descriptions shown to MCP clients. Each key must be a variable of the app's form
+ * (`checkParameterKeys`); one the form no longer has, already on the server, is kept and ignored.
+ */
 const parameters = z.record(z.string(), z.string({ error: 'must be a string' }), {
   error: requiredOr('must be an object of strings'),
 });
@@ -71,4 +74,26 @@ export function validateBody<S extends z.ZodType>(schema: S, value: unknown): z.
   }
   const message = `Invalid request body: ${problems.join('; ')}`;
   throw new ConsoleError('invalid_request', message, Object.keys(fields).length > 0 ? fields : undefined);
+}
+
+/**
+ * `parameters` keys must name variables of the app's form: anything else would be stored and never
+ * shown, a typo the admin would not hear of. Keys the server already has are let through, so that a
+ * console that sends back what it read can still save after a variable left the app's form.
+ * Failure is a 400 naming each key, and the app's variables.
+ */
+export function checkParameterKeys(
+  parameters: Record<string, string>,
+  variables: ReadonlySet<string>,
+  stored: Record<string, string> = {},
+): void {
+  const unknown = Object.keys(parameters).filter((key) => !variables.has(key) && !Object.hasOwn(stored, key));
+  if (unknown.length === 0) return;
+  const fields: FieldErrors = {};
+  for (const key of unknown) fields[`parameters.${key}`] = 'is not an input variable of the app';
+  const known = variables.size === 0 ? 'the app has none' : `the app's are ${[...variables].join(', ')}`;
+  const message = `Invalid request body: ${Object.keys(fields)
+    .map((field) => `${field} is not an input variable of the app`)
+    .join('; ')} (${known})`;
+  throw new ConsoleError('invalid_request', message, fields);
 }

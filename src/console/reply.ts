@@ -15,11 +15,15 @@ export function writeConsoleError(res: Response, error: ConsoleError): void {
   writeConsoleReply(res, error.status, consoleErrorBody(error));
 }
 
-/** A 405 with `Allow`, for a route's other methods. OPTIONS is left to the host (CORS middleware, Express's automatic answer). */
-export function methodNotAllowed(allow: string) {
+/**
+ * A 405 with `Allow`, for a route's other methods, and a `hint` after the method when there is more
+ * to say. OPTIONS is left to the host (CORS middleware, Express's automatic answer).
+ */
+export function methodNotAllowed(allow: string, hint?: string) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'OPTIONS') return next();
     res.setHeader('Allow', allow);
-    writeConsoleError(res, new ConsoleError('method_not_allowed', `Method not allowed: ${req.method}`));
+    const message = `Method not allowed: ${req.method}${hint === undefined ? '' : `; ${hint}`}`;
+    writeConsoleError(res, new ConsoleError('method_not_allowed', message));
   };
 }

@@ -1,7 +1,8 @@
 import { type Request, Router } from 'express';
 import { ServerExistsError } from '../errors.js';
+import { formVariables } from '../tool/input-form.js';
 import type { HostApp, ServerRecord } from '../types.js';
-import { PublishBodySchema, UpdateBodySchema, validateBody } from './bodies.js';
+import { checkParameterKeys, PublishBodySchema, UpdateBodySchema, validateBody } from './bodies.js';
 import {
   type ConsoleAccess,
   type ConsoleErrorContext,
@@ -80,6 +81,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     context.appId = appId;
     const body = validateBody(PublishBodySchema, await readJsonBody(req, res));
     const app = await loadApp(appId, access);
+    checkParameterKeys(body.parameters, formVariables(app));
     try {
       const server = await config.store.createServer({
         tenantId: access.tenantId,
@@ -109,6 +111,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     const current = await config.store.getServerById(body.id);
     // Dify's fault: it edited any server by id. Another tenant's or another app's server is "not found".
     if (!current || current.tenantId !== access.tenantId || current.appId !== appId) throw serverNotFound();
+    checkParameterKeys(body.parameters, formVariables(app), current.parameters);
     const updated = await config.store.updateServer(current.id, {
       parameters: body.parameters,
       // null or absent keeps the description, "" resets it to the app's.
@@ -161,6 +164,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     .head(methodNotAllowed(refreshMethods));
   // GET rotates only when the host opts in (Dify's UI calls it that way); it still needs `canEdit`.
   if (config.allowGetRefresh) refreshRoute.get(endpoint('refresh', 'edit', refresh));
+  else refreshRoute.get(methodNotAllowed(refreshMethods, GET_REFRESH_HINT));
   refreshRoute.post(endpoint('refresh', 'edit', refresh)).all(methodNotAllowed(refreshMethods));
   return router;
 }
@@ -168,3 +172,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
 const param = (req: Request, name: string): string => req.params[name] as string;
 
 const serverNotFound = () => new ConsoleError('not_found', 'MCP server not found');
+
+/** What a console that rotates codes with GET, as Dify's UI does, needs to be told. */
+const GET_REFRESH_HINT =
+  "rotating a code takes POST; to allow GET, as Dify's UI sends it, create mcpConsole with allowGetRefresh: true";

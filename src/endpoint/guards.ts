@@ -1,4 +1,5 @@
 import { McpError } from '../protocol/errors.js';
+import { ANY_ORIGIN } from './allowed-origins.js';
 import { parseHostValue } from './host-value.js';
 
 /**
@@ -6,7 +7,10 @@ import { parseHostValue } from './host-value.js';
  * returns an `McpError` to write, or `null` when the request may go on.
  */
 
-/** Row 2: a browser's `Origin` must be the request's own origin or an allowed one. */
+/**
+ * Row 2: a browser's `Origin` must be the request's own origin or an allowed one (`allowedOrigins`,
+ * as `AllowedOriginsSchema` normalised them; `'*'` allows any).
+ */
 export function checkOrigin(
   origin: string | undefined,
   ownOrigin: string,
@@ -14,8 +18,16 @@ export function checkOrigin(
 ): McpError | null {
   if (origin === undefined) return null; // non-browser clients send no Origin
   const normalized = origin.toLowerCase();
-  if (normalized === ownOrigin.toLowerCase() || allowedOrigins.has(normalized)) return null;
-  return new McpError('originNotAllowed', `Origin not allowed: ${origin}`);
+  if (
+    normalized === ownOrigin.toLowerCase() ||
+    allowedOrigins.has(normalized) ||
+    allowedOrigins.has(ANY_ORIGIN)
+  )
+    return null;
+  return new McpError(
+    'originNotAllowed',
+    `Origin not allowed: ${origin}. Pages of other origins must be listed in the allowedOrigins option`,
+  );
 }
 
 const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);

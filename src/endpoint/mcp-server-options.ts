@@ -9,6 +9,7 @@ import type { RateLimit } from '../farm/rate-limit.js';
 import type { OnCall } from '../observe/on-call.js';
 import { DEFAULT_TASK_OPTIONS } from '../protocol/context.js';
 import type { ErrorContext } from '../protocol/report.js';
+import { isResolverFactory } from '../store/resolver.js';
 import type { ServerStore } from '../store/types.js';
 import { ThrottledLog } from '../throttled-log.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
@@ -16,6 +17,7 @@ import { DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
 import type { HostApp } from '../types.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { AllowedHostsSchema } from './allowed-hosts.js';
+import { AllowedOriginsSchema } from './allowed-origins.js';
 
 /** Options of `mcpServer()`. Only `resolveServer` and `runApp` are required. */
 export interface McpServerOptions {
@@ -27,7 +29,12 @@ export interface McpServerOptions {
   serverInfo?: { name: string; version: string };
   /** Overrides the tool name derived from the app name; the result is still made valid. Default: derived from `app.name`. */
   toolName?: (app: HostApp) => string;
-  /** Browser origins allowed besides the request's own origin. Default: none. */
+  /**
+   * Browser origins allowed besides the request's own origin, each written as browsers send
+   * `Origin`: `scheme://host[:port]`, no path (`https://app.example.com`, `http://localhost:5173`),
+   * matched whatever its case; `'*'` allows every origin. Anything else is a `ConfigurationError`.
+   * Default: none.
+   */
   allowedOrigins?: string[];
   /**
    * Host names allowed in `Host` when the server listens on loopback, e.g. behind a reverse proxy,
@@ -120,13 +127,23 @@ export type McpAuthOptions = AuthOptions<Request>;
 const fn = <T>(name: string) => functionOption<T>(`${name} must be a function`);
 
 const OptionsSchema = z.strictObject({
-  resolveServer: fn<ResolveServer>('resolveServer'),
+  resolveServer: z.custom<ResolveServer>(
+    (value) => typeof value === 'function' && !isResolverFactory(value),
+    {
+      // `store.resolver` takes the host's `loadApp` and makes the `resolveServer`; passed uncalled,
+      // every request would call it with a server code and fail.
+      error: (issue) =>
+        isResolverFactory(issue.input)
+          ? 'this is store.resolver itself: call it with your loadApp, resolveServer: store.resolver(loadApp)'
+          : 'resolveServer must be a function',
+    },
+  ),
   runApp: fn<RunApp>('runApp'),
   serverInfo: z
     .strictObject({ name: z.string().min(1), version: z.string().min(1) })
     .default({ name: 'express-app-mcp', version: PACKAGE_VERSION }),
   toolName: fn<(app: HostApp) => string>('toolName').optional(),
-  allowedOrigins: z.array(z.string()).default([]),
+  allowedOrigins: AllowedOriginsSchema.default([]),
   allowedHosts: AllowedHostsSchema.default([]),
   maxBodyBytes: z
     .int()
@@ -172,7 +189,7 @@ function defaultOnError(): (error: unknown, context: ErrorContext) => void {
  * `ConfigurationError` that names it. The caller's object is never mutated.
  */
 export function parseMcpServerOptions(options: McpServerOptions): ParsedMcpServerOptions {
-  const parsed = parseFactoryOptions(OptionsSchema, options, 'express-app-mcp');
+  const parsed = parseFactoryOptions(OptionsSchema, options, 'mcpServer');
   return { ...parsed, maxDataUrlBytes: dataUrlLimit(parsed.maxDataUrlBytes, parsed.maxBodyBytes) };
 }
 
@@ -182,7 +199,7 @@ function dataUrlLimit(maxDataUrlBytes: number | undefined, maxBodyBytes: number)
   if (maxDataUrlBytes > maxBodyBytes) {
     throw new ConfigurationError(
       'invalid_options',
-      `express-app-mcp: invalid option "maxDataUrlBytes": must not be larger than maxBodyBytes (${maxBodyBytes})`,
+      `mcpServer: invalid option "maxDataUrlBytes": must not be larger than maxBodyBytes (${maxBodyBytes})`,
     );
   }
   return maxDataUrlBytes;

@@ -73,7 +73,7 @@ export interface McpServerRouter extends Router {
  */
 export function mcpServer(options: McpServerOptions): McpServerRouter {
   const config = parseMcpServerOptions(options);
-  const allowedOrigins = new Set(config.allowedOrigins.map((origin) => origin.toLowerCase()));
+  const allowedOrigins = new Set(config.allowedOrigins);
   const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
   const { core, report } = createMcpCore(config);
   const drainer = new Drainer();

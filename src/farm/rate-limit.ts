@@ -1,4 +1,5 @@
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { isModuleNotFound, missingPeer } from '../missing-peer.js';
 import type { Farm } from './farm.js';
 
 /** `rateLimit` of `mcpServer`: at most `requests` per server in any `windowMs`. */
@@ -45,10 +46,10 @@ export function createRateCheck(
 }
 
 async function loadLimiter(limit: RateLimit, farm: Farm | undefined): Promise<RateLimiterAbstract> {
-  const flexible = await import('rate-limiter-flexible').catch((cause: unknown) => {
-    throw new Error('rateLimit needs the rate-limiter-flexible package: npm install rate-limiter-flexible', {
-      cause,
-    });
+  const flexible = await import('rate-limiter-flexible').catch((error: unknown) => {
+    throw isModuleNotFound(error, 'rate-limiter-flexible')
+      ? missingPeer('mcpServer', 'rate-limiter-flexible', { cause: error, option: 'rateLimit' })
+      : error;
   });
   const options = { keyPrefix: 'mcp', points: limit.requests, duration: limit.windowMs / 1000 };
   const inMemory = new flexible.RateLimiterMemory(options);

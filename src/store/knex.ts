@@ -13,7 +13,7 @@ import { knexFarm } from './knex-farm.js';
 import { assertKnexInstance } from './knex-instance.js';
 import { guardMissingTables, requireMigrations } from './migration-required.js';
 import { withCodeRedacted } from './redact.js';
-import { storeResolver } from './resolver.js';
+import { resolverFactory, storeResolver } from './resolver.js';
 import { StaleIfError } from './stale.js';
 import { storeOptionsSchema } from './store-options.js';
 import { tableNames } from './tables.js';
@@ -254,9 +254,9 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       return endUsers.getOrCreate(server.id, subject, () => findOrCreateEndUser(server, name, subject));
     },
 
-    resolver(loadApp: LoadApp, options?: ResolverOptions): ResolveServer {
-      return storeResolver(store, loadApp, options);
-    },
+    resolver: resolverFactory(
+      (loadApp: LoadApp, options?: ResolverOptions): ResolveServer => storeResolver(store, loadApp, options),
+    ),
   };
 
   /**

@@ -4,7 +4,7 @@ import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js'
 import { withAnnotations } from './annotations.js';
 import { generateServerCode } from './codes.js';
 import { copyServer } from './copy-server.js';
-import { storeResolver } from './resolver.js';
+import { resolverFactory, storeResolver } from './resolver.js';
 import type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
 
 /**
@@ -102,9 +102,9 @@ export function memoryServerStore(): ServerStore {
       }
       return endUser;
     },
-    resolver(loadApp: LoadApp, options?: ResolverOptions): ResolveServer {
-      return storeResolver(store, loadApp, options);
-    },
+    resolver: resolverFactory(
+      (loadApp: LoadApp, options?: ResolverOptions): ResolveServer => storeResolver(store, loadApp, options),
+    ),
   };
   return store;
 }

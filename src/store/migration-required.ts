@@ -1,5 +1,6 @@
 import { MigrationRequiredError } from '../errors.js';
 import type { LoadApp } from '../types.js';
+import { resolverFactory } from './resolver.js';
 import type { ResolverOptions, ServerStore } from './types.js';
 
 /**
@@ -69,7 +70,7 @@ export function requireMigrations(
   };
   const guarded: ServerStore = {
     ...guardMissingTables(methods, tables),
-    resolver: (loadApp, options) => resolver(guarded, loadApp, options),
+    resolver: resolverFactory((loadApp, options) => resolver(guarded, loadApp, options)),
   };
   return guarded;
 }

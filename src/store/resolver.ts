@@ -1,8 +1,27 @@
+import { ConfigurationError } from '../errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
 import type { LoadApp, ResolveServer } from '../types.js';
 import { cachedLoadApp } from './app-cache.js';
 import { resolverOptionsSchema } from './store-options.js';
 import type { ResolverOptions, ServerStore } from './types.js';
+
+/**
+ * Marks a store's `resolver` method, so that `mcpServer` can tell it apart from a `resolveServer`
+ * when it is passed uncalled (`resolveServer: store.resolver`). A registered symbol, so that the
+ * other build of the package (ES module or CommonJS) recognises the mark too.
+ */
+const RESOLVER_FACTORY = Symbol.for('express-app-mcp.resolver-factory');
+
+/** `factory`, marked as a store's `resolver` method. */
+export function resolverFactory<F extends (loadApp: LoadApp, options?: ResolverOptions) => ResolveServer>(
+  factory: F,
+): F {
+  return Object.defineProperty(factory, RESOLVER_FACTORY, { value: true });
+}
+
+/** Whether `value` is a store's `resolver` method itself rather than the `resolveServer` it makes. */
+export const isResolverFactory = (value: unknown): boolean =>
+  typeof value === 'function' && (value as { [RESOLVER_FACTORY]?: unknown })[RESOLVER_FACTORY] === true;
 
 /**
  * The `resolveServer` every store offers: code -> server -> the caller's access -> app. An inactive
@@ -15,10 +34,16 @@ export function storeResolver(
   loadApp: LoadApp,
   options?: ResolverOptions,
 ): ResolveServer {
+  if (typeof loadApp !== 'function') {
+    throw new ConfigurationError(
+      'invalid_options',
+      'store.resolver: its first argument must be your loadApp, a function (appId, tenantId) => app',
+    );
+  }
   const { appCacheTtlMs, appCacheMaxEntries } = parseFactoryOptions(
     resolverOptionsSchema,
     options ?? {},
-    'resolver',
+    'store.resolver',
   );
   const load = cachedLoadApp(loadApp, { ttlMs: appCacheTtlMs, maxEntries: appCacheMaxEntries });
   return async (serverCode, _req, resolveOptions) => {

@@ -43,6 +43,27 @@ export function exposedInputs(app: HostApp): InputVariable[] {
   return inputs;
 }
 
+/**
+ * The names of every variable in the app's form, in either shape and of any type, exposed to
+ * clients or not: the keys a server's `parameters` may describe.
+ */
+export function formVariables(app: HostApp): Set<string> {
+  const names = new Set<string>();
+  for (const entry of app.inputForm ?? []) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const record = entry as Record<string, unknown>;
+    if (typeof record.variable === 'string') {
+      names.add(record.variable);
+      continue;
+    }
+    for (const body of Object.values(record)) {
+      const variable = (body as { variable?: unknown } | null)?.variable;
+      if (typeof variable === 'string') names.add(variable);
+    }
+  }
+  return names;
+}
+
 function flatten(entry: unknown): InputVariable | null {
   if (typeof entry !== 'object' || entry === null) return null;
   const record = entry as Record<string, unknown>;

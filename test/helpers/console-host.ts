@@ -197,7 +197,7 @@ export type ConsoleSuite = Awaited<ReturnType<typeof openConsoleHost>> & {
 };
 
 /**
- * The set-up every console suite shares, inside its `describe.each(databases)`: a console host on a
+ * The set-up every console suite shares, inside its `describeEach(databases)`: a console host on a
  * fresh database before the tests, its reports cleared before each, the database dropped after.
  * The returned object is filled in before the first test runs.
  */

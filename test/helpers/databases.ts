@@ -1,11 +1,12 @@
 /**
  * The databases every storage-backed suite runs against (the same suite on every database,
- * `describe.each(databases)`). Each `create()` gives a suite its own empty database, so
+ * `describeEach(databases)`). Each `create()` gives a suite its own empty database, so
  * test files running in parallel never see each other's rows:
  * - `sqlite`: a new file in a new temporary folder (better-sqlite3), always available;
- * - `postgres`: a new schema in the database named by `TEST_POSTGRES_URL`, only when it is set.
+ * - `postgres`: a new schema in the database named by `TEST_POSTGRES_URL`.
  *
- * Without `TEST_POSTGRES_URL` the PostgreSQL suites are left out, and a line says so; with
+ * Without `TEST_POSTGRES_URL` the `postgres` kind is marked `skipped`: suites declared with
+ * `describeEach(databases)` are then registered skipped, with the reason (`postgres.ts`); with
  * `REQUIRE_POSTGRES=1` (CI) a missing URL fails every file that imports this helper instead.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,6 +14,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import { postgresSkipped, postgresUrl } from './postgres.js';
+
+export { describeEach } from './postgres.js';
 
 export interface TestDatabase {
   readonly name: DatabaseKind['name'];
@@ -27,6 +31,8 @@ export interface TestDatabase {
 
 export interface DatabaseKind {
   name: 'sqlite' | 'postgres';
+  /** Why this run skips the suites on this database (no `TEST_POSTGRES_URL`); absent when they run. */
+  skipped?: string;
   /** Creates a fresh, empty database for one suite. */
   create(): Promise<TestDatabase>;
 }
@@ -99,16 +105,14 @@ function postgres(url: string): DatabaseKind {
   };
 }
 
-function availableDatabases(): DatabaseKind[] {
-  const url = process.env.TEST_POSTGRES_URL;
-  if (url) return [sqlite, postgres(url)];
-  if (process.env.REQUIRE_POSTGRES === '1') {
-    throw new Error('REQUIRE_POSTGRES=1 but TEST_POSTGRES_URL is not set: the PostgreSQL suites cannot run');
-  }
-  console.warn(
-    'PostgreSQL suites skipped: set TEST_POSTGRES_URL=postgres://user:password@host:5432/database to run them',
-  );
-  return [sqlite];
-}
+/** The `postgres` kind of a run without `TEST_POSTGRES_URL`: its suites are registered skipped. */
+const postgresSkippedKind = (reason: string): DatabaseKind => ({
+  name: 'postgres',
+  skipped: reason,
+  create: () => Promise.reject(new Error(`the PostgreSQL suites are skipped: ${reason}`)),
+});
 
-export const databases: DatabaseKind[] = availableDatabases();
+export const databases: DatabaseKind[] = [
+  sqlite,
+  postgresUrl ? postgres(postgresUrl) : postgresSkippedKind(postgresSkipped as string),
+];

@@ -14,6 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import knexFactory from 'knex';
 import { node22, toolEntry } from '../../scripts/tools.mjs';
+import { postgresSkipped, postgresUrl } from './postgres.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /**
@@ -32,6 +33,7 @@ export interface Launched {
   /** stdout and stderr, interleaved as they came. */
   output(): string;
   stdout(): string;
+  stderr(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -44,17 +46,19 @@ export function launch(command: string, args: string[], env: Record<string, stri
   const child = spawn(command, args, { cwd: ROOT, env: childEnv, detached: true, stdio: 'pipe' });
   let output = '';
   let stdout = '';
+  let stderr = '';
   child.stdout.on('data', (chunk) => {
     output += chunk;
     stdout += chunk;
   });
   child.stderr.on('data', (chunk) => {
     output += chunk;
+    stderr += chunk;
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
-  const run = { child, output: () => output, stdout: () => stdout, exited };
+  const run = { child, output: () => output, stdout: () => stdout, stderr: () => stderr, exited };
   launched.push(run);
   return run;
 }
@@ -181,7 +185,14 @@ export interface ExampleDatabase {
   destroy(): Promise<void>;
 }
 
-export const databaseKinds: { name: 'sqlite' | 'postgres'; create(): Promise<ExampleDatabase> }[] = [
+export interface ExampleDatabaseKind {
+  name: 'sqlite' | 'postgres';
+  /** Why this run skips the example on this database (no `TEST_POSTGRES_URL`). */
+  skipped?: string;
+  create(): Promise<ExampleDatabase>;
+}
+
+export const databaseKinds: ExampleDatabaseKind[] = [
   {
     name: 'sqlite',
     async create() {
@@ -209,33 +220,36 @@ export const databaseKinds: { name: 'sqlite' | 'postgres'; create(): Promise<Exa
   },
 ];
 
-export const postgresUrl = process.env.TEST_POSTGRES_URL;
-if (postgresUrl) {
-  databaseKinds.push({
-    name: 'postgres',
-    async create() {
-      // A fresh schema, made the connection's search_path through the URL, as a host could do.
-      const schema = `example_${randomBytes(6).toString('hex')}`;
-      const admin = knexFactory({ client: 'pg', connection: postgresUrl, pool: { min: 0, max: 1 } });
-      await admin.raw('create schema ??', [schema]);
-      const url = new URL(postgresUrl);
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      return {
+const postgres = (connection: string): ExampleDatabaseKind => ({
+  name: 'postgres',
+  async create() {
+    // A fresh schema, made the connection's search_path through the URL, as a host could do.
+    const schema = `example_${randomBytes(6).toString('hex')}`;
+    const admin = knexFactory({ client: 'pg', connection, pool: { min: 0, max: 1 } });
+    await admin.raw('create schema ??', [schema]);
+    const url = new URL(connection);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    return {
+      name: 'postgres',
+      url: url.href,
+      async countServers() {
+        const [row] = await admin.withSchema(schema).table('mcp_servers').count({ n: '*' });
+        return Number(row?.n);
+      },
+      async destroy() {
+        await admin.raw('drop schema ?? cascade', [schema]);
+        await admin.destroy();
+      },
+    };
+  },
+});
+
+databaseKinds.push(
+  postgresUrl
+    ? postgres(postgresUrl)
+    : {
         name: 'postgres',
-        url: url.href,
-        async countServers() {
-          const [row] = await admin.withSchema(schema).table('mcp_servers').count({ n: '*' });
-          return Number(row?.n);
-        },
-        async destroy() {
-          await admin.raw('drop schema ?? cascade', [schema]);
-          await admin.destroy();
-        },
-      };
-    },
-  });
-} else if (process.env.REQUIRE_POSTGRES === '1') {
-  throw new Error(
-    'REQUIRE_POSTGRES=1 but TEST_POSTGRES_URL is not set: the example app cannot be run on PostgreSQL',
-  );
-}
+        skipped: postgresSkipped as string,
+        create: () => Promise.reject(new Error(`the PostgreSQL suites are skipped: ${postgresSkipped}`)),
+      },
+);

@@ -24,6 +24,8 @@ export interface Packed {
   tarball: string;
   /** Every path in the tarball, sorted. */
   files: string[];
+  /** What `npm pack --json` printed on stdout, its `prepack` build included. */
+  packOutput: string;
 }
 
 /**
@@ -93,22 +95,13 @@ export async function packedPackage(): Promise<Packed> {
   await mkdir(staging, { recursive: true });
   try {
     for (const file of files) await cp(join(ROOT, file), join(staging, file));
-    await run(process.execPath, [join(staging, 'scripts', 'build.mjs'), '--out-dir', join(staging, 'dist')], {
-      cwd: ROOT,
-    });
-    // --ignore-scripts: `prepack` builds, which was just done above.
-    const { stdout } = await npm(
-      staging,
-      'pack',
-      '--json',
-      '--ignore-scripts',
-      '--pack-destination',
-      scratch,
-    );
+    // As a publisher packs it: `prepack` builds `dist/`, and with `--json` stdout is the JSON alone.
+    const { stdout } = await npm(staging, 'pack', '--json', '--pack-destination', scratch);
     const [info] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
     const packed: Packed = {
       tarball: join(folder, info!.filename),
       files: info!.files.map((file) => file.path).sort(),
+      packOutput: stdout,
     };
     await rm(staging, { recursive: true, force: true });
     await writeFile(join(scratch, 'packed.json'), JSON.stringify(packed));

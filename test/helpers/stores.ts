@@ -1,7 +1,7 @@
 /**
  * Every store the package ships, opened fresh for one suite: the memory store (`memory`) and the
  * Knex store on each test database (`sqlite`, `postgres`), so the suites that state the
- * `ServerStore` contract run the same tests on each (`describe.each(storeKinds)`).
+ * `ServerStore` contract run the same tests on each (`describeEach(storeKinds)`).
  */
 import type { Knex } from 'knex';
 import { expect, vi } from 'vitest';
@@ -23,6 +23,8 @@ export interface OpenStore {
 
 export interface StoreKind {
   name: string;
+  /** Why this run skips the suites on this store (its database is not available). */
+  skipped?: string;
   open(): Promise<OpenStore>;
 }
 
@@ -42,6 +44,7 @@ export const storeKinds: StoreKind[] = [
   ...databases.map(
     (kind): StoreKind => ({
       name: kind.name,
+      ...(kind.skipped ? { skipped: kind.skipped } : {}),
       async open() {
         const db = await kind.create();
         const knex = db.connect();
