@@ -4,14 +4,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { knexServerStore, migrate, rollback } from '../src/store/index.js';
 import { memoryTaskStore } from '../src/tasks/memory-store.js';
 import { INSTANCE_STOPPED, type NewTask, type TaskStore } from '../src/tasks/types.js';
-import { databases, type TestDatabase } from './helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from './helpers/databases.js';
 
 interface TaskStoreKind {
   name: string;
+  skipped?: string;
   open(): Promise<{ store: TaskStore; close(): Promise<void> }>;
 }
 
@@ -19,6 +20,7 @@ const kinds: TaskStoreKind[] = [
   { name: 'memory', open: async () => ({ store: memoryTaskStore(), close: async () => {} }) },
   ...databases.map((database) => ({
     name: database.name,
+    ...(database.skipped ? { skipped: database.skipped } : {}),
     async open() {
       const db = await database.create();
       const knex = db.connect();
@@ -32,7 +34,7 @@ const kinds: TaskStoreKind[] = [
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.each(kinds)('the task store on $name', (kind) => {
+describeEach(kinds)('the task store on $name', (kind) => {
   let store: TaskStore;
   let close: () => Promise<void>;
   beforeAll(async () => {
@@ -202,7 +204,7 @@ describe.each(kinds)('the task store on $name', (kind) => {
   });
 });
 
-describe.each(databases)('the tasks migration on $name', (database) => {
+describeEach(databases)('the tasks migration on $name', (database) => {
   let db: TestDatabase;
   let knex: Knex;
   beforeAll(async () => {

@@ -3,7 +3,8 @@
  * with `mcpServer()` on `knexServerStore` over PostgreSQL (its `store` passed on, so streams resume anywhere), set up as the README's "Running several
  * instances" says, and a `GET /runs` route that tells the suite what its runs went through.
  *
- * Environment: `DATABASE_URL`, `DATABASE_SCHEMA`, `RATE_LIMIT_REQUESTS`, `RESOLVE_TIMEOUT_MS`.
+ * Environment: `DATABASE_URL`, `DATABASE_SCHEMA`, `RATE_LIMIT_REQUESTS`, `RESOLVE_TIMEOUT_MS`, and
+ * `TASK_LEASE_MS` (optional).
  * Prints one JSON line `{"port": N}` once it listens on 127.0.0.1; SIGTERM stops it.
  */
 import express from 'express';
@@ -68,6 +69,7 @@ app.use(
     runApp,
     rateLimit: { requests: Number(env('RATE_LIMIT_REQUESTS')), windowMs: 60_000 },
     resolveTimeoutMs: Number(env('RESOLVE_TIMEOUT_MS')),
+    taskLeaseMs: Number(process.env.TASK_LEASE_MS ?? 30_000),
     // The suite cuts the database off on purpose; what it sees is in the replies.
     onError: () => {},
   }),
