@@ -35,6 +35,7 @@ const MIGRATIONS = [
   '0007_create_rate_limits',
   '0008_create_stream_events',
   '0009_create_tasks',
+  '0010_server_task_support',
 ];
 
 /** Counts the queries a Knex instance sends while it is attached. */

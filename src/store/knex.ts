@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { ServerExistsError } from '../errors.js';
 import { parseFactoryOptions } from '../factory-options.js';
 import { knexTaskStore } from '../tasks/knex-store.js';
-import type { AuthMode, EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
+import type { AuthMode, EndUser, LoadApp, ResolveServer, ServerRecord, TaskSupport } from '../types.js';
 import { annotationsToColumn, withAnnotations } from './annotations.js';
 import { CodeCache } from './cache.js';
 import { codeLookups } from './code-lookups.js';
@@ -50,6 +50,7 @@ interface ServerRow {
   server_code: string;
   status: 'active' | 'inactive';
   auth_mode: AuthMode;
+  task_support: TaskSupport;
   parameters: string;
   /** JSON text of the tool's hints; NULL when there are none. */
   annotations: string | null;
@@ -73,6 +74,7 @@ function toServer(row: ServerRow): ServerRecord {
     serverCode: row.server_code,
     status: row.status,
     authMode: row.auth_mode,
+    taskSupport: row.task_support,
     parameters: JSON.parse(row.parameters) as Record<string, string>,
     createdAt: new Date(Number(row.created_at)),
     updatedAt: new Date(Number(row.updated_at)),
@@ -171,6 +173,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
         description: input.description,
         status: 'active' as const,
         auth_mode: input.authMode ?? 'code',
+        task_support: input.taskSupport ?? 'optional',
         parameters: JSON.stringify(input.parameters),
         annotations: annotationsToColumn(input.annotations),
         created_at: now,
@@ -224,6 +227,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       if (changes.annotations !== undefined) values.annotations = annotationsToColumn(changes.annotations);
       if (changes.status !== undefined) values.status = changes.status;
       if (changes.authMode !== undefined) values.auth_mode = changes.authMode;
+      if (changes.taskSupport !== undefined) values.task_support = changes.taskSupport;
       return change(id, values);
     },
 

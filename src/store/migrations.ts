@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { parseFactoryOptions } from '../factory-options.js';
-import { createTasks } from '../tasks/migration.js';
+import { createTasks, serverTaskSupport } from '../tasks/migration.js';
 import { isPostgres } from './dialect.js';
 import { serverAuthMode } from './migration-auth-mode.js';
 import { migrateOptionsSchema, rollbackOptionsSchema } from './store-options.js';
@@ -197,6 +197,7 @@ const MIGRATIONS: Migration[] = [
     },
   },
   createTasks,
+  serverTaskSupport,
 ];
 
 /** A string as an SQL literal, for the one place a binding cannot go: the body of a function. */

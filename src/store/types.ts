@@ -7,6 +7,7 @@ import type {
   ResolveOptions,
   ResolveServer,
   ServerRecord,
+  TaskSupport,
   ToolAnnotations,
 } from '../types.js';
 import type { StreamEventStore } from './stream-events.js';
@@ -22,6 +23,8 @@ export interface NewServer {
   annotations?: ToolAnnotations;
   /** Default `"code"`. */
   authMode?: AuthMode;
+  /** Whether the tool runs as a task (docs/tasks.md). Default `"optional"`. */
+  taskSupport?: TaskSupport;
 }
 
 /** The editable fields of a server; absent fields are kept. */
@@ -33,6 +36,7 @@ export interface ServerChanges {
   annotations?: ToolAnnotations;
   status?: 'active' | 'inactive';
   authMode?: AuthMode;
+  taskSupport?: TaskSupport;
 }
 
 /**

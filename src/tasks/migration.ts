@@ -37,3 +37,26 @@ export const createTasks = {
     await knex.schema.dropTable(tasks);
   },
 };
+
+/**
+ * Per server, whether its tool runs as a task (docs/tasks.md): `optional` for every server that
+ * exists, as for new ones.
+ */
+export const serverTaskSupport = {
+  name: '0010_server_task_support',
+  async up(knex: Knex, { servers, constraints }: TableNames): Promise<void> {
+    await knex.schema.alterTable(servers, (table) => {
+      table
+        .string('task_support', 16)
+        .notNullable()
+        .defaultTo('optional')
+        .checkIn(['forbidden', 'optional', 'required'], constraints.taskSupport);
+    });
+  },
+  async down(knex: Knex, { servers, constraints }: TableNames): Promise<void> {
+    await knex.schema.alterTable(servers, (table) => {
+      table.dropChecks([constraints.taskSupport]);
+      table.dropColumn('task_support');
+    });
+  },
+};
