@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answeredInConversation } from './helpers/conversations.js';
 import {
@@ -181,6 +182,36 @@ describeEach(databaseKinds)('the example app on $name, started with npm start', 
           message: `stage ${index + 1} of 5: ${stage}`,
         })),
       );
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the Slow Report runs as a task: created at once, its stage as the status message, its result fetched later', async () => {
+    const client = await sdkClient(urlOf('Slow Report'));
+    try {
+      const stream = client.experimental.tasks.callToolStream(
+        { name: 'Slow_Report', arguments: { topic: 'tides', seconds: 3 } },
+        CallToolResultSchema,
+        { task: { ttl: 60_000 } },
+      );
+      const created = (await stream.next()).value as {
+        type: string;
+        task: { taskId: string; status: string };
+      };
+      expect(created).toMatchObject({ type: 'taskCreated', task: { status: 'working' } });
+      const { taskId } = created.task;
+      await expect
+        .poll(async () => (await client.experimental.tasks.getTask(taskId)).statusMessage, {
+          timeout: 10_000,
+        })
+        .toMatch(/^stage [1-5] of 5: /);
+      const messages = [];
+      for await (const message of stream) messages.push(message);
+      const { _meta, ...result } = (messages.at(-1) as { result: Record<string, unknown> }).result;
+      expect(result).toEqual(slowReportResult('tides'));
+      expect(_meta).toEqual({ 'io.modelcontextprotocol/related-task': { taskId } });
+      expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ status: 'completed' });
     } finally {
       await client.close();
     }
