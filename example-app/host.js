@@ -41,7 +41,13 @@ export async function createHost({ knex, consoleToken, encryptionKey, issuer }) 
   const store = knexServerStore(knex);
   // Remote MCP servers the apps may call; their URLs and headers are encrypted with the key.
   const providers = knexToolProviderStore(knex, { encryptionKey });
-  const runRemoteStats = remoteStatsRunner(providers);
+  // Tool providers may not reach loopback or private addresses (docs/security.md): this one may
+  // reach the example's own server, where the Text Stats provider lives, once it listens.
+  /** @type {{ origin: string | undefined }} */
+  const ownServer = { origin: undefined };
+  /** @param {URL} url */
+  const isAllowedUrl = (url) => url.origin === ownServer.origin;
+  const runRemoteStats = remoteStatsRunner(providers, { isAllowedUrl });
   /** @type {import('express-app-mcp').RunApp} */
   const runApp = (run) => {
     if (run.app.id === REMOTE_STATS_APP_ID) return runRemoteStats(run);
@@ -72,12 +78,27 @@ export async function createHost({ knex, consoleToken, encryptionKey, issuer }) 
 
   const authorize = (req) => authorizeBearer(req, consoleToken);
   // The admin console for the remote MCP servers the apps may call: add, edit, refresh, try.
-  app.use('/console/api/tool-providers', mcpToolProviderConsole({ store: providers, authorize }));
-  // The admin console: publish, edit, deactivate, rotate and unpublish servers (README, "Console API").
-  app.use('/console/api', mcpConsole({ store, loadApp, authorize }));
+  app.use(
+    '/console/api/tool-providers',
+    mcpToolProviderConsole({ store: providers, authorize, isAllowedUrl }),
+  );
+  // The admin console: publish, edit, deactivate, rotate and unpublish servers (README, "Console API"),
+  // and a page for people at /console/api/ that does the same (docs/console.md): it asks for the
+  // console token once per browser tab and sends it as the bearer token `authorize` reads.
+  app.use(
+    '/console/api',
+    mcpConsole({
+      store,
+      loadApp,
+      authorize,
+      listApps: (tenantId) => (tenantId === TENANT_ID ? [...DEMO_APPS, WHOAMI_APP] : []),
+      page: { toolProviders: 'tool-providers' },
+    }),
+  );
 
   // `mcp.drain()` on shutdown: new calls answer 503, those in progress may finish (server.js).
-  return { app, store, providers, mcp };
+  // `ownServer.origin`: set it to the origin the example listens on.
+  return { app, store, providers, mcp, ownServer };
 }
 
 /**

@@ -21,9 +21,10 @@ const REMOTE_TOOL = 'Text_Stats';
  * The `runApp` of Remote Text Stats: one connection per run, closed when the run ends; a failure
  * of the remote server is an error result whose text the client reads.
  * @param {import('express-app-mcp').ToolProviderStore} providers
+ * @param {import('express-app-mcp').ConnectToolProviderOptions} options which private addresses the provider may reach
  * @returns {(run: import('express-app-mcp').AppRun) => Promise<import('express-app-mcp').AppResult>}
  */
-export function remoteStatsRunner(providers) {
+export function remoteStatsRunner(providers, options) {
   return async (run) => {
     const provider = await providers.getProviderByName(TENANT_ID, TEXT_STATS_PROVIDER);
     if (!provider) {
@@ -31,7 +32,7 @@ export function remoteStatsRunner(providers) {
     }
     let connection;
     try {
-      connection = await connectToolProvider(provider);
+      connection = await connectToolProvider(provider, options);
       const result = await connection.callTool(
         REMOTE_TOOL,
         { text: run.inputs.text },

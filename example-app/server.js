@@ -46,7 +46,7 @@ try {
     publicHost: publicHost(config.host),
     tenantId: TENANT_ID,
   });
-  const { app, store, providers, mcp } = await createHost({
+  const { app, store, providers, mcp, ownServer } = await createHost({
     knex,
     consoleToken: config.consoleToken,
     encryptionKey: config.encryptionKey,
@@ -59,6 +59,7 @@ try {
   httpServer.listen(config.port, config.host);
   await once(httpServer, 'listening');
   const { port } = httpServer.address();
+  ownServer.origin = selfUrl(port);
   const textStats = published.find(({ app }) => app.id === 'text-stats').server;
   await seedTextStatsProvider(providers, `${selfUrl(port)}/mcp/server/${textStats.serverCode}/mcp`).catch(
     (error) => {
@@ -182,6 +183,7 @@ function startupMessage(published, port) {
       .slice(0, 1)
       .map(({ server }) => `    npx mcp-remote ${base}/mcp/server/${server.serverCode}/mcp`),
     '',
+    `Console page (sign in with the console token): ${base}/console/api/`,
     `Console API (Authorization: Bearer ${token}), e.g.:`,
     `  curl -H "Authorization: Bearer ${token}" ${base}/console/api/apps/${first.app.id}/server`,
     `Remote MCP servers the apps call (Remote Text Stats calls Text Stats through one):`,

@@ -7,7 +7,11 @@
  * - `dist/cjs/index.cjs`: the CommonJS build, one file bundled by esbuild from our own sources
  *   only (every package stays an external `require`);
  * - `dist/cjs/**.d.cts`: the declarations again, as CommonJS declarations, so TypeScript users who
- *   `require()` the package get types that describe a CommonJS module.
+ *   `require()` the package get types that describe a CommonJS module;
+ * - each `assets` folder of `src/`, copied to the same place in `dist/`: the files a module reads
+ *   beside itself (the console page's HTML, style sheet and scripts), as they are. Both builds read
+ *   them from there: in the CommonJS bundle, `import.meta.url` is the URL of the same module in the
+ *   ES module build.
  *
  * Usage: `node scripts/build.mjs [--out-dir <dir>]` (default `dist`).
  *
@@ -45,6 +49,7 @@ try {
   await mkdir(scratch, { recursive: true });
   compileEsm(scratch);
   await pointSourceMapsAtSrc(scratch);
+  await copyAssets(scratch);
   await bundleCjs(scratch);
   await writeCjsDeclarations(scratch);
   await moveInto(scratch, outDir);
@@ -84,8 +89,38 @@ async function pointSourceMapsAtSrc(target) {
   }
 }
 
+/** Every `assets` folder under `src/`, copied to the same place under the build. */
+async function copyAssets(target) {
+  const src = join(root, 'src');
+  for (const file of await listFiles(src)) {
+    if (!file.split('/').slice(0, -1).includes('assets')) continue;
+    await mkdir(dirname(join(target, file)), { recursive: true });
+    await copyFile(join(src, file), join(target, file));
+  }
+}
+
+/**
+ * In the CommonJS bundle, `import.meta.url` of a module is the URL its ES module twin has in
+ * `dist/`, where the files it reads beside itself are (esbuild would leave it empty).
+ */
+function esmTwinUrl() {
+  return {
+    name: 'esm-twin-import-meta-url',
+    setup(builder) {
+      builder.onLoad({ filter: /\.ts$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes('import.meta.url')) return undefined;
+        const twin = relative(join(root, 'src'), args.path).split('\\').join('/').replace(/\.ts$/, '.js');
+        const url = `require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', ${JSON.stringify(twin)})).href`;
+        return { contents: source.replaceAll('import.meta.url', `(${url})`), loader: 'ts' };
+      });
+    },
+  };
+}
+
 async function bundleCjs(target) {
   await build({
+    plugins: [esmTwinUrl()],
     entryPoints: [join(root, 'src', 'index.ts')],
     outfile: join(target, 'cjs', 'index.cjs'),
     bundle: true,

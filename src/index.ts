@@ -12,8 +12,12 @@ export type {
 export {
   type AuthorizeConsole,
   type ConsoleAccess,
+  type ConsoleApp,
+  type ConsoleAppInput,
   type ConsoleErrorContext,
+  type ConsolePageOptions,
   type ConsoleServer,
+  type ListApps,
   type McpConsoleOptions,
   mcpConsole,
 } from './console/router.js';
@@ -32,7 +36,7 @@ export { MCP_ROUTE } from './mcp-route.js';
 export type { CallEvent, CallOutcome, OnCall } from './observe/on-call.js';
 export type { ErrorContext } from './protocol/report.js';
 export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './protocol/versions.js';
-export { connectToolProvider } from './providers/connect.js';
+export { type ConnectToolProviderOptions, connectToolProvider } from './providers/connect.js';
 export {
   type ConsoleToolProvider,
   type McpToolProviderConsoleOptions,

@@ -41,9 +41,13 @@ export type FileType = 'image' | 'document' | 'audio' | 'video' | 'custom';
 export interface FileInput {
   /** The Dify file type the file matched. */
   type: FileType;
-  /** An `https:` or `http:` URL, or a base64 `data:` URL, as the client sent it. */
+  /**
+   * An `https:` or `http:` URL, or a base64 `data:` URL, as the WHATWG URL parser writes it
+   * (`href`: scheme and host in lower case, spaces and non-ASCII escaped, dot segments resolved).
+   */
   url: string;
   filename?: string;
+  /** A valid media type (`type/subtype` and parameters, at most 255 characters), its type and subtype in lower case. */
   mimeType?: string;
 }
 

@@ -131,7 +131,7 @@ describe('database trouble and rate limits, on one instance', () => {
     expectRetryLater(reply, 503, rpcError(3, -32603, UNAVAILABLE), () => {});
   });
 
-  it('over rateLimit a server answers requests 429 with Retry-After and -32000; notifications, other servers and unknown codes are not affected', async () => {
+  it('over rateLimit a server answers requests and cancellations 429 with Retry-After and -32000; other notifications, other servers and unknown codes are not affected', async () => {
     const host = await start({ rateLimit: { requests: 2, windowMs: 60_000 } });
     const code = world.codes.textStats;
     expectRpcReply(await host.post(code, request(1, 'ping')), 200, rpcResult(1, {}));
@@ -146,7 +146,13 @@ describe('database trouble and rate limits, on one instance', () => {
         expect(seconds).toBeLessThanOrEqual(60);
       },
     );
-    expectAccepted(await host.post(code, notification('notifications/cancelled', { requestId: 1 })));
+    // A cancellation counts as a request does (docs/http-contract.md, row 15a).
+    expectRpcReply(
+      await host.post(code, notification('notifications/cancelled', { requestId: 1 })),
+      429,
+      rpcError(null, -32000, 'Too many requests'),
+    );
+    expectAccepted(await host.post(code, notification('notifications/initialized')));
     expectRpcReply(await host.post(world.codes.faqBot, request(2, 'ping')), 200, rpcResult(2, {}));
     expectRpcReply(
       await host.post(UNKNOWN_CODE, request(3, 'ping')),
@@ -240,7 +246,7 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('two instance
           world.options({
             resolveServer: store.resolver(loadApp),
             store,
-            rateLimit: { requests: 4, windowMs: 60_000 },
+            rateLimit: { requests: 8, windowMs: 60_000 },
           }),
         ),
       ),
@@ -256,7 +262,7 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('two instance
   const cancel = (requestId: string) =>
     notification('notifications/cancelled', { requestId, reason: 'enough' });
 
-  // The slow server takes 4 requests in these two tests, its whole allowance; notifications are free.
+  // The slow server takes 6 messages in these tests (cancellations count), within its allowance.
   it('a cancellation sent to instance B stops the run on instance A', async () => {
     const [a, b] = hosts as [Host, Host];
     // Both instances have looked the server up once, so both listen.
@@ -299,7 +305,7 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('two instance
   it('the rate limit is counted for both instances together, in the table migrate made', async () => {
     const [a, b] = hosts as [Host, Host];
     const code = world.codes.textStats;
-    for (const [index, host] of [a, b, a, b].entries()) {
+    for (const [index, host] of [a, b, a, b, a, b, a, b].entries()) {
       expectRpcReply(await host.post(code, request(index, 'ping')), 200, rpcResult(index, {}));
     }
     const over = rpcError('over', -32000, 'Too many requests');
@@ -308,6 +314,6 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('two instance
     const rows = await knex('mcp_rate_limits')
       .where({ key: `mcp:${world.servers.textStats.id}` })
       .select('points');
-    expect(rows).toEqual([{ points: 6 }]);
+    expect(rows).toEqual([{ points: 10 }]);
   });
 });

@@ -163,7 +163,7 @@ describe('file inputs', () => {
       [{ url: 'https://files.example.com/get?id=1', filename: 'photo.webp' }, undefined],
       [{ url: 'https://files.example.com/get?id=1', mime_type: 'image/gif' }, 'image/gif'],
       [{ url: 'data:IMAGE/SVG+XML;charset=utf-8;base64,PHN2Zy8+' }, 'image/svg+xml'],
-      [{ url: 'DATA:image/png;BASE64,PHN2Zy8+' }, 'image/png'],
+      [{ url: 'data:image/png;BASE64,PHN2Zy8+' }, 'image/png'],
     ] as const) {
       const reply = await call({ receipt });
       expect((reply.json as { result: { isError: boolean } }).result.isError).toBe(false);

@@ -37,8 +37,9 @@ describe.each(hostVariants.filter((variant) => !variant.globalJson))(
       code = server.serverCode;
     });
 
-    const router = () =>
+    const router = (options: Partial<Package.McpServerOptions> = {}) =>
       pkg.mcpServer({
+        ...options,
         resolveServer: store.resolver(() => ({
           id: 'notes',
           name: 'Notes',
@@ -64,7 +65,8 @@ describe.each(hostVariants.filter((variant) => !variant.globalJson))(
     it('behind a trusted proxy, the resource and its metadata are the public https URLs', async () => {
       const host = await serve((app) => {
         app.set('trust proxy', 'loopback');
-        app.use(router());
+        // The forwarded host is the audience only once it is checked.
+        app.use(router({ allowedHosts: ['mcp.example.com'] }));
       });
       try {
         const forwarded = {

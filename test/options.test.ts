@@ -222,7 +222,7 @@ describe('mcpServer options', () => {
       serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
       allowedOrigins: [],
       allowedHosts: [],
-      maxBodyBytes: 4 * 1024 * 1024,
+      maxBodyBytes: 4 * 1024 * 1024 + 64 * 1024,
       callTimeoutMs: 300_000,
       resolveTimeoutMs: 5000,
       streamRetentionMs: 300_000,
@@ -240,16 +240,16 @@ describe('mcpServer options', () => {
   describe('on a running host', () => {
     const variant = hostVariants[0]!;
 
-    it('the default maxBodyBytes is 4 MiB', async () => {
+    it('the default maxBodyBytes is 4 MiB and 64 KiB', async () => {
       const world = await createWorld(memoryServerStore());
       const host = await serveApp(await appWith(world.options()), variant);
       try {
-        const exact = pingOfSize(4 * 1024 * 1024);
+        const exact = pingOfSize(4 * 1024 * 1024 + 64 * 1024);
         expectRpcReply(await host.post(world.codes.textStats, exact), 200, rpcResult(1, {}));
         expectRpcReply(
-          await host.post(world.codes.textStats, pingOfSize(4 * 1024 * 1024 + 1)),
+          await host.post(world.codes.textStats, pingOfSize(4 * 1024 * 1024 + 64 * 1024 + 1)),
           413,
-          rpcError(null, -32600, 'Payload Too Large: the body exceeds 4194304 bytes'),
+          rpcError(null, -32600, 'Payload Too Large: the body exceeds 4259840 bytes'),
         );
       } finally {
         await host.close();

@@ -11,7 +11,7 @@ import { type Host, hostVariants, loadPackage, request, startHost } from './help
 const WARNING =
   'mcpServer() received a request body that another body parser (such as a global express.json()) had ' +
   "already parsed. That parser's size limit (express.json() defaults to 100 kB) applies instead of " +
-  "maxBodyBytes (4194304 bytes), and it answers malformed or too-large bodies with the app's error page " +
+  "maxBodyBytes (4259840 bytes), and it answers malformed or too-large bodies with the app's error page " +
   "instead of a JSON-RPC error. Mount mcpServer() before the body parser, or raise the parser's limit.";
 
 describe.each(hostVariants)('on $name', (variant) => {

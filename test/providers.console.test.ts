@@ -80,6 +80,8 @@ describeEach(databases)("mcpToolProviderConsole on '$name'", (kind) => {
         store,
         authorize,
         onError: (error, context) => reports.push({ error, context }),
+        // The remote servers of these tests listen on loopback.
+        allowPrivateNetworks: true,
       }),
     );
     remote = await startSdkServer('/mcp');
@@ -173,9 +175,10 @@ describeEach(databases)("mcpToolProviderConsole on '$name'", (kind) => {
     expect((await store.getProvider('tenant-a', reply.body.id))?.serverUrl).toBe(`${remote.url}?key=abc`);
   });
 
-  it('a server nobody answers at: 400 with the reason, and nothing is stored', async () => {
+  it('a server nobody answers at: 400 "could not connect", the reason to onError, and nothing is stored', async () => {
     const port = await closedPort();
     const before = (await editor.list()).body.length;
+    const reported = reports.length;
 
     const reply = await editor.create({
       name: 'Down',
@@ -186,9 +189,14 @@ describeEach(databases)("mcpToolProviderConsole on '$name'", (kind) => {
       reply,
       400,
       'mcp_server_error',
-      `MCP server http://127.0.0.1:${port}/******: could not be reached (ECONNREFUSED)`,
+      `MCP server http://127.0.0.1:${port}/******: could not connect`,
     );
     expect((await editor.list()).body).toHaveLength(before);
+    expect(
+      reports.slice(reported).map(({ error, context }) => [(error as Error).message, context.operation]),
+    ).toEqual([
+      [`MCP server http://127.0.0.1:${port}/secret-path/mcp: could not be reached (ECONNREFUSED)`, 'create'],
+    ]);
   });
 
   it('a server that answers with an HTML error page: 400 that says so', async () => {
@@ -424,7 +432,7 @@ describeEach(databases)("mcpToolProviderConsole on '$name'", (kind) => {
       reply,
       400,
       'mcp_server_error',
-      `MCP server http://127.0.0.1:${port}/******: could not be reached (ECONNREFUSED)`,
+      `MCP server http://127.0.0.1:${port}/******: could not connect`,
     );
     expect((await store.getProvider('tenant-a', added.id))?.serverUrl).toBe(remote.url);
   });

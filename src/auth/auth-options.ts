@@ -10,6 +10,15 @@ const issuerUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
   .refine((url) => !url.includes('?') && !url.includes('#'), 'must have no query or fragment');
 
+/**
+ * A base URL in the canonical form of MCP 2025-06-18 "Authorization" (RFC 8707 §2): scheme and host
+ * in lower case (the URL parser does that), no default port, no trailing slash.
+ */
+function canonicalBaseUrl(url: string): string {
+  const { protocol, host, pathname } = new URL(url);
+  return `${protocol}//${host}${pathname.replace(/\/+$/, '')}`;
+}
+
 /** The `auth` option of `mcpServer`, validated once at factory time like every other option. */
 export const AuthOptionsSchema = z.strictObject({
   verifyToken: functionOption<VerifyToken<unknown>>('verifyToken must be a function'),
@@ -17,6 +26,7 @@ export const AuthOptionsSchema = z.strictObject({
   scopesSupported: z.array(scope).optional(),
   requiredScopes: z.array(scope).default([]),
   resourceName: z.string().min(1).optional(),
+  resourceBaseUrl: issuerUrl.transform(canonicalBaseUrl).optional(),
 });
 
 export type ParsedAuthOptions = z.output<typeof AuthOptionsSchema>;

@@ -46,4 +46,14 @@ export interface AuthOptions<HostRequest = unknown> {
   requiredScopes?: string[];
   /** A human-readable name of the servers, for consent screens (RFC 9728 `resource_name`). Default: none. */
   resourceName?: string;
+  /**
+   * The public URL where the router is mounted, as clients reach it (`https://mcp.example.com`, or
+   * `https://example.com/api` under a prefix): each server's resource URL, the audience its tokens
+   * must name, is this followed by `/mcp/server/<code>/mcp`. Default: from the request, and only
+   * from a `Host` (or a trusted `X-Forwarded-Host`) that passed the host check: a loopback name on
+   * a server that listens on loopback, or one of `allowedHosts`. A server that listens elsewhere
+   * with neither option cannot know its audience and refuses its `"oauth"` servers' requests
+   * (docs/security.md).
+   */
+  resourceBaseUrl?: string;
 }

@@ -4,6 +4,7 @@ import { withDeadline } from './deadline.js';
 import { openEraSession } from './era.js';
 import { describeServer } from './errors.js';
 import { type ConnectMcpServerOptions, connectOptionsSchema, type ParsedConnectOptions } from './options.js';
+import { publicFetch } from './public-fetch.js';
 import { readToolResult } from './result.js';
 import type { Session } from './session.js';
 import { listAllTools } from './tool-list.js';
@@ -36,7 +37,9 @@ export async function connectMcpServer(
   const target = parseServerUrl(url);
   const server = describeServer(target);
   const headers = withUrlCredentials(target, config.headers);
-  const session = await openEraSession(target, server, { ...config, headers });
+  // The network's own `fetch`, unless the connection must keep to public addresses.
+  const fetch = config.allowPrivateNetworks ? undefined : publicFetch(config.isAllowedUrl);
+  const session = await openEraSession(target, server, { ...config, headers, fetch });
   return openConnection(session, server, config);
 }
 
@@ -94,7 +97,12 @@ function openConnection(session: Session, server: string, config: ParsedConnectO
   let closing: Promise<void> | undefined;
 
   async function listTools(signal?: AbortSignal): Promise<RemoteTool[]> {
-    const listed = await listAllTools(session, server, { timeout: config.timeoutMs, signal });
+    const listed = await listAllTools(
+      session,
+      server,
+      { timeout: config.timeoutMs, signal },
+      config.maxTools,
+    );
     tools = new Map(listed.map((tool) => [tool.name, tool]));
     return listed;
   }

@@ -1,9 +1,21 @@
 import { isJsonObject } from '../plain-object.js';
+import { boundedReply } from './bounded-reply.js';
 import { httpError, readRpcError } from './error-reply.js';
 import { RemoteMcpError } from './errors.js';
 import { currentExchange } from './exchange.js';
+import { NonPublicAddressError } from './public-fetch.js';
 import { eventStreamWatch, watchReply } from './replies.js';
 import type { TransportKind } from './session.js';
+
+export interface GuardedFetchOptions {
+  /** The 2026-07-28 era (see below). */
+  modern?: boolean;
+  kind?: TransportKind;
+  /** The most a reply, or one event of a stream, may hold (`maxReplyBytes` of `connectMcpServer`). */
+  maxReplyBytes: number;
+  /** The `fetch` to send with: the network's own, or one that keeps to public addresses. */
+  fetch?: typeof globalThis.fetch;
+}
 
 /** The `fetch` the SDK's transports use for one remote server. */
 export interface GuardedFetch {
@@ -42,7 +54,7 @@ export interface GuardedFetch {
  */
 export function guardedFetch(
   server: string,
-  { modern = false, kind = 'streamable-http' }: { modern?: boolean; kind?: TransportKind } = {},
+  { modern = false, kind = 'streamable-http', maxReplyBytes, fetch = globalThis.fetch }: GuardedFetchOptions,
 ): GuardedFetch {
   const sending = new Set<Promise<unknown>>();
   const eventStream = kind === 'sse' ? eventStreamWatch(server) : undefined;
@@ -72,6 +84,14 @@ export function guardedFetch(
       }
       throw record(unreachable(server, error));
     }
+    // Past `maxReplyBytes` the request fails at once, as do those waiting for the 2024-11-05 stream.
+    response = boundedReply(response, maxReplyBytes, (what) => {
+      const during = method ?? exchange?.label.method;
+      const failure = tooLarge(server, what, maxReplyBytes, during);
+      exchange?.fail(record(failure));
+      if (isGet(init)) eventStream?.fail(failure);
+      return failure;
+    });
     // RFC 9110 §15.4.8: a 307 (or 308) keeps the method and the body, so the transport repeats
     // the request at the new URL; the redirect is neither a failure nor the reply.
     if (init?.redirect === 'manual' && isRedirect(response.status)) {
@@ -155,7 +175,25 @@ const unfollowed = (server: string, status: number) =>
   });
 
 function unreachable(server: string, error: unknown): RemoteMcpError {
-  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  if (cause instanceof NonPublicAddressError) {
+    return new RemoteMcpError(
+      server,
+      'unreachable',
+      `was refused before connecting: ${cause.message} (allowPrivateNetworks, isAllowedUrl)`,
+    );
+  }
+  const code = (cause as { code?: unknown } | null)?.code;
   const detail = typeof code === 'string' ? ` (${code})` : '';
   return new RemoteMcpError(server, 'unreachable', `could not be reached${detail}`);
+}
+
+function tooLarge(server: string, what: 'reply' | 'event', limit: number, method: string | undefined) {
+  const part = what === 'event' ? 'an event' : 'a reply';
+  const during = method === undefined ? '' : ` during ${method}`;
+  return new RemoteMcpError(
+    server,
+    'invalid-reply',
+    `sent ${part} of more than ${limit} bytes${during}, more than the client reads (maxReplyBytes)`,
+  );
 }

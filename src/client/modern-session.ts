@@ -18,7 +18,11 @@ export async function openModernSession(
   server: string,
   options: ParsedConnectOptions,
 ): Promise<Session> {
-  const guarded = guardedFetch(server, { modern: true });
+  const guarded = guardedFetch(server, {
+    modern: true,
+    maxReplyBytes: options.maxReplyBytes,
+    fetch: options.fetch,
+  });
   const transport = new sdk.StreamableHTTPClientTransport(url, {
     requestInit: { headers: options.headers },
     fetch: guarded.fetch,

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { functionOption } from '../factory-options.js';
+import type { IsAllowedUrl } from './public-fetch.js';
 
 /** Options of `connectMcpServer`. */
 export interface ConnectMcpServerOptions {
@@ -22,6 +24,27 @@ export interface ConnectMcpServerOptions {
    * `'2026-07-28'`: that revision only, through `@modelcontextprotocol/client`, over Streamable HTTP.
    */
   protocol?: 'auto' | '2025' | '2026-07-28';
+  /**
+   * The most bytes a reply may hold, or one event of a streamed reply, counted once decompressed:
+   * past it the request fails at once as an `invalid-reply`, and nothing more is read or kept.
+   * Default `10485760` (10 MiB).
+   */
+  maxReplyBytes?: number;
+  /** The most tools a `tools/list` may give, over all its pages; more is an `invalid-reply`. Default `1000`. */
+  maxTools?: number;
+  /**
+   * `false`: connect only to public addresses. The URL's host, and that of every redirect, is
+   * checked once resolved and before anything is sent: a loopback, private, link-local or other
+   * special-purpose address (IANA's registries) is refused, as `unreachable`, unless `isAllowedUrl`
+   * permits the URL. Default `true`, for the URLs your own code chooses; tool providers, whose
+   * URLs tenant admins choose, default to `false` (docs/security.md).
+   */
+  allowPrivateNetworks?: boolean;
+  /**
+   * With `allowPrivateNetworks: false`, asked about each URL (the server's, and every redirect)
+   * whose address is not public: `true` lets that one through. Default: none.
+   */
+  isAllowedUrl?: (url: URL) => boolean;
 }
 
 /** RFC 9110 §5.1: a header name is a token. */
@@ -37,6 +60,19 @@ export const timeoutSchema = z.int().positive().max(2_147_483_647);
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 300_000;
+export const DEFAULT_MAX_REPLY_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_MAX_TOOLS = 1000;
+
+export const replyLimitsShape = {
+  maxReplyBytes: z.int().positive().default(DEFAULT_MAX_REPLY_BYTES),
+  maxTools: z.int().positive().default(DEFAULT_MAX_TOOLS),
+};
+
+/** The network a client may reach: `allowPrivateNetworks` defaults as the caller's kind of URL wants. */
+export const networkShape = (allowPrivateNetworks: boolean) => ({
+  allowPrivateNetworks: z.boolean().default(allowPrivateNetworks),
+  isAllowedUrl: functionOption<IsAllowedUrl>().optional(),
+});
 
 export const connectOptionsSchema = z
   .strictObject({
@@ -45,6 +81,8 @@ export const connectOptionsSchema = z
     callTimeoutMs: timeoutSchema.default(DEFAULT_CALL_TIMEOUT_MS),
     transport: z.enum(['auto', 'streamable-http', 'sse']).default('auto'),
     protocol: z.enum(['auto', '2025', '2026-07-28']).default('auto'),
+    ...replyLimitsShape,
+    ...networkShape(true),
   })
   .refine((options) => !(options.protocol === '2026-07-28' && options.transport === 'sse'), {
     // MCP 2025-03-26 replaced HTTP+SSE with Streamable HTTP; the 2026-07-28 revision has only the latter.
@@ -52,4 +90,5 @@ export const connectOptionsSchema = z
     message: "cannot be 'sse' with protocol '2026-07-28', which runs over Streamable HTTP only",
   });
 
-export type ParsedConnectOptions = z.output<typeof connectOptionsSchema>;
+/** The options, parsed, and the `fetch` every request of the connection goes through. */
+export type ParsedConnectOptions = z.output<typeof connectOptionsSchema> & { fetch?: typeof fetch };

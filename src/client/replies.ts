@@ -63,6 +63,10 @@ export function watchReply(response: Response, exchange: Exchange): Response {
 export function eventStreamWatch(server: string) {
   const waiting = new Set<Exchange>();
   let opened = false;
+  const failAll = (error: (method: string) => RemoteMcpError) => {
+    for (const exchange of waiting) exchange.fail(error(exchange.label.method));
+    waiting.clear();
+  };
   return {
     /** A request was sent: its response comes over the stream. */
     waiting(exchange: Exchange): void {
@@ -76,17 +80,18 @@ export function eventStreamWatch(server: string) {
         return;
       }
       if (response?.ok) return;
-      for (const exchange of waiting) {
-        const { method } = exchange.label;
-        exchange.fail(
+      failAll(
+        (method) =>
           new RemoteMcpError(
             server,
             'closed',
             `closed the event stream during ${method}, and it could not be opened again`,
           ),
-        );
-      }
-      waiting.clear();
+      );
+    },
+    /** The stream broke in a way that no reconnection mends (an event past `maxReplyBytes`). */
+    fail(error: RemoteMcpError): void {
+      failAll(() => error);
     },
   };
 }

@@ -16,7 +16,11 @@ export function sdkSessions(
   options: ParsedConnectOptions,
 ): (kind: TransportKind) => Promise<Session> {
   return async (kind) => {
-    const guarded = guardedFetch(server, { kind });
+    const guarded = guardedFetch(server, {
+      kind,
+      maxReplyBytes: options.maxReplyBytes,
+      fetch: options.fetch,
+    });
     const transportOptions = { requestInit: { headers: options.headers }, fetch: guarded.fetch };
     const transport =
       kind === 'sse'

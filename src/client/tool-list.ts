@@ -8,13 +8,14 @@ export const MAX_TOOL_PAGES = 100;
 /**
  * Every tool of the server, page after page as `nextCursor` leads (MCP 2025-06-18, "Pagination").
  * A server that gives a cursor again (it would page for ever), lists a name twice (names identify
- * tools: MCP 2025-06-18, tools) or pages past `MAX_TOOL_PAGES` gets no list at all, but an
- * `invalid-reply`: never a repeated or a partial list.
+ * tools: MCP 2025-06-18, tools), pages past `MAX_TOOL_PAGES` or lists more than `maxTools` tools
+ * gets no list at all, but an `invalid-reply`: never a repeated or a partial list.
  */
 export async function listAllTools(
   session: Session,
   server: string,
   limits: RequestLimits,
+  maxTools: number,
 ): Promise<RemoteTool[]> {
   const invalid = (reason: string) =>
     new RemoteMcpError(server, 'invalid-reply', `answered tools/list ${reason}`);
@@ -31,6 +32,8 @@ export async function listAllTools(
       if (listed.has(tool.name)) throw invalid(`with two tools named ${JSON.stringify(tool.name)}`);
       listed.set(tool.name, toRemoteTool(tool));
     }
+    if (listed.size > maxTools)
+      throw invalid(`with more than ${maxTools} tools, more than the client reads (maxTools)`);
     if (!cursor) return [...listed.values()];
     cursors.add(cursor);
   }

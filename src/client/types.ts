@@ -63,8 +63,9 @@ export interface McpServerConnection {
   /** The server's `serverInfo`: from `initialize`, or from `server/discover` in the 2026-07-28 era. */
   readonly serverInfo: { name: string; version: string } | undefined;
   /**
-   * Every tool of the server (all pages of `tools/list`). A repeated cursor, two tools of one name
-   * or more than 100 pages are an `invalid-reply` error, never a repeated or partial list.
+   * Every tool of the server (all pages of `tools/list`). A repeated cursor, two tools of one name,
+   * more than 100 pages or more than `maxTools` tools are an `invalid-reply` error, never a
+   * repeated or partial list.
    */
   listTools(): Promise<RemoteTool[]>;
   /** Calls a tool. Lists the tools first when this connection has not yet, to know its `outputSchema`. */

@@ -4,7 +4,8 @@ import { functionOption, methodsOption, parseFactoryOptions } from '../factory-o
 import { mcpPath } from '../mcp-route.js';
 import type { ServerStore } from '../store/types.js';
 import { ThrottledLog } from '../throttled-log.js';
-import type { LoadApp } from '../types.js';
+import type { HostApp, LoadApp } from '../types.js';
+import { type ConsolePageOptions, PageOption } from './page/page-options.js';
 
 /** Who is calling the console, as the host's `authorize` sees it. */
 export interface ConsoleAccess {
@@ -19,11 +20,14 @@ export type AuthorizeConsole = (req: Request) => Promise<ConsoleAccess | null> |
 
 /** What the console was doing when an internal failure happened; never a server code. */
 export interface ConsoleErrorContext {
-  operation: 'authorize' | 'get' | 'publish' | 'update' | 'refresh' | 'unpublish';
+  operation: 'authorize' | 'list' | 'get' | 'publish' | 'update' | 'refresh' | 'unpublish' | 'page';
   tenantId?: string;
   appId?: string;
   serverId?: string;
 }
+
+/** The host's apps in a tenant, in the order the console lists them. */
+export type ListApps = (tenantId: string) => Promise<HostApp[]> | HostApp[];
 
 /** Options of `mcpConsole()`. Only `store`, `loadApp` and `authorize` are required. */
 export interface McpConsoleOptions {
@@ -33,6 +37,16 @@ export interface McpConsoleOptions {
   loadApp: LoadApp;
   /** Identifies the caller: `null` answers 401; reads need any access, writes need `canEdit` (else 403). */
   authorize: AuthorizeConsole;
+  /**
+   * The host's apps in a tenant: with it, `GET /apps` lists them, each with its server (or `null`).
+   * Required with `page`. Default: none (no `GET /apps`).
+   */
+  listApps?: ListApps;
+  /**
+   * Also serve a page for people at the console's root (docs/console.md, "The console page"):
+   * `true`, or its settings. The JSON API is unchanged. Default: `false`.
+   */
+  page?: boolean | ConsolePageOptions;
   /**
    * The MCP endpoint path of a server code, shown as the server's `url`; set it when `mcpServer` is
    * mounted under a prefix. Default: `(code) => '/mcp/server/' + code + '/mcp'`.
@@ -71,16 +85,24 @@ export function logConsoleFailure(
     log.log(`express-app-mcp ${consoleName}: internal failure during ${context.operation}`, error);
 }
 
-const ConsoleOptionsSchema = z.strictObject({
-  store: methodsOption<ServerStore>(STORE_METHODS, 'must be a server store such as knexServerStore(knex)'),
-  loadApp: fn<LoadApp>(),
-  authorize: fn<AuthorizeConsole>(),
-  mcpPath: fn<(serverCode: string) => string>().default(() => mcpPath),
-  allowGetRefresh: z.boolean().default(false),
-  onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(() =>
-    logConsoleFailure('console'),
-  ),
-});
+const ConsoleOptionsSchema = z
+  .strictObject({
+    store: methodsOption<ServerStore>(STORE_METHODS, 'must be a server store such as knexServerStore(knex)'),
+    loadApp: fn<LoadApp>(),
+    authorize: fn<AuthorizeConsole>(),
+    listApps: fn<ListApps>().optional(),
+    page: PageOption,
+    mcpPath: fn<(serverCode: string) => string>().default(() => mcpPath),
+    allowGetRefresh: z.boolean().default(false),
+    onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(() =>
+      logConsoleFailure('console'),
+    ),
+  })
+  // The page lists the apps: without listApps it would have nothing to show.
+  .refine((options) => !options.page || options.listApps, {
+    path: ['listApps'],
+    error: 'is required with page: the page lists the apps through it',
+  });
 
 export type ParsedConsoleOptions = z.output<typeof ConsoleOptionsSchema>;
 

@@ -1,7 +1,9 @@
 import { type Request, Router } from 'express';
 import { ServerExistsError } from '../errors.js';
+import { safeHook } from '../express/hook.js';
 import { formVariables } from '../tool/input-form.js';
 import type { HostApp, ServerRecord } from '../types.js';
+import { type ConsoleApp, toConsoleApp } from './app-list.js';
 import { checkParameterKeys, PublishBodySchema, UpdateBodySchema, validateBody } from './bodies.js';
 import {
   type ConsoleAccess,
@@ -11,16 +13,20 @@ import {
 } from './console-options.js';
 import { type ConsoleCall, type ConsoleReply, consoleEndpoint } from './endpoint.js';
 import { ConsoleError } from './errors.js';
+import { servePage } from './page/route.js';
 import { readJsonBody } from './read-body.js';
 import { methodNotAllowed } from './reply.js';
 import { type ConsoleServer, toConsoleServer } from './server-json.js';
 
+export type { ConsoleApp, ConsoleAppInput } from './app-list.js';
 export type {
   AuthorizeConsole,
   ConsoleAccess,
   ConsoleErrorContext,
+  ListApps,
   McpConsoleOptions,
 } from './console-options.js';
+export type { ConsolePageOptions } from './page/page-options.js';
 export type { ConsoleServer } from './server-json.js';
 
 type Handler = (call: ConsoleCall<ConsoleErrorContext>) => Promise<ConsoleReply<ConsoleServer | null>>;
@@ -67,6 +73,18 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     if (!app) throw new ConsoleError('not_found', 'app not found');
     return app;
   }
+
+  const listApps = async ({
+    access,
+  }: ConsoleCall<ConsoleErrorContext>): Promise<ConsoleReply<ConsoleApp[]>> => {
+    const apps = (await config.listApps?.(access.tenantId)) ?? [];
+    const listed: ConsoleApp[] = [];
+    for (const app of apps) {
+      const server = await config.store.getServerByApp(access.tenantId, app.id);
+      listed.push(toConsoleApp(app, server && show(server)));
+    }
+    return { status: 200, body: listed };
+  };
 
   const getServer: Handler = async ({ req, access, context }) => {
     const appId = param(req, 'appId');
@@ -152,6 +170,16 @@ export function mcpConsole(options: McpConsoleOptions): Router {
   };
 
   const router = Router();
+  if (config.listApps) {
+    router
+      .route('/apps')
+      .get(endpoint('list', 'read', listApps))
+      .all(methodNotAllowed('GET'));
+  }
+  if (config.page) {
+    const report = safeHook(config.onError);
+    servePage(router, config.page, (error) => report(error, { operation: 'page' }));
+  }
   router
     .route('/apps/:appId/server')
     .get(endpoint('get', 'read', getServer))

@@ -5,19 +5,20 @@ import { bearerTokenOf } from '../auth/bearer.js';
 import type { AuthInfo } from '../auth/types.js';
 import { mcpPath } from '../mcp-route.js';
 import type { ServerRecord } from '../types.js';
-import { resourceUrls } from './resource-urls.js';
+import { type ResourceOrigin, resourceUrls } from './resource-urls.js';
 
 /**
  * Lets the caller of an `"oauth"` server in by the bearer token of the request, checked against the
  * server's canonical URL: where the router is mounted, followed by the server's path.
  */
-export function requestAuthenticator(options: ParsedAuthOptions) {
-  return (server: ServerRecord, req: Request): Promise<AuthInfo> =>
+export function requestAuthenticator(options: ParsedAuthOptions, allowedHosts: ReadonlySet<string>) {
+  const origin: ResourceOrigin = { resourceBaseUrl: options.resourceBaseUrl, allowedHosts };
+  return async (server: ServerRecord, req: Request): Promise<AuthInfo> =>
     authenticateCaller(
       server,
       {
         token: bearerTokenOf(req.headers.authorization),
-        urls: resourceUrls(req, `${req.baseUrl}${mcpPath(server.serverCode)}`),
+        urls: resourceUrls(req, mcpPath(server.serverCode), origin),
         request: req,
       },
       options,

@@ -41,15 +41,26 @@ export function checkHost(
   listensOnLoopback: boolean,
   allowedHosts: ReadonlySet<string>,
 ): McpError | null {
-  if (!listensOnLoopback) return null;
+  if (!listensOnLoopback || isAllowedHost(host, listensOnLoopback, allowedHosts)) return null;
+  return hostNotAllowed(host);
+}
+
+/** A loopback name on a server that listens on loopback, or one of `allowedHosts`. */
+export function isAllowedHost(
+  host: string | undefined,
+  listensOnLoopback: boolean,
+  allowedHosts: ReadonlySet<string>,
+): boolean {
   const parsed = parseHostValue(host ?? '');
-  if (
-    parsed &&
-    (LOOPBACK_HOSTNAMES.has(parsed.hostname) ||
+  return (
+    parsed !== null &&
+    ((listensOnLoopback && LOOPBACK_HOSTNAMES.has(parsed.hostname)) ||
       allowedHosts.has(parsed.hostname) ||
       allowedHosts.has(`${parsed.hostname}:${parsed.port}`))
-  )
-    return null;
+  );
+}
+
+export function hostNotAllowed(host: string | undefined): McpError {
   return new McpError(
     'hostNotAllowed',
     `Host not allowed: ${host ?? '(none)'}. A reverse proxy that forwards other host names must list them in the allowedHosts option`,

@@ -13,7 +13,7 @@ import { isResolverFactory } from '../store/resolver.js';
 import type { ServerStore } from '../store/types.js';
 import { ThrottledLog } from '../throttled-log.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
-import { DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
 import type { HostApp } from '../types.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { AllowedHostsSchema } from './allowed-hosts.js';
@@ -40,11 +40,15 @@ export interface McpServerOptions {
    * Host names allowed in `Host` when the server listens on loopback, e.g. behind a reverse proxy,
    * on any port (`mcp.example.com`, as `@modelcontextprotocol/express` takes them); an origin
    * (`https://mcp.example.com`) counts as its host, and an entry that names a port allows that port
-   * only. Default: none besides
-   * localhost, 127.0.0.1 and [::1].
+   * only. Default: none besides localhost, 127.0.0.1 and [::1]. On any address, they are also the
+   * hosts an `"oauth"` server's token audience may be taken from when `auth.resourceBaseUrl` is
+   * not set (docs/security.md).
    */
   allowedHosts?: string[];
-  /** Largest body read, in bytes. Default: 4 MiB. */
+  /**
+   * Largest body read, in bytes. Default: 4259840 (4 MiB and 64 KiB), which fits the default
+   * largest `data:` file (3 MiB, 4 MiB as base64) and the rest of its request.
+   */
   maxBodyBytes?: number;
   /**
    * Largest file a client may send inline, as a base64 `data:` URL, in decoded bytes; at most
@@ -86,8 +90,10 @@ export interface McpServerOptions {
   store?: ServerStore;
   /**
    * At most `requests` requests per server in any `windowMs` milliseconds; more answer 429 with
-   * `Retry-After`. Shared by the instances through a PostgreSQL `store`, counted in this process
-   * otherwise. Needs the `rate-limiter-flexible` package. Default: no limit.
+   * `Retry-After`. Each `notifications/cancelled` counts as a request, and so does each message of
+   * a batch (docs/http-contract.md, row 15a). Shared by the instances through a PostgreSQL
+   * `store`, counted in this process otherwise. Needs the `rate-limiter-flexible` package.
+   * Default: no limit.
    */
   rateLimit?: RateLimit;
   /**
@@ -145,10 +151,7 @@ const OptionsSchema = z.strictObject({
   toolName: fn<(app: HostApp) => string>('toolName').optional(),
   allowedOrigins: AllowedOriginsSchema.default([]),
   allowedHosts: AllowedHostsSchema.default([]),
-  maxBodyBytes: z
-    .int()
-    .positive()
-    .default(4 * 1024 * 1024),
+  maxBodyBytes: z.int().positive().default(DEFAULT_MAX_BODY_BYTES),
   // setTimeout cannot wait longer than 2^31-1 ms: a larger value would fire at once.
   callTimeoutMs: z.int().nonnegative().max(2_147_483_647).default(300_000),
   heartbeatMs: z.int().nonnegative().max(2_147_483_647).default(10_000),

@@ -109,7 +109,7 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       drainer.leave();
     }
   }
-  const authenticateByToken = config.auth && requestAuthenticator(config.auth);
+  const authenticateByToken = config.auth && requestAuthenticator(config.auth, allowedHosts);
   // Without a store that keeps streams, `GET` stays 405 whatever it carries.
   const resumable = config.store?.streams !== undefined;
 
@@ -220,7 +220,13 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
   const router = Router();
   if (config.auth) {
     const deadline = new ResolveDeadline(config.resolveTimeoutMs);
-    const metadata = protectedResourceHandler(config.resolveServer, config.auth, report, deadline);
+    const metadata = protectedResourceHandler(
+      config.resolveServer,
+      config.auth,
+      allowedHosts,
+      report,
+      deadline,
+    );
     router.get(PROTECTED_RESOURCE_ROUTE, (req: Request, res: Response, next: NextFunction) => {
       metadata(req, res).catch(next);
     });

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { ParsedAuthOptions } from '../auth/auth-options.js';
+import { AccessRefused } from '../auth/challenge.js';
 import { PROTECTED_RESOURCE_PREFIX, protectedResourceMetadata } from '../auth/protected-resource.js';
 import type { ResolveServer } from '../express/types.js';
 import { writeJson } from '../express/write.js';
@@ -8,7 +9,7 @@ import { lookupFailure } from '../protocol/access.js';
 import type { ErrorReporter } from '../protocol/report.js';
 import type { ResolveDeadline } from '../protocol/resolve-deadline.js';
 import type { ServerRecord } from '../types.js';
-import { resourceUrls } from './resource-urls.js';
+import { type ResourceOrigin, resourceUrls } from './resource-urls.js';
 
 /** The path-suffixed metadata route (RFC 9728 §3.1) of `MCP_ROUTE`, relative to where the router is mounted. */
 export const PROTECTED_RESOURCE_ROUTE = `${PROTECTED_RESOURCE_PREFIX}/mcp/server/:serverCode/mcp`;
@@ -20,17 +21,18 @@ const ENOUGH = Symbol('the server is enough');
  * `GET /.well-known/oauth-protected-resource/mcp/server/<code>/mcp`: the metadata of an `"oauth"`
  * server; 404 for an unknown code or a `"code"` server. The lookup has the endpoint's deadline
  * (`resolveTimeoutMs`, so a stale copy is served as there) and its 503 when the database is out of
- * reach or too slow (docs/http-contract.md, row 19a). The resource's path is the part of the
- * requested URL after the prefix, whatever its case (RFC 9728 §3.1, §3.3), so a host that forwards
- * this URL from its root to a router mounted under a prefix gets the prefixed resource (see the
- * README).
+ * reach or too slow (docs/http-contract.md, row 19a). Its `resource` is the server's canonical URL,
+ * the one its tokens must name (see `resourceUrls`), under the mount path the requested URL shows
+ * (see `mountPathOf`).
  */
 export function protectedResourceHandler(
   resolveServer: ResolveServer,
   options: ParsedAuthOptions,
+  allowedHosts: ReadonlySet<string>,
   report: ErrorReporter,
   deadline: ResolveDeadline,
 ) {
+  const origin: ResourceOrigin = { resourceBaseUrl: options.resourceBaseUrl, allowedHosts };
   return async (req: Request, res: Response): Promise<void> => {
     // The document names the server's URL, which holds its code: no cache may keep it.
     res.setHeader('Cache-Control', 'no-store');
@@ -61,23 +63,38 @@ export function protectedResourceHandler(
     if (server?.authMode !== 'oauth') {
       return writeJson(res, 404, { error: 'not_found', error_description: 'No protected resource here' });
     }
-    const { resource } = resourceUrls(req, resourcePathOf(req, server.serverCode));
+    let resource: string;
+    try {
+      ({ resource } = resourceUrls(req, mcpPath(server.serverCode), origin, mountPathOf(req)));
+    } catch (error) {
+      if (error instanceof AccessRefused) {
+        return writeJson(res, 403, { error: 'forbidden', error_description: error.message });
+      }
+      report(error, { phase: 'authenticate', serverId: server.id });
+      return writeJson(res, 500, { error: 'server_error', error_description: 'Internal error' });
+    }
     writeJson(res, 200, protectedResourceMetadata(resource, options));
   };
 }
 
 /** The well-known prefix as Express matches it: whatever its case. */
 const PREFIX_PATTERN = new RegExp(PROTECTED_RESOURCE_PREFIX.replaceAll('.', '\\.'), 'i');
+/** The server's path at the end of a resource path, as Express matches it: any case, a trailing slash. */
+const SERVER_PATH_PATTERN = /\/mcp\/server\/[^/]+\/mcp\/?$/i;
 
 /**
- * RFC 9728 §3.3: `resource` must be the URL the client inserted the well-known prefix into, that is
- * the requested path after the prefix. Express matches routes whatever their case, so the prefix is
- * found the same way. A host that forwards another URL to this route leaves no prefix to find: the
- * path is then the server's own where the request reached the router, as the endpoint names it.
+ * Where the router is mounted, as the client sees it: the requested path between the well-known
+ * prefix and the server's path (RFC 9728 §3.1: the metadata URL is the resource's with the prefix
+ * inserted after the host), so that a host that forwards this URL from its root to a router mounted
+ * under a prefix gets the prefixed resource (see the README). A host that forwards another URL to
+ * this route leaves no prefix to find: the router's own mount path is taken then. The server's path
+ * itself is always written canonically, with the code as stored (docs/http-contract.md).
  */
-function resourcePathOf(req: Request, serverCode: string): string {
+function mountPathOf(req: Request): string {
   const path = req.originalUrl.split('?')[0] as string;
   const found = PREFIX_PATTERN.exec(path);
-  if (!found) return `${req.baseUrl}${mcpPath(serverCode)}`;
-  return path.slice(found.index + found[0].length);
+  if (!found) return req.baseUrl;
+  const resourcePath = path.slice(found.index + found[0].length);
+  const server = SERVER_PATH_PATTERN.exec(resourcePath);
+  return server ? resourcePath.slice(0, server.index) : req.baseUrl;
 }

@@ -11,8 +11,16 @@ export type CancelListener = (scope: string, requestId: CallId) => void;
  * (see the README, "Running several instances"). Only a store on PostgreSQL has one.
  */
 export interface Farm {
-  /** Tells every instance to abort the run of `requestId` in that scope (see `CancelListener`), if it runs there. */
+  /**
+   * Tells the instance that runs `requestId` in that scope (see `CancelListener`) to abort it: only
+   * when some instance told the call running (`announceCall`), at once or as soon as it is told, so
+   * that a cancellation of an id that runs nowhere sends nothing.
+   */
   publishCancel(scope: string, requestId: CallId): Promise<void>;
+  /** Tells every instance that a call runs on this one (`running`), or no longer does. */
+  announceCall(scope: string, requestId: CallId, running: boolean): Promise<void>;
+  /** How long a call runs before it is told (see `CallAnnouncer` of the tool runs). */
+  readonly announceDelayMs: number;
   /** Hears the cancellations of every instance; returns a function that stops listening. */
   onCancel(listener: CancelListener): () => void;
   /** Where rate-limiter-flexible's PostgreSQL store keeps shared counters: the table `migrate` made. */

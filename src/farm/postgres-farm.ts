@@ -1,9 +1,15 @@
 import type { Knex } from 'knex';
+import { CallsElsewhere } from './calls-elsewhere.js';
 import type { CallId, CancelListener, Farm } from './farm.js';
 import { PostgresListener } from './listener.js';
 
 /** PostgreSQL refuses a `NOTIFY` payload of this many bytes or more (PostgreSQL documentation, "NOTIFY"). */
 const MAX_NOTIFY_PAYLOAD_BYTES = 8000;
+/**
+ * How long a call runs before the other instances are told of it: most calls end sooner and are
+ * never told, and a cancellation that comes earlier waits that long for the call to be told.
+ */
+const ANNOUNCE_DELAY_MS = 250;
 
 /** What the farm does to the store's code cache. */
 export interface CacheInvalidation {
@@ -42,14 +48,28 @@ export function postgresFarm(
 ): PostgresFarm {
   const { serverChanged, cancelled, streamEvent } = names.channels;
   const cancelListeners = new Set<CancelListener>();
+  const elsewhere = new CallsElsewhere(ANNOUNCE_DELAY_MS);
+  const notify = async (payload: string) => {
+    // A cancel whose id is too long to pass on stays on this instance, as a cancel does without a farm.
+    if (Buffer.byteLength(payload) >= MAX_NOTIFY_PAYLOAD_BYTES) return;
+    listener.start();
+    await knex.raw('select pg_notify(?, ?)', [cancelled, payload]);
+  };
+  const sendCancel = (key: string) => notify(key).catch(() => {});
   const listener = new PostgresListener(knex, {
     channels: [serverChanged, cancelled, streamEvent],
     onNotification(channel, payload) {
       if (channel === serverChanged) cache?.forget(payload);
       else if (channel === streamEvent) onStreamEvent(payload);
       else if (channel === cancelled) {
-        const cancel = parseCancel(payload);
-        if (cancel) for (const listen of cancelListeners) listen(cancel.scope, cancel.requestId);
+        const message = parseCallMessage(payload);
+        if (message?.kind === 'cancel') {
+          for (const listen of cancelListeners) listen(message.scope, message.requestId);
+        } else if (message) {
+          const key = CallsElsewhere.key(message.scope, message.requestId);
+          // A cancellation that waited for this call goes now; it was counted when it arrived.
+          if (elsewhere.heard(key, message.kind === 'running')) void sendCancel(key);
+        }
       }
     },
     // Whatever was cached before this moment may have missed a change.
@@ -64,12 +84,16 @@ export function postgresFarm(
     },
 
     async publishCancel(scope, requestId) {
-      const payload = JSON.stringify([scope, requestId]);
-      // A cancel whose id is too long to pass on stays on this instance, as a cancel does without a farm.
-      if (Buffer.byteLength(payload) >= MAX_NOTIFY_PAYLOAD_BYTES) return;
       listener.start();
-      await knex.raw('select pg_notify(?, ?)', [cancelled, payload]);
+      const key = CallsElsewhere.key(scope, requestId);
+      if (elsewhere.cancel(key)) await notify(key);
     },
+
+    async announceCall(scope, requestId, running) {
+      await notify(JSON.stringify({ [running ? 'running' : 'ended']: [scope, requestId] }));
+    },
+
+    announceDelayMs: ANNOUNCE_DELAY_MS,
 
     async announceStreamEvent(streamId) {
       listener.start();
@@ -85,13 +109,29 @@ export function postgresFarm(
   };
 }
 
-function parseCancel(payload: string): { scope: string; requestId: CallId } | null {
+type CallMessage = { kind: 'cancel' | 'running' | 'ended'; scope: string; requestId: CallId };
+
+/**
+ * A message of the calls channel: `[scope, requestId]` cancels; `{"running": [scope, requestId]}`
+ * and `{"ended": …}` tell a call's start and end. Instances of earlier versions send and read only
+ * the first, and ignore the others.
+ */
+function parseCallMessage(payload: string): CallMessage | null {
+  let parsed: unknown;
   try {
-    const [scope, requestId] = JSON.parse(payload) as unknown[];
-    if (typeof scope !== 'string') return null;
-    if (typeof requestId !== 'string' && typeof requestId !== 'number') return null;
-    return { scope, requestId };
+    parsed = JSON.parse(payload);
   } catch {
     return null; // not ours: another program on the same channel
   }
+  let kind: CallMessage['kind'] = 'cancel';
+  let call = parsed;
+  if (!Array.isArray(parsed) && typeof parsed === 'object' && parsed !== null) {
+    kind = 'running' in parsed ? 'running' : 'ended';
+    call = (parsed as Record<string, unknown>)[kind];
+  }
+  if (!Array.isArray(call)) return null;
+  const [scope, requestId] = call as unknown[];
+  if (typeof scope !== 'string') return null;
+  if (typeof requestId !== 'string' && typeof requestId !== 'number') return null;
+  return { kind, scope, requestId };
 }

@@ -8,8 +8,14 @@ export interface RateLimit {
   windowMs: number;
 }
 
-/** Takes one request from a key's allowance: `0` when it may go on, else the ms until it may. */
-export type RateCheck = (key: string) => Promise<number>;
+/** What a key's allowance covers of `points` messages: how many may go on, and the ms until more may. */
+export interface RateVerdict {
+  allowed: number;
+  waitMs: number;
+}
+
+/** Takes `points` messages (default 1) from a key's allowance. */
+export type RateCheck = (key: string, points?: number) => Promise<RateVerdict>;
 
 /**
  * How long the shared counter may take before this instance counts on its own for that request:
@@ -32,15 +38,18 @@ export function createRateCheck(
     onLoadError(error);
     return null;
   });
-  return async (key) => {
+  return async (key, points = 1) => {
     const loaded = await limiter;
-    if (!loaded) return 0;
+    if (!loaded) return { allowed: points, waitMs: 0 };
     try {
-      await loaded.consume(key);
-      return 0;
+      await loaded.consume(key, points);
+      return { allowed: points, waitMs: 0 };
     } catch (rejection) {
       if (rejection instanceof Error) throw rejection;
-      return (rejection as RateLimiterRes).msBeforeNext;
+      const { consumedPoints, msBeforeNext } = rejection as RateLimiterRes;
+      // The counter holds these points too; those that still fit the window may go on.
+      const before = consumedPoints - points;
+      return { allowed: Math.max(0, Math.min(points, limit.requests - before)), waitMs: msBeforeNext };
     }
   };
 }

@@ -19,8 +19,8 @@ export const MAX_BATCH_LENGTH = 100;
 
 /**
  * A JSON-RPC batch, which only MCP 2025-03-26 has (header absent or equal to it). Each element is
- * checked on its own, the server is resolved once for all, and the reply holds one response per
- * request; only notifications answer 202.
+ * checked on its own, the server is resolved once for all, each message counts against the rate
+ * limit, and the reply holds one response per request; only notifications answer 202.
  */
 export async function handleBatch<HostRequest>(
   request: EndpointRequest<HostRequest>,
@@ -45,13 +45,20 @@ export async function handleBatch<HostRequest>(
     }
   });
   const calls = slots.filter((slot): slot is LegacyCall => 'kind' in slot);
-  const counted = calls.some((call) => call.kind === 'request');
-  const target = calls.length > 0 ? await ctx.resolveTarget(request, null, counted) : null;
+  const target = calls.length > 0 ? await ctx.resolveTarget(request, null, false) : null;
+  // Each message counts against the rate limit, as it would alone; those past the allowance do
+  // not run, and their requests answer -32000 in the batch reply (429 when none may go on).
+  const allowed = target ? await ctx.allowance(target, calls.length, null) : 0;
+  const admitted = new Set(calls.slice(0, allowed));
 
   const responses = await Promise.all(
     slots.map(async (slot): Promise<OutgoingResponse | null> => {
       if (!('kind' in slot)) return slot;
       if (!target) return null;
+      if (!admitted.has(slot)) {
+        if (slot.kind === 'notification') return null;
+        return errorResponse(new McpError('tooManyRequests', 'Too many requests', undefined, slot.id));
+      }
       if (slot.kind === 'notification') {
         acceptNotification(slot, target, ctx);
         return null;

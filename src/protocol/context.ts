@@ -84,6 +84,11 @@ export interface EraContext<HostRequest> {
     id: RequestId | null,
     countsToRateLimit?: boolean,
   ): Promise<ServingTarget>;
+  /**
+   * Counts `points` messages against the server's rate limit: how many of them may go on (all of
+   * them without a limit, or while the limiter fails); 429 when none may.
+   */
+  allowance(target: ServingTarget, points: number, id: RequestId | null): Promise<number>;
   /** Runs a method, turning anything unexpected into an opaque internal error reported with its cause. */
   guarded<T>(work: () => T | Promise<T>, id: RequestId | null, target?: ServingTarget): Promise<T>;
   /** Runs a method as `guarded` does, leaving its failures as they are, for a caller that maps them with `opaque`. */
@@ -110,10 +115,12 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     async resolveTarget(request, id, countsToRateLimit = true) {
       const { resolved, auth } = await resolveWithAccess(request, id, report, deadline);
       const target = checkServing(resolved, id, auth);
-      // Notifications start nothing, and a cancellation must get through when calls are over the limit.
-      if (options.rateCheck && countsToRateLimit) await checkRate(options.rateCheck, target, id, report);
+      if (options.rateCheck && countsToRateLimit) await checkRate(options.rateCheck, target, 1, id, report);
       return target;
     },
+
+    allowance: async (target, points, id) =>
+      options.rateCheck ? checkRate(options.rateCheck, target, points, id, report) : points,
 
     // A callback on the method's promise rather than an async function, which would keep its
     // whole frame for as long as the method runs.
@@ -154,21 +161,24 @@ function opaque(error: unknown, id: RequestId | null, where: ErrorContext, repor
 }
 
 /**
- * Over the limit: 429 with the wait in `Retry-After`. A limiter that fails lets the request through
- * (reported): rate limits protect the service, and must not become its outage.
+ * Counts `points` messages; how many may go on. None: 429 with the wait in `Retry-After`. A limiter
+ * that fails lets them through (reported): rate limits protect the service, and must not become its
+ * outage.
  */
 async function checkRate(
   rateCheck: RateCheck,
   target: ServingTarget,
+  points: number,
   id: RequestId | null,
   report: ErrorReporter,
-): Promise<void> {
-  let waitMs: number;
+): Promise<number> {
+  let verdict: Awaited<ReturnType<RateCheck>>;
   try {
-    waitMs = await rateCheck(target.server.id);
+    verdict = await rateCheck(target.server.id, points);
   } catch (error) {
     report(error, { phase: 'dispatch', serverId: target.server.id, appId: target.app.id });
-    return;
+    return points;
   }
-  if (waitMs > 0) throw new RetryLater('tooManyRequests', 'Too many requests', waitMs, id);
+  if (verdict.allowed === 0) throw new RetryLater('tooManyRequests', 'Too many requests', verdict.waitMs, id);
+  return verdict.allowed;
 }

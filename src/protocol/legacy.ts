@@ -44,7 +44,9 @@ export async function handleLegacy<HostRequest>(
 ): Promise<EndpointReply> {
   const call = classifyLegacy(parseMessage(request.payload), request.headers.protocolVersion);
   const id = call.kind === 'request' ? call.id : null;
-  const target = await ctx.resolveTarget(request, id, call.kind === 'request');
+  // A cancellation counts as a request does: each may reach every instance of a farm.
+  const counted = call.kind === 'request' || call.method === 'notifications/cancelled';
+  const target = await ctx.resolveTarget(request, id, counted);
   if (call.kind === 'notification') {
     acceptNotification(call, target, ctx);
     return ACCEPTED;

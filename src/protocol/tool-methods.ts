@@ -55,12 +55,22 @@ export interface ToolCall<HostRequest> {
  */
 export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRequest>) {
   const toolFor = createToolCache(options.toolName, { maxDataUrlBytes: options.maxDataUrlBytes });
+  const { farm } = options;
   const runs = createToolRuns<HostRequest>({
     runApp: options.runApp,
     callTimeoutMs: options.callTimeoutMs,
     maxInlineResultBytes: options.maxInlineResultBytes,
     report: (error, phase, server, app) =>
       options.report(error, { phase, serverId: server.id, appId: app.id }),
+    // The other instances learn which calls run here, so that they pass on only cancellations of those.
+    announcer: farm && {
+      delayMs: farm.announceDelayMs,
+      announce: (scope, id, running) => {
+        farm
+          .announceCall(scope, id, running)
+          .catch((error: unknown) => options.report(error, { phase: 'dispatch' }));
+      },
+    },
   });
   /** The `tools/list` result of each descriptor, made and serialized once (descriptors are cached per tool and version). */
   const listResults = new WeakMap<object, SerializedResult>();
@@ -166,7 +176,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
     /**
      * `notifications/cancelled`: aborts every matching call of the same server (of the same
      * signed-in user on an `"oauth"` server) in this process, or, when none runs here, tells the
-     * other instances of the farm.
+     * other instances of the farm if one of them runs it (see `Farm.publishCancel`).
      */
     cancel(target: ServingTarget, params: Record<string, unknown> | undefined): void {
       const parsed = CancelledParamsSchema.safeParse(params ?? {});

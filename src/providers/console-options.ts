@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { networkShape, replyLimitsShape } from '../client/options.js';
 import { type AuthorizeConsole, logConsoleFailure } from '../console/console-options.js';
 import { functionOption, methodsOption, parseFactoryOptions } from '../factory-options.js';
 import type { ToolProviderStore } from './types.js';
@@ -18,6 +19,18 @@ export interface McpToolProviderConsoleOptions {
   authorize: AuthorizeConsole;
   /** Receives internal failures (store, `authorize`, a key that does not fit) with their cause. Default: `console.error`, a repeated failure once per 10 s with a count. */
   onError?: (error: unknown, context: ToolProviderConsoleErrorContext) => void;
+  /** The most bytes a server's reply, or one event of it, may hold, as for `connectMcpServer`. Default `10485760` (10 MiB). */
+  maxReplyBytes?: number;
+  /** The most tools a server may list, as for `connectMcpServer`: more is a 400 and nothing is stored. Default `1000`. */
+  maxTools?: number;
+  /**
+   * `true`: providers may be on any address. Default `false`: a `server_url` (or a redirect) whose
+   * address, once resolved, is loopback, private, link-local or otherwise not public is refused
+   * with "could not connect", unless `isAllowedUrl` permits it; the reason goes to `onError`.
+   */
+  allowPrivateNetworks?: boolean;
+  /** Asked about each URL whose address is not public: `true` lets it through (e.g. your own server). Default: none. */
+  isAllowedUrl?: (url: URL) => boolean;
 }
 
 const STORE_METHODS = [
@@ -40,6 +53,8 @@ const OptionsSchema = z.strictObject({
   onError: fn<(error: unknown, context: ToolProviderConsoleErrorContext) => void>().default(() =>
     logConsoleFailure('tool provider console'),
   ),
+  ...replyLimitsShape,
+  ...networkShape(false),
 });
 
 /** Validates the options once, at factory time (a `ConfigurationError` names a wrong one). */

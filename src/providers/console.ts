@@ -7,7 +7,8 @@ import { type ConsoleCall, type ConsoleReply, consoleEndpoint } from '../console
 import { ConsoleError } from '../console/errors.js';
 import { readJsonBody } from '../console/read-body.js';
 import { methodNotAllowed } from '../console/reply.js';
-import { connectToolProvider } from './connect.js';
+import { safeHook } from '../express/hook.js';
+import { type ConnectToolProviderOptions, connectToolProvider } from './connect.js';
 import {
   CallToolSchema,
   CreateProviderSchema,
@@ -66,6 +67,16 @@ const KEY_MISMATCH =
 export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): Router {
   const config = parseToolProviderConsoleOptions(options);
   const { store } = config;
+  const { maxReplyBytes, maxTools, allowPrivateNetworks, isAllowedUrl } = config;
+  const connectOptions = { maxReplyBytes, maxTools, allowPrivateNetworks, isAllowedUrl };
+  const report = safeHook(config.onError);
+  const usingServer = <T>(
+    { context }: Call,
+    provider: Reachable,
+    use: (connection: McpServerConnection) => Promise<T>,
+  ) => usingProvider(provider, connectOptions, (error) => report(error, context), use);
+  const listRemoteTools = (call: Call, provider: Reachable) =>
+    usingServer(call, provider, (connection) => connection.listTools());
   const endpoint = consoleEndpoint<ToolProviderConsoleErrorContext>({
     factory: 'mcpToolProviderConsole',
     authorize: config.authorize,
@@ -100,7 +111,8 @@ export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): 
     body: toConsoleProvider(await load(call)),
   });
 
-  const create = async ({ req, res, access }: Call): Promise<Reply> => {
+  const create = async (call: Call): Promise<Reply> => {
+    const { req, res, access } = call;
     const body = validateBody(CreateProviderSchema, await readJsonBody(req, res));
     await assertNameFree(access.tenantId, body.name);
     const draft = {
@@ -112,7 +124,7 @@ export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): 
       ...(body.call_timeout_ms === undefined ? {} : { callTimeoutMs: body.call_timeout_ms }),
     };
     // The store's defaults, so the first connection already uses them.
-    const tools = await listRemoteTools({
+    const tools = await listRemoteTools(call, {
       timeoutMs: DEFAULT_TIMEOUT_MS,
       callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
       ...draft,
@@ -145,7 +157,7 @@ export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): 
     if (body.call_timeout_ms !== undefined) changes.callTimeoutMs = body.call_timeout_ms;
     // A new address or new credentials must work before they replace the old ones.
     const reaches = changes.serverUrl !== undefined || !sameHeaders(changes.headers, current.headers);
-    if (reaches) changes.tools = await listRemoteTools({ ...current, ...changes });
+    if (reaches) changes.tools = await listRemoteTools(call, { ...current, ...changes });
     const updated = await store.updateProvider(access.tenantId, current.id, changes).catch(renameConflict);
     if (!updated) throw providerNotFound();
     return { status: 200, body: toConsoleProvider(updated) };
@@ -161,7 +173,7 @@ export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): 
 
   const refresh = async (call: Call): Promise<Reply> => {
     const provider = await load(call);
-    const tools = await listRemoteTools(provider);
+    const tools = await listRemoteTools(call, provider);
     const updated = await store.updateProvider(call.access.tenantId, provider.id, { tools });
     if (!updated) throw providerNotFound();
     return { status: 200, body: toConsoleProvider(updated) };
@@ -171,7 +183,7 @@ export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): 
     const { req, res } = call;
     const body = validateBody(CallToolSchema, await readJsonBody(req, res));
     const provider = await load(call);
-    const result = await usingServer(provider, (connection) =>
+    const result = await usingServer(call, provider, (connection) =>
       connection.callTool(req.params.name as string, body.arguments ?? {}),
     );
     return { status: 200, body: result };
@@ -202,28 +214,34 @@ export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): 
 
 type Reachable = Pick<ToolProvider, 'serverUrl' | 'headers' | 'timeoutMs' | 'callTimeoutMs'>;
 
-/** Connects, uses, and always closes; a server that does not work is a 400 that says why. */
-async function usingServer<T>(provider: Reachable, use: (connection: McpServerConnection) => Promise<T>) {
+/**
+ * Connects, uses, and always closes; a server that does not work is a 400 that says why. A server
+ * that could not be reached is only "could not connect": which address was refused, or how the
+ * connection failed, would map the host's network for whoever edits providers, so that goes to
+ * `unreachable` (the console's `onError`) alone.
+ */
+async function usingProvider<T>(
+  provider: Reachable,
+  options: ConnectToolProviderOptions,
+  unreachable: (error: RemoteMcpError) => void,
+  use: (connection: McpServerConnection) => Promise<T>,
+) {
   let connection: McpServerConnection | undefined;
   try {
-    connection = await connectToolProvider(provider);
+    connection = await connectToolProvider(provider, options);
     return await use(connection);
   } catch (error) {
     if (error instanceof RemoteMcpError) {
+      if (error.kind === 'unreachable') unreachable(error);
+      const reason = error.kind === 'unreachable' ? 'could not connect' : error.reason;
       // Named by its masked URL: the reply must not reveal what the console never shows.
-      throw new ConsoleError(
-        'mcp_server_error',
-        `MCP server ${maskUrl(provider.serverUrl)}: ${error.reason}`,
-      );
+      throw new ConsoleError('mcp_server_error', `MCP server ${maskUrl(provider.serverUrl)}: ${reason}`);
     }
     throw error;
   } finally {
     await connection?.close();
   }
 }
-
-const listRemoteTools = (provider: Reachable) =>
-  usingServer(provider, (connection) => connection.listTools());
 
 function sameHeaders(next: Record<string, string> | undefined, current: Record<string, string>): boolean {
   if (next === undefined) return true;

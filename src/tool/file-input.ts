@@ -5,7 +5,9 @@ import {
   EXTENSIONS_BY_TYPE,
   extensionOf,
   FILE_TYPES,
+  isMediaType,
   normalizeExtension,
+  normalizeMediaType,
   typeOfExtension,
   typeOfMediaType,
 } from './file-types.js';
@@ -17,8 +19,14 @@ export interface FileInputLimits {
   maxDataUrlBytes: number;
 }
 
-/** 3 MiB: the largest file a `data:` URL carries within the default 4 MiB body (base64 adds a third). */
+/** 3 MiB: the largest file a `data:` URL carries by default. */
 export const DEFAULT_MAX_DATA_URL_BYTES = 3 * 1024 * 1024;
+/**
+ * The default body limit: room for the largest default `data:` file as base64 (4 bytes for every 3,
+ * so 4 MiB for 3 MiB), with 64 KiB more for the rest of the request: the JSON-RPC envelope, the
+ * `data:` URL's head, the other arguments, a file name and a media type (255 characters at most).
+ */
+export const DEFAULT_MAX_BODY_BYTES = Math.ceil(DEFAULT_MAX_DATA_URL_BYTES / 3) * 4 + 64 * 1024;
 export const DEFAULT_FILE_INPUT_LIMITS: FileInputLimits = { maxDataUrlBytes: DEFAULT_MAX_DATA_URL_BYTES };
 
 type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
@@ -168,7 +176,14 @@ function checkFile(label: string, value: unknown, rules: Rules & FileInputLimits
         `${label} is ${bytes} bytes, more than the ${rules.maxDataUrlBytes} a data: URL may carry; send an https URL instead`,
       );
     }
+    if (dataUrl.mediaType !== undefined && !isMediaType(dataUrl.mediaType)) {
+      problems.push(`${label}.url must name a media type such as image/png, or none, before ;base64`);
+    }
   }
+  if (mimeType !== undefined && !isMediaType(mimeType)) {
+    problems.push(`${label}.mime_type must be a media type such as image/png (at most 255 characters)`);
+  }
+  if (problems.length > 0) return { ok: false, problems };
   const extension = extensionOf(filename ?? parsed?.pathname ?? '');
   const mediaType = mimeType ?? dataUrl?.mediaType;
   const matched = matchType(extension, mediaType, rules);
@@ -176,10 +191,22 @@ function checkFile(label: string, value: unknown, rules: Rules & FileInputLimits
     problems.push(`${label} must be of type ${describeAllowed(rules)}; ${matched.problem}`);
   if (problems.length > 0 || matched.type === undefined) return { ok: false, problems };
 
-  const file: FileInput = { type: matched.type, url };
+  // The app gets the URL as the WHATWG URL parser writes it, whatever the client's spelling.
+  const href = dataUrl ? dataUrlHref(url, dataUrl.data) : (parsed as URL).href;
+  const file: FileInput = { type: matched.type, url: href };
   if (filename !== undefined) file.filename = filename;
-  if (mediaType !== undefined) file.mimeType = mediaType;
+  if (mediaType !== undefined) file.mimeType = normalizeMediaType(mediaType);
   return { ok: true, value: file };
+}
+
+/**
+ * A base64 `data:` URL as the URL parser writes it, without copying its payload through the parser:
+ * only the head (up to the comma) can change, since base64 has no character the parser escapes or
+ * drops, and no `?` or `#`.
+ */
+function dataUrlHref(url: string, data: string): string {
+  const head = url.slice(0, url.length - data.length);
+  return `${new URL(head).href}${data}`;
 }
 
 /** The Dify type a file matches among those allowed, or why it matches none. */

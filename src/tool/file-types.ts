@@ -45,6 +45,21 @@ export const typeOfExtension = (extension: string): FileType | undefined =>
 const DOCUMENT_MEDIA_TYPE =
   /^(application\/(pdf|msword|rtf|xml|epub\+zip|vnd\.ms-[\w.+-]+|vnd\.openxmlformats-officedocument\.[\w.+-]+|vnd\.oasis\.opendocument\.[\w.+-]+)|message\/rfc822)$/;
 
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+/**
+ * RFC 9110 §8.3.1: `type "/" subtype *( OWS ";" OWS parameter )`, type, subtype and parameter names
+ * tokens, a parameter's value a token or a quoted string.
+ */
+const MEDIA_TYPE = new RegExp(
+  `^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|"(?:[\\t\\x20\\x21\\x23-\\x5b\\x5d-\\x7e\\x80-\\xff]|\\\\[\\t\\x20-\\x7e\\x80-\\xff])*"))*$`,
+);
+/** The longest media type taken (the registration limit of RFC 6838 §4.2 is 127 characters each for type and subtype). */
+const MAX_MEDIA_TYPE_LENGTH = 255;
+
+/** Whether `text` is a media type: `type/subtype` and parameters, at most 255 characters. */
+export const isMediaType = (text: string): boolean =>
+  text.length <= MAX_MEDIA_TYPE_LENGTH && MEDIA_TYPE.test(text);
+
 /** A media type's type and subtype, trimmed and lower-cased (case-insensitive, RFC 9110 §8.3.1). */
 const essenceOf = (mediaType: string): string => (mediaType.split(';')[0] as string).trim().toLowerCase();
 

@@ -1,3 +1,4 @@
+import { type Delayed, DelayQueue } from '../delay-queue.js';
 import type { RunStop } from './stop.js';
 
 /** A JSON-RPC request id: a string or an integer. */
@@ -13,6 +14,23 @@ export const callScope = (serverId: string, subject?: string): string =>
   subject === undefined ? serverId : `${serverId}\n${subject}`;
 
 /**
+ * Tells the other instances of a farm which calls run here, so that a cancellation reaching one of
+ * them is passed on only for a call that runs (README, "Running several instances"). A call is
+ * told once it has run `delayMs`, and told again when it ends; the many calls that end sooner are
+ * never told, and cost nothing but a place in a queue.
+ */
+export interface CallAnnouncer {
+  delayMs: number;
+  announce(scope: string, id: CallId, running: boolean): void;
+}
+
+interface Announced {
+  scope: string;
+  id: CallId;
+  key: string;
+}
+
+/**
  * The `tools/call` runs in progress in this process, so that `notifications/cancelled` can stop
  * the matching ones of the same scope (`callScope`; MCP "Cancellation"). Transient by nature: a
  * cancel that reaches another instance finds nothing, which the protocol allows.
@@ -24,6 +42,23 @@ export const callScope = (serverId: string, subject?: string): string =>
 export class InflightCalls {
   /** One run per key, the usual case; a set only when ids collide. */
   readonly #calls = new Map<string, RunStop | Set<RunStop>>();
+  readonly #announcer: CallAnnouncer | undefined;
+  /** The keys that wait to be told, by key; absent without an announcer. */
+  readonly #waiting = new Map<string, Delayed<Announced>>();
+  /** The keys that were told running, by key. */
+  readonly #told = new Map<string, Announced>();
+  readonly #queue: DelayQueue<Announced> | undefined;
+
+  constructor(announcer?: CallAnnouncer) {
+    this.#announcer = announcer;
+    this.#queue =
+      announcer &&
+      new DelayQueue<Announced>(announcer.delayMs, (call) => {
+        this.#waiting.delete(call.key);
+        this.#told.set(call.key, call);
+        announcer.announce(call.scope, call.id, true);
+      });
+  }
 
   /** One flat key per scope and id; `1` and `"1"` stay apart, as JSON-RPC ids are. */
   static #key(scope: string, id: CallId): string {
@@ -37,8 +72,10 @@ export class InflightCalls {
   add(scope: string, id: CallId, stop: RunStop): string {
     const key = InflightCalls.#key(scope, id);
     const current = this.#calls.get(key);
-    if (current === undefined) this.#calls.set(key, stop);
-    else if (current instanceof Set) current.add(stop);
+    if (current === undefined) {
+      this.#calls.set(key, stop);
+      if (this.#queue && !this.#told.has(key)) this.#waiting.set(key, this.#queue.add({ scope, id, key }));
+    } else if (current instanceof Set) current.add(stop);
     else this.#calls.set(key, new Set([current, stop]));
     return key;
   }
@@ -58,6 +95,17 @@ export class InflightCalls {
     else if (current instanceof Set) {
       current.delete(stop);
       if (current.size === 0) this.#calls.delete(key);
+    }
+    if (this.#calls.has(key) || !this.#announcer) return;
+    const waiting = this.#waiting.get(key);
+    if (waiting) {
+      this.#queue?.remove(waiting);
+      this.#waiting.delete(key);
+    }
+    const told = this.#told.get(key);
+    if (told) {
+      this.#told.delete(key);
+      this.#announcer.announce(told.scope, told.id, false);
     }
   }
 }

@@ -5,7 +5,7 @@ import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types.js
 import { CallCancelled, CallTimeout, type CallToolResult, errorResult, resultOf } from './call.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
 import type { ToolFeatures } from './features.js';
-import { type CallId, callScope, InflightCalls } from './inflight.js';
+import { type CallAnnouncer, type CallId, callScope, InflightCalls } from './inflight.js';
 import type { RunObserver } from './observer.js';
 import { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
@@ -21,6 +21,8 @@ export interface ToolRunsOptions<HostRequest> {
    * for outputs that break the app's declared output schema.
    */
   report: (error: unknown, phase: 'run' | 'outputs', server: ServerRecord, app: HostApp) => void;
+  /** Tells the other instances of a farm which calls run here; none without a farm. */
+  announcer?: CallAnnouncer | undefined;
 }
 
 /**
@@ -62,7 +64,7 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
   const { callTimeoutMs } = options;
   const shared: SharedRuns<HostRequest> = {
     options,
-    inflight: new InflightCalls(),
+    inflight: new InflightCalls(options.announcer),
     timeouts:
       callTimeoutMs > 0
         ? new DelayQueue<RunStop>(callTimeoutMs, (run) => run.stop(new CallTimeout(callTimeoutMs)))

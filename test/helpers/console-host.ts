@@ -65,6 +65,10 @@ export class Apps {
 
   load = async (appId: string, tenantId: string): Promise<HostApp | null> =>
     this.#apps.get(`${tenantId}/${appId}`) ?? null;
+
+  /** A tenant's apps in the order they were added: the console's `listApps`. */
+  list = async (tenantId: string): Promise<HostApp[]> =>
+    [...this.#apps.entries()].filter(([key]) => key.startsWith(`${tenantId}/`)).map(([, app]) => app);
 }
 
 /**

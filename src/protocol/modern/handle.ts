@@ -68,7 +68,8 @@ export async function handleModern<HostRequest>(
       : (headers.protocolVersion ?? FIRST_MODERN_VERSION); // no claim: the header chose this era
     crossCheck(headers, version, method, null);
     checkVersion(version, null);
-    const target = await ctx.resolveTarget(request, null, false);
+    // A cancellation counts as a request does: each may reach every instance of a farm.
+    const target = await ctx.resolveTarget(request, null, method === 'notifications/cancelled');
     if (method === 'notifications/cancelled') ctx.methods.cancel(target, params);
     return ACCEPTED;
   }

@@ -1,0 +1,35 @@
+import { byId } from './dom.js';
+
+/** Short confirmations ("Copied", "Saved"), read out by screen readers through a status region. */
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let timer;
+
+/** @param {string} message */
+export function toast(message) {
+  const region = byId('status');
+  region.textContent = message;
+  region.classList.add('shown');
+  clearTimeout(timer);
+  timer = setTimeout(() => {
+    region.classList.remove('shown');
+    region.textContent = '';
+  }, 4000);
+}
+
+/**
+ * Copies text to the clipboard and says so; where the browser refuses, the text is selected in
+ * `fallback` so a person can copy it with the keyboard.
+ * @param {string} text
+ * @param {HTMLInputElement | HTMLTextAreaElement} [fallback]
+ */
+export async function copy(text, fallback) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast('Copied to the clipboard');
+  } catch {
+    fallback?.focus();
+    fallback?.select();
+    toast('Press Ctrl+C (⌘C on a Mac) to copy the selected text');
+  }
+}
