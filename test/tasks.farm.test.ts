@@ -1,5 +1,5 @@
 /**
- * Tasks in a farm: two instances, each a process of its own, on one PostgreSQL. Any instance
+ * Tasks in a farm: instances, each a process of its own, on one PostgreSQL. Any instance
  * answers for a task: its result is fetched from the instance that did not run it, a cancel
  * reaches the instance that runs it, and the task of an instance that stops dead fails within two
  * leases instead of staying `working` forever.
@@ -12,18 +12,22 @@ import { databases, describeEach, type TestDatabase } from './helpers/databases.
 import { bundleInstance, type FarmProcess, startInstance, stopInstance } from './helpers/farm-processes.js';
 import { type Reply, request, send } from './helpers/hosts.js';
 
-/** A short lease, so that a stopped instance's task fails within the suite's patience. */
+/** A short lease for the instance that stops, so that its task fails within the suite's patience. */
 const LEASE_MS = 1000;
+/** A lease too long to matter for the others: a cancel that reaches its run did so through PostgreSQL. */
+const LONG_LEASE_MS = 60_000;
 const V = { 'mcp-protocol-version': '2025-11-25' };
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 describeEach(databases.filter((kind) => kind.name === 'postgres'))(
-  'tasks across two instances on $name',
+  'tasks across instances on $name',
   (kind) => {
     let db: TestDatabase;
     let knex: Knex;
     let a: FarmProcess;
     let b: FarmProcess;
+    /** The instance that stops dead, with a short lease. */
+    let c: FarmProcess;
     const codes: Record<string, string> = {};
 
     beforeAll(async () => {
@@ -48,12 +52,16 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))(
         DATABASE_SCHEMA: schema,
         RATE_LIMIT_REQUESTS: '10000',
         RESOLVE_TIMEOUT_MS: '5000',
-        TASK_LEASE_MS: String(LEASE_MS),
+        TASK_LEASE_MS: String(LONG_LEASE_MS),
       };
-      [a, b] = await Promise.all([startInstance(bundle, env), startInstance(bundle, env)]);
+      [a, b, c] = await Promise.all([
+        startInstance(bundle, env),
+        startInstance(bundle, env),
+        startInstance(bundle, { ...env, TASK_LEASE_MS: String(LEASE_MS) }),
+      ]);
     }, 120_000);
     afterAll(async () => {
-      await Promise.all([a && stopInstance(a), b && stopInstance(b)]);
+      await Promise.all([a, b, c].map((instance) => instance && stopInstance(instance)));
       await db?.destroy();
     });
 
@@ -92,7 +100,7 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))(
       });
     });
 
-    it('tasks/cancel on the other instance stops the run where it runs', async () => {
+    it('tasks/cancel on the other instance stops the run where it runs, through PostgreSQL', async () => {
       const tag = randomUUID();
       const taskId = await startTask(a, 'wait', tag);
       await expect.poll(async () => (await runsOf(a)).some((run) => run.tag === tag)).toBe(true);
@@ -108,10 +116,10 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))(
 
     it('the task of an instance that stops dead fails, saying so, within two leases', async () => {
       const tag = randomUUID();
-      const taskId = await startTask(a, 'wait', tag);
-      await expect.poll(async () => (await runsOf(a)).some((run) => run.tag === tag)).toBe(true);
+      const taskId = await startTask(c, 'wait', tag);
+      await expect.poll(async () => (await runsOf(c)).some((run) => run.tag === tag)).toBe(true);
       const stoppedAt = Date.now();
-      await stopInstance(a, true);
+      await stopInstance(c, true);
       await expect
         .poll(async () => resultOf(await post(b, 'wait', request(2, 'tasks/get', { taskId }))).status, {
           timeout: 10_000,

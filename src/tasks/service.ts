@@ -229,7 +229,7 @@ export class TaskService {
     this.#changed(id);
     const local = this.#runs.get(id);
     if (local) local.stop();
-    else await this.#options.farm?.publishCancel(TASK_SCOPE, id);
+    else await this.#options.farm?.broadcastCancel(TASK_SCOPE, id);
     return { task: after, cancelled: true };
   }
 
