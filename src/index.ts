@@ -1,5 +1,4 @@
 export { type JwtVerifierOptions, jwtVerifier } from './auth/jwt-verifier.js';
-export type { AuthInfo, VerifyToken, VerifyTokenContext } from './auth/types.js';
 export { type ConnectMcpServerOptions, connectMcpServer } from './client/connect.js';
 export { RemoteMcpError, type RemoteMcpErrorKind } from './client/errors.js';
 export type {
@@ -9,6 +8,13 @@ export type {
   RemoteTool,
   RemoteToolResult,
 } from './client/types.js';
+export { type ConnectToolProviderOptions, connectToolProvider } from './console/providers/connect.js';
+export {
+  type ConsoleToolProvider,
+  type McpToolProviderConsoleOptions,
+  mcpToolProviderConsole,
+  type ToolProviderConsoleErrorContext,
+} from './console/providers/console.js';
 export {
   type AuthorizeConsole,
   type ConsoleAccess,
@@ -21,7 +27,7 @@ export {
   type McpConsoleOptions,
   mcpConsole,
 } from './console/router.js';
-export type { DrainOptions, DrainResult } from './drain.js';
+export type { DrainOptions, DrainResult } from './endpoint/drain.js';
 export type { McpAuthOptions, McpServerOptions, McpServerRouter } from './endpoint/mcp-server.js';
 export { mcpServer } from './endpoint/mcp-server.js';
 export {
@@ -30,28 +36,11 @@ export {
   type ConfigurationErrorCode,
   MigrationRequiredError,
   ServerExistsError,
-} from './errors.js';
+} from './errors/package-errors.js';
+export { MCP_ROUTE } from './express/mcp-route.js';
 export type { AppRun, ResolveServer, RunApp } from './express/types.js';
-export { MCP_ROUTE } from './mcp-route.js';
-export type { CallEvent, CallOutcome, OnCall } from './observe/on-call.js';
+export type { CallEvent, OnCall } from './observe/on-call.js';
 export type { ErrorContext } from './protocol/report.js';
-export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './protocol/versions.js';
-export { type ConnectToolProviderOptions, connectToolProvider } from './providers/connect.js';
-export {
-  type ConsoleToolProvider,
-  type McpToolProviderConsoleOptions,
-  mcpToolProviderConsole,
-  type ToolProviderConsoleErrorContext,
-} from './providers/console.js';
-export { EncryptionKeyError } from './providers/encryption.js';
-export { type KnexToolProviderStoreOptions, knexToolProviderStore } from './providers/knex-store.js';
-export {
-  type NewToolProvider,
-  type ToolProvider,
-  type ToolProviderChanges,
-  ToolProviderExistsError,
-  type ToolProviderStore,
-} from './providers/types.js';
 export {
   type KnexServerStoreOptions,
   knexServerStore,
@@ -61,6 +50,15 @@ export {
   type RollbackOptions,
   rollback,
 } from './store/index.js';
+export { EncryptionKeyError } from './store/providers/encryption.js';
+export { type KnexToolProviderStoreOptions, knexToolProviderStore } from './store/providers/knex-store.js';
+export {
+  type NewToolProvider,
+  type ToolProvider,
+  type ToolProviderChanges,
+  ToolProviderExistsError,
+  type ToolProviderStore,
+} from './store/providers/types.js';
 export type {
   KnexServerStore,
   NewServer,
@@ -68,11 +66,13 @@ export type {
   ServerChanges,
   ServerStore,
 } from './store/types.js';
+export type { CallOutcome } from './tool/observer.js';
 export type {
   AppEvent,
   AppFile,
   AppMode,
   AppResult,
+  AuthInfo,
   AuthMode,
   DeclaredOutput,
   EndUser,
@@ -88,4 +88,7 @@ export type {
   ServerRecord,
   TaskSupport,
   ToolAnnotations,
+  VerifyToken,
+  VerifyTokenContext,
 } from './types.js';
+export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './versions.js';

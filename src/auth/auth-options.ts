@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { functionOption } from '../factory-options.js';
-import type { VerifyToken } from './types.js';
+import type { VerifyToken } from '../types.js';
+import { functionOption } from '../util/factory-options.js';
 
 /** RFC 6749 §3.3: a scope is one token of printable characters without spaces, quotes or backslashes. */
 const scope = z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'must be a scope token (no spaces or quotes)');

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { redactSecret } from '../redact-secret.js';
-import type { ServerRecord } from '../types.js';
+import { AccessRefused } from '../errors/access-refused.js';
+import type { AuthInfo, ServerRecord } from '../types.js';
+import { redactSecret } from '../util/redact-secret.js';
 import type { ParsedAuthOptions } from './auth-options.js';
-import { AccessRefused, bearerChallenge } from './challenge.js';
-import type { AuthInfo } from './types.js';
+import { bearerChallenge } from './challenge.js';
 
 /** Where a protected server is, as its clients see it (RFC 9728). */
 export interface ResourceUrls {

@@ -1,6 +1,3 @@
-import { McpError } from '../protocol/errors.js';
-import type { RequestId } from '../protocol/messages.js';
-
 /**
  * The `WWW-Authenticate` answers of a protected MCP server (MCP 2025-06-18 "Authorization",
  * RFC 6750 §3, RFC 9728 §5.1): every challenge names the protected resource metadata, so a client
@@ -24,27 +21,4 @@ export function bearerChallenge({ resourceMetadata, error, description, scope }:
   if (scope) params.push(`scope=${quoted(scope)}`);
   params.push(`resource_metadata=${quoted(resourceMetadata)}`);
   return `Bearer ${params.join(', ')}`;
-}
-
-/**
- * A refused caller: 401 or 403, a JSON-RPC error body like every other answer of the endpoint, and
- * the `WWW-Authenticate` header when there is a challenge to make. Its text never holds the token.
- */
-export class AccessRefused extends McpError {
-  override name = 'AccessRefused';
-  override readonly headers: Readonly<Record<string, string>>;
-  constructor(
-    kind: 'unauthorized' | 'forbidden',
-    message: string,
-    readonly challenge?: string,
-    id: RequestId | null = null,
-  ) {
-    super(kind, message, undefined, id);
-    this.headers = challenge === undefined ? {} : { 'WWW-Authenticate': challenge };
-  }
-
-  /** The same refusal, answering the request with this id. */
-  withId(id: RequestId | null): AccessRefused {
-    return new AccessRefused(this.kind as 'unauthorized' | 'forbidden', this.message, this.challenge, id);
-  }
 }

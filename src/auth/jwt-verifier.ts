@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { parseFactoryOptions } from '../factory-options.js';
-import { isModuleNotFound, missingPeer } from '../missing-peer.js';
-import type { AuthInfo, VerifyToken } from './types.js';
+import type { AuthInfo, VerifyToken } from '../types.js';
+import { parseFactoryOptions } from '../util/factory-options.js';
+import { isModuleNotFound, missingPeer } from '../util/missing-peer.js';
 
 /** Options of `jwtVerifier`. */
 export interface JwtVerifierOptions {

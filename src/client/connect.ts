@@ -1,5 +1,5 @@
-import { ConfigurationError } from '../errors.js';
-import { parseFactoryOptions } from '../factory-options.js';
+import { ConfigurationError } from '../errors/package-errors.js';
+import { parseFactoryOptions } from '../util/factory-options.js';
 import { withDeadline } from './deadline.js';
 import { openEraSession } from './era.js';
 import { describeServer } from './errors.js';

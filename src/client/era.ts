@@ -1,11 +1,11 @@
-import { isMissingPeer } from '../missing-peer.js';
+import { isMissingPeer } from '../util/missing-peer.js';
 import { RemoteMcpError } from './errors.js';
 import { loadModernSdk, MODERN_SDK, type ModernClientSdk } from './modern-sdk.js';
 import { openModernSession } from './modern-session.js';
 import type { ParsedConnectOptions } from './options.js';
 import { loadClientSdk } from './sdk.js';
 import { sdkSessions } from './sdk-session.js';
-import type { Session } from './session.js';
+import { MODERN_VERSION, type Session } from './session.js';
 import { openSession, transportsFor } from './transport.js';
 
 /** Failures that another era would only repeat, after as long a wait. */
@@ -24,7 +24,7 @@ export async function openEraSession(
   server: string,
   options: ParsedConnectOptions,
 ): Promise<Session> {
-  if (options.protocol === '2026-07-28') {
+  if (options.protocol === MODERN_VERSION) {
     return openModernSession(await loadModernSdk(), url, server, options);
   }
   const kinds = transportsFor(url, options.transport);

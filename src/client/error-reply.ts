@@ -1,4 +1,4 @@
-import { isJsonObject } from '../plain-object.js';
+import { isJsonObject } from '../util/plain-object.js';
 import { withDeadline } from './deadline.js';
 import { RemoteMcpError } from './errors.js';
 import { contentTypeOf } from './replies.js';

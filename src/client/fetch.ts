@@ -1,4 +1,4 @@
-import { isJsonObject } from '../plain-object.js';
+import { isJsonObject } from '../util/plain-object.js';
 import { boundedReply } from './bounded-reply.js';
 import { httpError, readRpcError } from './error-reply.js';
 import { RemoteMcpError } from './errors.js';

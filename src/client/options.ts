@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { functionOption } from '../factory-options.js';
+import { functionOption } from '../util/factory-options.js';
+import { FIRST_MODERN_VERSION } from '../versions.js';
 import type { IsAllowedUrl } from './public-fetch.js';
 
 /** Options of `connectMcpServer`. */
@@ -21,9 +22,10 @@ export interface ConnectMcpServerOptions {
    * `@modelcontextprotocol/client` installed, ask `server/discover` first and speak `2026-07-28`
    * when the server offers it, else the `initialize` handshake of the 2025 era; without it, the
    * 2025 era only. `'2025'`: the handshake only, through `@modelcontextprotocol/sdk`.
-   * `'2026-07-28'`: that revision only, through `@modelcontextprotocol/client`, over Streamable HTTP.
+   * The 2026-07-28 revision's own name: that revision only, through `@modelcontextprotocol/client`,
+   * over Streamable HTTP.
    */
-  protocol?: 'auto' | '2025' | '2026-07-28';
+  protocol?: 'auto' | '2025' | typeof FIRST_MODERN_VERSION;
   /**
    * The most bytes a reply may hold, or one event of a streamed reply, counted once decompressed:
    * past it the request fails at once as an `invalid-reply`, and nothing more is read or kept.
@@ -80,14 +82,14 @@ export const connectOptionsSchema = z
     timeoutMs: timeoutSchema.default(DEFAULT_TIMEOUT_MS),
     callTimeoutMs: timeoutSchema.default(DEFAULT_CALL_TIMEOUT_MS),
     transport: z.enum(['auto', 'streamable-http', 'sse']).default('auto'),
-    protocol: z.enum(['auto', '2025', '2026-07-28']).default('auto'),
+    protocol: z.enum(['auto', '2025', FIRST_MODERN_VERSION]).default('auto'),
     ...replyLimitsShape,
     ...networkShape(true),
   })
-  .refine((options) => !(options.protocol === '2026-07-28' && options.transport === 'sse'), {
+  .refine((options) => !(options.protocol === FIRST_MODERN_VERSION && options.transport === 'sse'), {
     // MCP 2025-03-26 replaced HTTP+SSE with Streamable HTTP; the 2026-07-28 revision has only the latter.
     path: ['transport'],
-    message: "cannot be 'sse' with protocol '2026-07-28', which runs over Streamable HTTP only",
+    message: `cannot be 'sse' with protocol '${FIRST_MODERN_VERSION}', which runs over Streamable HTTP only`,
   });
 
 /** The options, parsed, and the `fetch` every request of the connection goes through. */

@@ -1,4 +1,4 @@
-import { isModuleNotFound, missingPeer } from '../missing-peer.js';
+import { isModuleNotFound, missingPeer } from '../util/missing-peer.js';
 
 /**
  * Loads an optional peer dependency on first use, once: only hosts that call remote servers

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { isJsonObject } from '../plain-object.js';
 import type { AppFile } from '../types.js';
+import { isJsonObject } from '../util/plain-object.js';
 import type { RemoteTool, RemoteToolResult } from './types.js';
 
 type Block = Record<string, unknown>;

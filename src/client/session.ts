@@ -1,9 +1,10 @@
+import { FIRST_MODERN_VERSION } from '../versions.js';
 import type { RemoteProgress } from './types.js';
 
 export type TransportKind = 'streamable-http' | 'sse';
 
 /** The stateless revision, spoken through the client package 2.x (README, "Protocol versions"). */
-export const MODERN_VERSION = '2026-07-28';
+export const MODERN_VERSION = FIRST_MODERN_VERSION;
 
 /** A tool as a page of `tools/list` gives it. */
 export interface ListedTool {

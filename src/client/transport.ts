@@ -1,4 +1,4 @@
-import { PACKAGE_VERSION } from '../version.js';
+import { PACKAGE_VERSION } from '../versions.js';
 import { type RequestLabel, timedOut } from './classify.js';
 import { withDeadline } from './deadline.js';
 import { RemoteMcpError } from './errors.js';

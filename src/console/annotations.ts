@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ANNOTATION_HINTS, pickAnnotations } from '../annotations.js';
-import { isJsonObject } from '../plain-object.js';
+import { ANNOTATION_HINTS, pickAnnotations } from '../tool/annotations.js';
 import type { ToolAnnotations } from '../types.js';
+import { isJsonObject } from '../util/plain-object.js';
 
 const hints = new Set<string>(ANNOTATION_HINTS);
 const UNKNOWN_HINT = `is not a known hint; the hints are ${ANNOTATION_HINTS.join(', ')}`;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { codePointLength } from '../code-points.js';
-import { issuesOf } from '../zod-issues.js';
+import { codePointLength } from '../util/code-points.js';
+import { issuesOf } from '../util/zod-issues.js';
 import { AnnotationsField } from './annotations.js';
 import { ConsoleError, type FieldErrors } from './errors.js';
 

@@ -1,10 +1,10 @@
 import type { Request } from 'express';
 import { z } from 'zod';
-import { functionOption, methodsOption, parseFactoryOptions } from '../factory-options.js';
-import { mcpPath } from '../mcp-route.js';
+import { mcpPath } from '../express/mcp-route.js';
 import type { ServerStore } from '../store/types.js';
-import { ThrottledLog } from '../throttled-log.js';
 import type { HostApp, LoadApp } from '../types.js';
+import { functionOption, methodsOption, parseFactoryOptions } from '../util/factory-options.js';
+import { ThrottledLog } from '../util/throttled-log.js';
 import { type ConsolePageOptions, PageOption } from './page/page-options.js';
 
 /** Who is calling the console, as the host's `authorize` sees it. */

@@ -1,5 +1,5 @@
 import { type Request, Router } from 'express';
-import { ServerExistsError } from '../errors.js';
+import { ServerExistsError } from '../errors/package-errors.js';
 import { safeHook } from '../express/hook.js';
 import { formVariables } from '../tool/input-form.js';
 import type { HostApp, ServerRecord } from '../types.js';

@@ -1,4 +1,4 @@
-import { pickAnnotations } from '../annotations.js';
+import { pickAnnotations } from '../tool/annotations.js';
 import type { AuthMode, ServerRecord, TaskSupport, ToolAnnotations } from '../types.js';
 
 /** A server as the console shows it (README, "Console API"), in Dify's field names. */

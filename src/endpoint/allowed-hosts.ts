@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * One `allowedHosts` entry, as the `Host` value it allows. Entries are host names as
  * `@modelcontextprotocol/express` takes them (`mcp.example.com`, `[::1]`), allowed on any port; an
- * entry that names a port (`mcp.example.com:8443`, `http://mcp.example.com:8080`) allows that port
+ * entry that names a port (`mcp.example.com:8443`, `http://mcp.example.com:9000`) allows that port
  * only, and a whole origin (`https://mcp.example.com`) counts as its host (and port), so lists
  * written for either meaning work. `null` for anything else (a path, credentials, a query, no host).
  */

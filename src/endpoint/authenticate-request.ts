@@ -2,9 +2,8 @@ import type { Request } from 'express';
 import type { ParsedAuthOptions } from '../auth/auth-options.js';
 import { authenticateCaller } from '../auth/authenticate.js';
 import { bearerTokenOf } from '../auth/bearer.js';
-import type { AuthInfo } from '../auth/types.js';
-import { mcpPath } from '../mcp-route.js';
-import type { ServerRecord } from '../types.js';
+import { mcpPath } from '../express/mcp-route.js';
+import type { AuthInfo, ServerRecord } from '../types.js';
 import { type ResourceOrigin, resourceUrls } from './resource-urls.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { AccessRefused } from '../auth/challenge.js';
-import { McpError } from '../protocol/errors.js';
+import { AccessRefused } from '../errors/access-refused.js';
+import { McpError } from '../errors/mcp-error.js';
 
 /**
  * The endpoint with the server code in a header instead of the URL, relative to where the host

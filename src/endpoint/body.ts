@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import { McpError } from '../protocol/errors.js';
+import { McpError } from '../errors/mcp-error.js';
 import { decodedBody, undecodable } from './content-encoding.js';
 
 /** The request after a host's body parser may have run (body-parser marks what it parsed with `_body`). */

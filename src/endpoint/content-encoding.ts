@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { McpError } from '../protocol/errors.js';
+import { McpError } from '../errors/mcp-error.js';
 
 /**
  * The content codings a request body may arrive in (RFC 9110 §8.4.1), the ones body-parser's

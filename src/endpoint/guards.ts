@@ -1,4 +1,4 @@
-import { McpError } from '../protocol/errors.js';
+import { McpError } from '../errors/mcp-error.js';
 import { ANY_ORIGIN } from './allowed-origins.js';
 import { parseHostValue } from './host-value.js';
 

@@ -1,10 +1,10 @@
 import type { Request } from 'express';
 import { safeHook } from '../express/hook.js';
-import { createRateCheck } from '../farm/rate-limit.js';
 import type { ErrorReporter } from '../protocol/report.js';
 import { createProtocolCore, type ProtocolCore } from '../protocol/router.js';
 import { resumedHeartbeats } from '../protocol/stream/resume.js';
-import { memoryTaskStore } from '../tasks/memory-store.js';
+import { createRateCheck } from '../store/farm/rate-limit.js';
+import { memoryTaskStore } from '../store/tasks/memory-store.js';
 import type { ParsedMcpServerOptions } from './mcp-server-options.js';
 
 /** The protocol core `mcpServer` serves, made from its parsed options, and the hook it reports to. */

@@ -1,21 +1,20 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { AuthOptionsSchema } from '../auth/auth-options.js';
-import type { AuthOptions } from '../auth/types.js';
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../errors/package-errors.js';
 import type { ResolveServer, RunApp } from '../express/types.js';
-import { functionOption, parseFactoryOptions } from '../factory-options.js';
-import type { RateLimit } from '../farm/rate-limit.js';
 import type { OnCall } from '../observe/on-call.js';
 import { DEFAULT_TASK_OPTIONS } from '../protocol/context.js';
 import type { ErrorContext } from '../protocol/report.js';
+import type { RateLimit } from '../store/farm/rate-limit.js';
 import { isResolverFactory } from '../store/resolver.js';
 import type { ServerStore } from '../store/types.js';
-import { ThrottledLog } from '../throttled-log.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
-import type { HostApp } from '../types.js';
-import { PACKAGE_VERSION } from '../version.js';
+import type { AuthOptions, HostApp } from '../types.js';
+import { functionOption, parseFactoryOptions } from '../util/factory-options.js';
+import { ThrottledLog } from '../util/throttled-log.js';
+import { PACKAGE_VERSION } from '../versions.js';
 import { AllowedHostsSchema } from './allowed-hosts.js';
 import { AllowedOriginsSchema } from './allowed-origins.js';
 

@@ -1,11 +1,9 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import type { AuthInfo } from '../auth/types.js';
-import { Drainer, type DrainOptions, type DrainResult } from '../drain.js';
-import { isMcpRoutePath, MCP_ROUTE } from '../mcp-route.js';
-import { McpError } from '../protocol/errors.js';
+import { McpError } from '../errors/mcp-error.js';
+import { isMcpRoutePath, MCP_ROUTE } from '../express/mcp-route.js';
 import type { EndpointReply, NowReply, ReplySink } from '../protocol/reply.js';
 import { ResolveDeadline } from '../protocol/resolve-deadline.js';
-import type { ResolveOptions, ServerRecord } from '../types.js';
+import type { AuthInfo, ResolveOptions, ServerRecord } from '../types.js';
 import { requestAuthenticator } from './authenticate-request.js';
 import {
   BEARER_CHALLENGE,
@@ -17,6 +15,7 @@ import {
 import { BodyTooLarge, parsedByHost, readJsonBody } from './body.js';
 import { header, mcpHeaders, watchClose } from './core-request.js';
 import { corsForOrigins } from './cors.js';
+import { Drainer, type DrainOptions, type DrainResult } from './drain.js';
 import type { StreamWatcher } from './event-stream.js';
 import { acceptsEventStream, checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
 import { listensOnLoopback } from './loopback.js';

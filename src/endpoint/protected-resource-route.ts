@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
 import type { ParsedAuthOptions } from '../auth/auth-options.js';
-import { AccessRefused } from '../auth/challenge.js';
 import { PROTECTED_RESOURCE_PREFIX, protectedResourceMetadata } from '../auth/protected-resource.js';
+import { AccessRefused } from '../errors/access-refused.js';
+import { mcpPath } from '../express/mcp-route.js';
 import type { ResolveServer } from '../express/types.js';
 import { writeJson } from '../express/write.js';
-import { mcpPath } from '../mcp-route.js';
 import { lookupFailure } from '../protocol/access.js';
 import type { ErrorReporter } from '../protocol/report.js';
 import type { ResolveDeadline } from '../protocol/resolve-deadline.js';

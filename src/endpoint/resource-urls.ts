@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import type { ResourceUrls } from '../auth/authenticate.js';
-import { AccessRefused } from '../auth/challenge.js';
 import { PROTECTED_RESOURCE_PREFIX } from '../auth/protected-resource.js';
-import { ConfigurationError } from '../errors.js';
+import { AccessRefused } from '../errors/access-refused.js';
+import { ConfigurationError } from '../errors/package-errors.js';
 import { isAllowedHost } from './guards.js';
 import { listensOnLoopback } from './loopback.js';
 

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import { errorBody, type McpError } from '../errors/mcp-error.js';
 import { writeEmpty, writeJson } from '../express/write.js';
-import { errorBody, type McpError } from '../protocol/errors.js';
 import type { NowReply } from '../protocol/reply.js';
 import { type StreamWatcher, writeEventStream } from './event-stream.js';
 

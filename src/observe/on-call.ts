@@ -1,4 +1,4 @@
-import { CallTimeout } from '../tool/call.js';
+import type { CallObservation, CallOutcome } from '../tool/observer.js';
 import type { EndUser } from '../types.js';
 import {
   type CallSpan,
@@ -7,17 +7,6 @@ import {
   openTelemetryLoaded,
   startCallSpan,
 } from './tracing.js';
-
-/**
- * How a `tools/call` ended:
- * - `ok`: the app answered;
- * - `app_error`: the app reported a failure the client reads (`AppRunError`, an `error` event, or
- *   outputs that break its declared output schema);
- * - `invalid_arguments`: the arguments failed the app's input form; the app did not run;
- * - `timeout`: `callTimeoutMs` passed; `cancelled`: the client cancelled or went away;
- * - `failed`: the app threw something else, or the package failed; the cause went to `onError`.
- */
-export type CallOutcome = 'ok' | 'app_error' | 'invalid_arguments' | 'timeout' | 'cancelled' | 'failed';
 
 /** One finished `tools/call`, for audit logs and metrics. It never carries the server code. */
 export interface CallEvent {
@@ -51,14 +40,6 @@ export interface CallStart {
   tool: string;
   protocolVersion: string;
   requestId: string | number;
-}
-
-/** One call being observed; `finish` counts once, later calls are ignored. */
-export interface CallObservation {
-  attribute(endUser: EndUser): void;
-  /** Runs the app inside the call's span, so the host's own spans nest in it. */
-  run<T>(work: () => T): T;
-  finish(outcome: CallOutcome): void;
 }
 
 const UNOBSERVED: CallObservation = {
@@ -125,17 +106,3 @@ function endSpan(span: CallSpan, outcome: CallOutcome, endUser: EndUser | undefi
 }
 
 export type CallObserver = ReturnType<typeof createCallObserver>;
-
-/**
- * The outcome of a call that produced a result: `stop` is the run's stopper (its reason tells a
- * timeout from a cancellation), `appFailed` whether the app threw something other than `AppRunError`.
- */
-export function outcomeOf(
-  result: { isError: boolean },
-  stop: { stopped: boolean; reason: unknown },
-  appFailed: boolean,
-): CallOutcome {
-  if (!result.isError) return 'ok';
-  if (stop.stopped) return stop.reason instanceof CallTimeout ? 'timeout' : 'cancelled';
-  return appFailed ? 'failed' : 'app_error';
-}

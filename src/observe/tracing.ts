@@ -1,5 +1,5 @@
 import type { Context, Span, Tracer } from '@opentelemetry/api';
-import { PACKAGE_VERSION } from '../version.js';
+import { PACKAGE_VERSION } from '../versions.js';
 
 /**
  * OpenTelemetry, when the host has `@opentelemetry/api` installed (an optional peer dependency):

@@ -1,13 +1,12 @@
-import { AccessRefused } from '../auth/challenge.js';
-import type { AuthInfo } from '../auth/types.js';
-import type { CheckServer, ResolvedServer, ServerRecord } from '../types.js';
-import { McpError } from './errors.js';
+import { AccessRefused } from '../errors/access-refused.js';
+import { McpError } from '../errors/mcp-error.js';
+import { RetryLater } from '../errors/retry-later.js';
+import { isUnavailable } from '../store/unavailable.js';
+import type { AuthInfo, CheckServer, ResolvedServer, ServerRecord } from '../types.js';
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
 import type { ResolveDeadline } from './resolve-deadline.js';
-import { RetryLater } from './retry-later.js';
-import { isTemporaryFailure } from './unavailable.js';
 
 /** A server looked up, with who called it when it is an `"oauth"` server. */
 export interface Resolution {
@@ -24,7 +23,7 @@ const LET_IN: Admission = Object.freeze({ ok: true });
  * loaded (MCP 2025-06-18 "Authorization": a refused caller learns nothing about the app). The check
  * rides along with the resolver (`checkServer`); a resolver that skips it gets it run afterwards.
  * A refusal answers with the request's id; a failing lookup or token check is reported and answers
- * an opaque internal error, or 503 when the lookup failed for a while only (see `isTemporaryFailure`).
+ * an opaque internal error, or 503 when the lookup failed for a while only (see `isUnavailable`).
  */
 export async function resolveWithAccess<HostRequest>(
   request: EndpointRequest<HostRequest>,
@@ -93,7 +92,7 @@ const UNAVAILABLE_RETRY_MS = 5000;
  * slow (docs/http-contract.md, row 19a), an opaque internal error otherwise. The caller reports the cause.
  */
 export function lookupFailure(error: unknown, id: RequestId | null): McpError {
-  if (!isTemporaryFailure(error)) return new McpError('internal', 'Internal error', undefined, id);
+  if (!isUnavailable(error)) return new McpError('internal', 'Internal error', undefined, id);
   const message = 'MCP server temporarily unavailable: try again later';
   return new RetryLater('temporarilyUnavailable', message, UNAVAILABLE_RETRY_MS, id);
 }

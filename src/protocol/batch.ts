@@ -1,6 +1,7 @@
+import { McpError, toMcpError } from '../errors/mcp-error.js';
+import { DEFAULT_HEADER_VERSION } from '../versions.js';
 import type { EraContext } from './context.js';
 import { hasEnvelopeClaim } from './era.js';
-import { McpError, toMcpError } from './errors.js';
 import { acceptNotification, classifyLegacy, dispatchLegacy, type LegacyCall } from './legacy.js';
 import { parseMessage } from './parse.js';
 import {
@@ -12,7 +13,6 @@ import {
   resultResponse,
 } from './reply.js';
 import type { EndpointRequest } from './request.js';
-import { DEFAULT_HEADER_VERSION } from './versions.js';
 
 /** One HTTP request must not start an unbounded number of runs; the protocol sets no size, so we do. */
 export const MAX_BATCH_LENGTH = 100;

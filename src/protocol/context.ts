@@ -1,21 +1,21 @@
-import type { Farm } from '../farm/farm.js';
-import type { RateCheck } from '../farm/rate-limit.js';
+import { McpError } from '../errors/mcp-error.js';
+import { RetryLater } from '../errors/retry-later.js';
 import type { OnCall } from '../observe/on-call.js';
-import { memoryTaskStore } from '../tasks/memory-store.js';
-import { TaskService } from '../tasks/service.js';
-import type { TaskStore } from '../tasks/types.js';
+import type { Farm } from '../store/farm/farm.js';
+import type { RateCheck } from '../store/farm/rate-limit.js';
+import { memoryTaskStore } from '../store/tasks/memory-store.js';
+import type { TaskStore } from '../store/tasks/types.js';
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
 import { resolveWithAccess } from './access.js';
-import { McpError } from './errors.js';
 import type { RequestId } from './messages.js';
 import type { ErrorContext, ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
 import { ResolveDeadline } from './resolve-deadline.js';
-import { RetryLater } from './retry-later.js';
 import { type ReplyStreams, replyStreams } from './stream/reply-stream.js';
 import type { Resumability } from './stream/resumability.js';
 import { checkServing, type ServingTarget } from './target.js';
+import { TaskService } from './tasks/service.js';
 import { createToolMethods, type ToolMethods } from './tool-methods.js';
 
 export interface ServerInfo {

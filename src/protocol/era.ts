@@ -1,5 +1,5 @@
-import { isJsonObject } from '../plain-object.js';
-import { FIRST_MODERN_VERSION } from './versions.js';
+import { isJsonObject } from '../util/plain-object.js';
+import { FIRST_MODERN_VERSION } from '../versions.js';
 
 /** The `_meta` key that carries a modern request's protocol version (MCP 2026-07-28). */
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';

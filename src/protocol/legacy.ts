@@ -1,14 +1,14 @@
-import {
-  LEGACY_TASK_METHODS,
-  LEGACY_TASKS_CAPABILITY,
-  type LegacyTaskRequest,
-  legacyTaskCall,
-  serveLegacyTaskMethod,
-} from '../tasks/legacy-wire.js';
+import { McpError } from '../errors/mcp-error.js';
 import type { RunObserver } from '../tool/observer.js';
+import {
+  DEFAULT_HEADER_VERSION,
+  hasLegacyTasks,
+  isLegacyVersion,
+  negotiateLegacyVersion,
+  SUPPORTED_VERSIONS,
+} from '../versions.js';
 import { clientNameOf, DEFAULT_CLIENT_NAME } from './client-name.js';
 import type { EraContext, ServerInfo } from './context.js';
-import { McpError } from './errors.js';
 import { describeIssues, InitializeParamsSchema, type Message, type RequestId } from './messages.js';
 import { parseMessage } from './parse.js';
 import { ACCEPTED, type EndpointReply, jsonReply, resultResponse } from './reply.js';
@@ -16,12 +16,12 @@ import type { EndpointRequest } from './request.js';
 import { openReplyStream } from './stream/reply-stream.js';
 import type { ServingTarget } from './target.js';
 import {
-  DEFAULT_HEADER_VERSION,
-  hasLegacyTasks,
-  isLegacyVersion,
-  negotiateLegacyVersion,
-  SUPPORTED_VERSIONS,
-} from './versions.js';
+  LEGACY_TASK_METHODS,
+  LEGACY_TASKS_CAPABILITY,
+  type LegacyTaskRequest,
+  legacyTaskCall,
+  serveLegacyTaskMethod,
+} from './tasks/legacy-wire.js';
 
 /** A legacy-era message once its envelope, id and version are known good. */
 export type LegacyCall =

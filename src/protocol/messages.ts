@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { isPlainJsonObject } from '../plain-object.js';
-import { type Issue, issuesOf, issueText } from '../zod-issues.js';
+import type { RequestId } from '../errors/mcp-error.js';
+import { isPlainJsonObject } from '../util/plain-object.js';
+import { type Issue, issuesOf, issueText } from '../util/zod-issues.js';
 
 /** JSON-RPC ids are strings or integers; `0` is a valid id (JSON-RPC 2.0 §4). */
 export const RequestIdSchema = z.union([z.string(), z.int()]);
-export type RequestId = z.infer<typeof RequestIdSchema>;
+export type { RequestId };
 
 const ParamsSchema = z.record(z.string(), z.unknown(), { error: 'params must be an object' });
 

@@ -1,5 +1,5 @@
-import { isPlainRecord } from '../plain-object.js';
-import { McpError } from './errors.js';
+import { McpError } from '../errors/mcp-error.js';
+import { isPlainRecord } from '../util/plain-object.js';
 import { describeIssues, type Message, MessageSchema, type RequestId } from './messages.js';
 
 /**

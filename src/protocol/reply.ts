@@ -1,4 +1,4 @@
-import { errorBody, type McpError } from './errors.js';
+import { errorBody, type McpError } from '../errors/mcp-error.js';
 import type { JsonRpcResponse, RequestId } from './messages.js';
 import type { EventStream } from './stream/event-stream.js';
 

@@ -1,5 +1,4 @@
-import type { AuthInfo } from '../auth/types.js';
-import type { ResolvedServer, ResolveOptions, ServerRecord } from '../types.js';
+import type { AuthInfo, ResolvedServer, ResolveOptions, ServerRecord } from '../types.js';
 
 /** The transport headers the protocol reads, as plain values; names follow MCP Streamable HTTP. */
 export interface McpHeaders {

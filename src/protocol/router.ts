@@ -1,7 +1,7 @@
+import { McpError, toMcpError } from '../errors/mcp-error.js';
 import { handleBatch } from './batch.js';
 import { attempt, type CoreOptions, createEraContext } from './context.js';
 import { isModernRequest } from './era.js';
-import { McpError, toMcpError } from './errors.js';
 import { handleLegacy } from './legacy.js';
 import { handleModern } from './modern/handle.js';
 import { type EndpointReply, errorReply } from './reply.js';

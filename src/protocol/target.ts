@@ -1,6 +1,5 @@
-import type { AuthInfo } from '../auth/types.js';
-import type { EndUser, HostApp, ResolvedServer, ServerRecord } from '../types.js';
-import { McpError } from './errors.js';
+import { McpError } from '../errors/mcp-error.js';
+import type { AuthInfo, EndUser, HostApp, ResolvedServer, ServerRecord } from '../types.js';
 import type { RequestId } from './messages.js';
 
 /** A server that may serve requests: active, with its app present and available. */

@@ -1,22 +1,22 @@
 import type { z } from 'zod';
-import type { Farm } from '../farm/farm.js';
-import { type CallObservation, createCallObserver, type OnCall } from '../observe/on-call.js';
-import { isPlainJsonObject } from '../plain-object.js';
+import { McpError } from '../errors/mcp-error.js';
+import { createCallObserver, type OnCall } from '../observe/on-call.js';
+import type { Farm } from '../store/farm/farm.js';
 import type { RunInputs } from '../tool/arguments.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
 import { type CallId, callScope } from '../tool/inflight.js';
-import type { RunObserver } from '../tool/observer.js';
+import type { CallObservation, RunObserver } from '../tool/observer.js';
 import { createToolRuns } from '../tool/runs.js';
 import { type AppTool, createToolCache, type ToolNamer } from '../tool/tool.js';
 import type { EndUser, RunApp } from '../types.js';
+import { isPlainJsonObject } from '../util/plain-object.js';
+import { featuresOf } from '../versions.js';
 import { DEFAULT_CLIENT_NAME } from './client-name.js';
-import { McpError } from './errors.js';
 import { CallToolParamsSchema, CancelledParamsSchema, describeIssues, type RequestId } from './messages.js';
 import { SerializedResult } from './reply.js';
 import type { ErrorReporter } from './report.js';
 import type { ServingTarget } from './target.js';
-import { featuresOf } from './versions.js';
 
 export interface ToolMethodOptions<HostRequest> {
   runApp: RunApp<HostRequest>;

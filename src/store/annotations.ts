@@ -1,4 +1,4 @@
-import { pickAnnotations } from '../annotations.js';
+import { pickAnnotations } from '../tool/annotations.js';
 import type { ServerRecord, ToolAnnotations } from '../types.js';
 
 /** The `annotations` column: JSON text of the hints, or NULL when there are none. */

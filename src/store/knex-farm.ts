@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { type PostgresFarm, postgresFarm } from '../farm/postgres-farm.js';
 import type { CodeCache } from './cache.js';
-import { isPostgres } from './dialect.js';
+import type { Dialect } from './dialect.js';
+import { type PostgresFarm, postgresFarm } from './farm/postgres-farm.js';
 import { knexStreamEvents, type StreamEventStore } from './stream-events.js';
 import type { TableNames } from './tables.js';
 
@@ -12,10 +12,11 @@ import type { TableNames } from './tables.js';
  */
 export function knexFarm(
   knex: Knex,
+  dialect: Dialect,
   tables: TableNames,
   codes: CodeCache | null,
 ): { farm: PostgresFarm | undefined; streams: StreamEventStore } {
-  const farm = isPostgres(knex)
+  const farm = dialect.notifies
     ? postgresFarm(knex, tables, codes, (streamId) => streams.heard(streamId))
     : undefined;
   const streams = knexStreamEvents(knex, tables, farm?.announceStreamEvent);

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ServerExistsError } from '../errors.js';
-import { parseFactoryOptions } from '../factory-options.js';
-import { knexTaskStore } from '../tasks/knex-store.js';
+import { ServerExistsError } from '../errors/package-errors.js';
 import type { AuthMode, EndUser, LoadApp, ResolveServer, ServerRecord, TaskSupport } from '../types.js';
+import { parseFactoryOptions } from '../util/factory-options.js';
 import { annotationsToColumn, withAnnotations } from './annotations.js';
 import { CodeCache } from './cache.js';
 import { codeLookups } from './code-lookups.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
+import { dialectOf, type UniqueConstraint } from './dialect.js';
 import { EndUserCache } from './end-user-cache.js';
 import { knexFarm } from './knex-farm.js';
 import { assertKnexInstance } from './knex-instance.js';
@@ -17,8 +17,8 @@ import { resolverFactory, storeResolver } from './resolver.js';
 import { StaleIfError } from './stale.js';
 import { storeOptionsSchema } from './store-options.js';
 import { tableNames } from './tables.js';
+import { knexTaskStore } from './tasks/knex-store.js';
 import type { KnexServerStore, NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
-import { isUniqueViolation, type UniqueConstraint } from './unique-violation.js';
 
 /** Options of `knexServerStore`. */
 export interface KnexServerStoreOptions {
@@ -103,6 +103,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
     'knexServerStore',
   );
   const tables = tableNames(tablePrefix);
+  const dialect = dialectOf(knex);
   const codeConstraint: UniqueConstraint = {
     name: tables.constraints.serverCode,
     table: tables.servers,
@@ -116,7 +117,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   const codes =
     cacheTtlMs > 0 ? new CodeCache({ ttlMs: cacheTtlMs, maxEntries: cacheMaxEntries, staleIfErrorMs }) : null;
   // On PostgreSQL every instance hears every server change and drops it from its cache at once.
-  const { farm, streams } = knexFarm(knex, tables, codes);
+  const { farm, streams } = knexFarm(knex, dialect, tables, codes);
   const staleIfError = new StaleIfError();
   // An end user never changes once created, so it needs no TTL; one promise per server (and
   // subject) also folds concurrent first calls in this process into one insert.
@@ -132,7 +133,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       try {
         return await withCodeRedacted(code, () => write(code));
       } catch (error) {
-        if (attempt >= CODE_ATTEMPTS || !isUniqueViolation(error, codeConstraint)) throw error;
+        if (attempt >= CODE_ATTEMPTS || !dialect.isUniqueViolation(error, codeConstraint)) throw error;
       }
     }
   }
@@ -188,7 +189,8 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
         });
         return toServer(row);
       } catch (error) {
-        if (isUniqueViolation(error, appConstraint)) throw new ServerExistsError(input.tenantId, input.appId);
+        if (dialect.isUniqueViolation(error, appConstraint))
+          throw new ServerExistsError(input.tenantId, input.appId);
         throw error;
       }
     },

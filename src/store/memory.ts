@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ServerExistsError } from '../errors.js';
+import { ServerExistsError } from '../errors/package-errors.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
 import { withAnnotations } from './annotations.js';
 import { generateServerCode } from './codes.js';

@@ -1,4 +1,4 @@
-import { MigrationRequiredError } from '../errors.js';
+import { MigrationRequiredError } from '../errors/package-errors.js';
 import type { LoadApp } from '../types.js';
 import { resolverFactory } from './resolver.js';
 import type { ResolverOptions, ServerStore } from './types.js';

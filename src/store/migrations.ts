@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { parseFactoryOptions } from '../factory-options.js';
-import { createTasks, serverTaskSupport } from '../tasks/migration.js';
-import { isPostgres } from './dialect.js';
+import { parseFactoryOptions } from '../util/factory-options.js';
+import { dialectOf } from './dialect.js';
 import { serverAuthMode } from './migration-auth-mode.js';
 import { migrateOptionsSchema, rollbackOptionsSchema } from './store-options.js';
 import { type TableNames, tableNames } from './tables.js';
+import { createTasks, serverTaskSupport } from './tasks/migration.js';
 
 /** Options of `migrate`. */
 export interface MigrateOptions {
@@ -134,7 +134,7 @@ const MIGRATIONS: Migration[] = [
     // it at once. PostgreSQL only: SQLite has no NOTIFY, and its cache relies on the TTL.
     name: '0006_notify_server_changes',
     async up(knex, { servers, serverChangeTrigger, channels }) {
-      if (!isPostgres(knex)) return;
+      if (!dialectOf(knex).notifies) return;
       await knex.raw(
         `create function ?? () returns trigger language plpgsql as $$
          begin perform pg_notify(${quoteLiteral(channels.serverChanged)}, old.id); return null; end $$`,
@@ -147,7 +147,7 @@ const MIGRATIONS: Migration[] = [
       ]);
     },
     async down(knex, { servers, serverChangeTrigger }) {
-      if (!isPostgres(knex)) return;
+      if (!dialectOf(knex).notifies) return;
       await knex.raw('drop trigger ?? on ??', [serverChangeTrigger, servers]);
       await knex.raw('drop function ?? ()', [serverChangeTrigger]);
     },
@@ -158,7 +158,7 @@ const MIGRATIONS: Migration[] = [
     // never creates a table outside `migrate`. PostgreSQL only: on SQLite limits are counted in memory.
     name: '0007_create_rate_limits',
     async up(knex, { rateLimits }) {
-      if (!isPostgres(knex)) return;
+      if (!dialectOf(knex).notifies) return;
       await knex.schema.createTable(rateLimits, (table) => {
         table.string('key', 255).primary();
         table.integer('points').notNullable().defaultTo(0);
@@ -166,7 +166,7 @@ const MIGRATIONS: Migration[] = [
       });
     },
     async down(knex, { rateLimits }) {
-      if (!isPostgres(knex)) return;
+      if (!dialectOf(knex).notifies) return;
       await knex.schema.dropTable(rateLimits);
     },
   },

@@ -1,4 +1,4 @@
-import { redactSecret } from '../redact-secret.js';
+import { redactSecret } from '../util/redact-secret.js';
 
 /**
  * Knex writes a failed query's bindings into the error message ("select … where server_code =

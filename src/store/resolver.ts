@@ -1,6 +1,6 @@
-import { ConfigurationError } from '../errors.js';
-import { parseFactoryOptions } from '../factory-options.js';
+import { ConfigurationError } from '../errors/package-errors.js';
 import type { LoadApp, ResolveServer } from '../types.js';
+import { parseFactoryOptions } from '../util/factory-options.js';
 import { cachedLoadApp } from './app-cache.js';
 import { resolverOptionsSchema } from './store-options.js';
 import type { ResolverOptions, ServerStore } from './types.js';

@@ -1,5 +1,3 @@
-import type { Farm } from '../farm/farm.js';
-import type { TaskStore } from '../tasks/types.js';
 import type {
   AuthMode,
   EndUser,
@@ -10,7 +8,9 @@ import type {
   TaskSupport,
   ToolAnnotations,
 } from '../types.js';
+import type { Farm } from './farm/farm.js';
 import type { StreamEventStore } from './stream-events.js';
+import type { TaskStore } from './tasks/types.js';
 
 /** What a new server needs; the store draws its id and code. */
 export interface NewServer {

@@ -1,4 +1,4 @@
-import { isJsonObject } from '../plain-object.js';
+import { isJsonObject } from '../util/plain-object.js';
 import { base64ByteLength, hasDataScheme, isBase64, parseDataUrl } from './base64.js';
 import { mediaTypeOfName, normalizeMediaType } from './file-types.js';
 

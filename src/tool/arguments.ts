@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { codePointLength } from '../code-points.js';
-import { isJsonObject } from '../plain-object.js';
 import type { HostApp, InputVariable } from '../types.js';
+import { codePointLength } from '../util/code-points.js';
+import { isJsonObject } from '../util/plain-object.js';
 import { takeConversationId } from './conversation.js';
 import { exceedsDepth, MAX_ARGUMENT_DEPTH } from './depth.js';
 import { compileFileCheck, DEFAULT_FILE_INPUT_LIMITS, type FileInputLimits } from './file-input.js';
@@ -15,6 +15,7 @@ import {
   optionsOf,
   takesQuery,
 } from './input-form.js';
+import { traitsOf } from './modes.js';
 import { stripNul } from './nul.js';
 
 /** What a run receives once the arguments passed. */
@@ -86,8 +87,9 @@ function setValue(values: Record<string, unknown>, name: string, value: unknown)
 }
 
 function toRunInputs(mode: HostApp['mode'], values: Record<string, unknown>): RunInputs {
-  if (mode === 'workflow') return { inputs: values };
-  if (mode === 'completion') return { inputs: values, query: '' };
+  const { query: takes } = traitsOf(mode);
+  if (takes === 'none') return { inputs: values };
+  if (takes === 'empty') return { inputs: values, query: '' };
   const { query, ...inputs } = values;
   return { inputs, query: query as string };
 }

@@ -12,18 +12,6 @@ export interface CallToolResult {
   isError: boolean;
 }
 
-/** Why a run was stopped from outside; the reason decides the text the client reads. */
-export class CallTimeout extends Error {
-  constructor(readonly ms: number) {
-    super(`the app did not finish within ${ms} ms`);
-  }
-}
-export class CallCancelled extends Error {
-  constructor() {
-    super('the call was cancelled');
-  }
-}
-
 export const DEFAULT_MAX_INLINE_RESULT_BYTES = 4 * 1024 * 1024;
 
 /** An error result never carries `structuredContent`: there is no result to describe. */

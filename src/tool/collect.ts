@@ -1,6 +1,7 @@
-import { isJsonObject } from '../plain-object.js';
 import type { AppEvent, AppMode, AppResult } from '../types.js';
+import { isJsonObject } from '../util/plain-object.js';
 import { conversationIdOf } from './conversation.js';
+import { producesOutputs } from './modes.js';
 import type { RunObserver } from './observer.js';
 import type { RunStop } from './stop.js';
 
@@ -16,7 +17,7 @@ export const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown>
 /** A plain `{outputs}` or `{answer}` return (any mode may return a plain result). */
 export function fromPlainResult(mode: AppMode, result: AppResult | null | undefined): Produced {
   const record = (result ?? {}) as Record<string, unknown>;
-  if (mode === 'workflow') return { kind: 'outputs', outputs: asOutputs(record.outputs) };
+  if (producesOutputs(mode)) return { kind: 'outputs', outputs: asOutputs(record.outputs) };
   const files = Array.isArray(record.files) ? record.files : [];
   const answer = typeof record.answer === 'string' ? record.answer : '';
   return { kind: 'answer', answer, files, conversationId: conversationIdOf(record) };
@@ -71,7 +72,7 @@ export async function fromEvents(
         return { kind: 'error', message: text(event.message) || 'the app reported an error' };
     }
   }
-  if (mode === 'workflow') return { kind: 'outputs', outputs };
+  if (producesOutputs(mode)) return { kind: 'outputs', outputs };
   return { kind: 'answer', answer: message ?? agentMessage ?? thoughts, files, conversationId };
 }
 

@@ -1,5 +1,5 @@
-import { isJsonObject } from '../plain-object.js';
 import type { FileInput, FileType, InputVariable } from '../types.js';
+import { isJsonObject } from '../util/plain-object.js';
 import { base64ByteLength, hasDataScheme, parseDataUrl } from './base64.js';
 import {
   EXTENSIONS_BY_TYPE,

@@ -1,4 +1,4 @@
-import { type Delayed, DelayQueue } from '../delay-queue.js';
+import { type Delayed, DelayQueue } from '../util/delay-queue.js';
 import type { RunStop } from './stop.js';
 
 /** A JSON-RPC request id: a string or an integer. */

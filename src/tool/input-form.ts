@@ -1,6 +1,7 @@
-import { isJsonObject } from '../plain-object.js';
 import type { HostApp, InputVariable, InputVariableType } from '../types.js';
+import { isJsonObject } from '../util/plain-object.js';
 import { offeredOverMcp } from './file-input.js';
+import { traitsOf } from './modes.js';
 
 const FORM_TYPES = new Set<string>([
   'text-input',
@@ -80,8 +81,7 @@ function flatten(entry: unknown): InputVariable | null {
 }
 
 /** Chat-like modes take the user's message as a `query` argument. */
-export const takesQuery = (app: HostApp): boolean =>
-  app.mode === 'chat' || app.mode === 'advanced-chat' || app.mode === 'agent-chat';
+export const takesQuery = (app: HostApp): boolean => traitsOf(app.mode).query === 'argument';
 
 export const QUERY_DESCRIPTION = 'User Input/Question content';
 

@@ -1,3 +1,6 @@
+import { CallTimeout } from '../errors/call-stopped.js';
+import type { EndUser } from '../types.js';
+
 /** What an app reports of its progress (a `progress` event), as the app gave it. */
 export interface AppProgress {
   progress: unknown;
@@ -20,4 +23,40 @@ export interface RunObserver {
    * a task ends `failed` rather than `completed` (MCP 2026-07-28 tasks extension).
    */
   appFailed?(): void;
+}
+
+/**
+ * How a `tools/call` ended:
+ * - `ok`: the app answered;
+ * - `app_error`: the app reported a failure the client reads (`AppRunError`, an `error` event, or
+ *   outputs that break its declared output schema);
+ * - `invalid_arguments`: the arguments failed the app's input form; the app did not run;
+ * - `timeout`: `callTimeoutMs` passed; `cancelled`: the client cancelled or went away;
+ * - `failed`: the app threw something else, or the package failed; the cause went to `onError`.
+ */
+export type CallOutcome = 'ok' | 'app_error' | 'invalid_arguments' | 'timeout' | 'cancelled' | 'failed';
+
+/**
+ * One call being observed, for the host's `onCall` hook and tracing (`observe/` implements it);
+ * `finish` counts once, later calls are ignored.
+ */
+export interface CallObservation {
+  attribute(endUser: EndUser): void;
+  /** Runs the app inside the call's span, so the host's own spans nest in it. */
+  run<T>(work: () => T): T;
+  finish(outcome: CallOutcome): void;
+}
+
+/**
+ * The outcome of a call that produced a result: `stop` is the run's stopper (its reason tells a
+ * timeout from a cancellation), `appFailed` whether the app threw something other than `AppRunError`.
+ */
+export function outcomeOf(
+  result: { isError: boolean },
+  stop: { stopped: boolean; reason: unknown },
+  appFailed: boolean,
+): CallOutcome {
+  if (!result.isError) return 'ok';
+  if (stop.stopped) return stop.reason instanceof CallTimeout ? 'timeout' : 'cancelled';
+  return appFailed ? 'failed' : 'app_error';
 }

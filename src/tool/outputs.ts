@@ -4,6 +4,7 @@ import { FILE_OUTPUT_SCHEMA, FILE_SHAPE, toResultFile } from './app-file.js';
 import { CONVERSATION_ANSWER_SCHEMA } from './conversation.js';
 import { keepsConversations } from './input-form.js';
 import type { JsonSchemaObject } from './input-schema.js';
+import { producesOutputs } from './modes.js';
 
 const ANSWER_SCHEMA: JsonSchemaObject = {
   type: 'object',
@@ -13,7 +14,7 @@ const ANSWER_SCHEMA: JsonSchemaObject = {
 
 /** The tool's `outputSchema`: precise when a workflow declares its outputs. */
 export function buildOutputSchema(app: HostApp): Record<string, unknown> {
-  if (app.mode !== 'workflow') return keepsConversations(app) ? CONVERSATION_ANSWER_SCHEMA : ANSWER_SCHEMA;
+  if (!producesOutputs(app.mode)) return keepsConversations(app) ? CONVERSATION_ANSWER_SCHEMA : ANSWER_SCHEMA;
   if (!app.outputs?.length) return { type: 'object' };
   const schema: JsonSchemaObject = { type: 'object', properties: {}, required: [] };
   for (const output of declaredOutputs(app)) {
@@ -35,7 +36,7 @@ function outputKeywords(type: DeclaredOutput['type']): Record<string, unknown> {
 
 /** The declared `file` and `array[file]` outputs, whose values become content blocks. */
 export function declaredFileOutputs(app: HostApp): FileOutput[] {
-  if (app.mode !== 'workflow') return [];
+  if (!producesOutputs(app.mode)) return [];
   return declaredOutputs(app)
     .filter((output) => output.type === 'file' || output.type === 'array[file]')
     .map((output) => ({ variable: output.variable, list: output.type === 'array[file]' }));
@@ -84,7 +85,7 @@ function fileProblem(path: string, value: unknown): string | undefined {
  * Returns the problems found, empty when the outputs match.
  */
 export function compileOutputCheck(app: HostApp): ((outputs: Record<string, unknown>) => string[]) | null {
-  if (app.mode !== 'workflow' || !app.outputs?.length) return null;
+  if (!producesOutputs(app.mode) || !app.outputs?.length) return null;
   const declared = declaredOutputs(app);
   return (outputs) => {
     const problems: string[] = [];

@@ -1,12 +1,12 @@
-import { type Delayed, DelayQueue } from '../delay-queue.js';
-import { isAppRunError } from '../errors.js';
-import { type CallObservation, outcomeOf } from '../observe/on-call.js';
+import { CallCancelled, CallTimeout } from '../errors/call-stopped.js';
+import { isAppRunError } from '../errors/package-errors.js';
 import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types.js';
-import { CallCancelled, CallTimeout, type CallToolResult, errorResult, resultOf } from './call.js';
+import { type Delayed, DelayQueue } from '../util/delay-queue.js';
+import { type CallToolResult, errorResult, resultOf } from './call.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
 import type { ToolFeatures } from './features.js';
 import { type CallAnnouncer, type CallId, callScope, InflightCalls } from './inflight.js';
-import type { RunObserver } from './observer.js';
+import { type CallObservation, outcomeOf, type RunObserver } from './observer.js';
 import { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
 

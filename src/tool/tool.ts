@@ -1,5 +1,5 @@
-import { pickAnnotations } from '../annotations.js';
 import type { HostApp, ServerRecord } from '../types.js';
+import { pickAnnotations } from './annotations.js';
 import { type ArgumentCheck, compileArgumentChecker } from './arguments.js';
 import { describeConversations } from './conversation.js';
 import type { ToolFeatures } from './features.js';

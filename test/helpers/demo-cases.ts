@@ -2,7 +2,7 @@
  * What every demo app of the example must show as a tool and answer when called, for the suites that
  * drive the example app through real clients.
  */
-import { PACKAGE_VERSION } from '../../src/version.js';
+import { PACKAGE_VERSION } from '../../src/versions.js';
 import {
   answeredInConversation,
   CONVERSATION_ID_INPUT,
@@ -10,6 +10,7 @@ import {
   HOW_TO_CONTINUE,
 } from './conversations.js';
 import { FILE_DEMO_CASES } from './example-file-cases.js';
+import { failure } from './tool-call.js';
 
 export const SERVER_INFO = { name: 'express-app-mcp', version: PACKAGE_VERSION };
 
@@ -47,10 +48,7 @@ export const answer = (text: string): Call['result'] => ({
 });
 /** A FAQ Bot answer: each call without a conversation_id starts a new conversation. */
 export const conversationAnswer = (text: string): Call['result'] => answeredInConversation(text);
-export const failure = (text: string): Call['result'] => ({
-  content: [{ type: 'text', text }],
-  isError: true,
-});
+export { failure };
 
 export const TEXT_STATS_OUTPUTS = { word_count: 5, char_count: 19, top_words: ['the', 'and', 'cat'] };
 

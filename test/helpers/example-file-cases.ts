@@ -6,14 +6,13 @@
 import { imageFacts } from '../../example-app/image-facts.js';
 import { FILE_INPUT_HOW, FILE_INPUT_SCHEMA, FILE_OUTPUT_SCHEMA } from './file-schemas.js';
 import { PNG_BASE64 } from './sample-files.js';
+import { failure } from './tool-call.js';
 
 const PNG_URL = `data:image/png;base64,${PNG_BASE64}`;
 const IMAGE_TYPES = 'image (jpg, jpeg, png, webp, gif, svg)';
 
 /** The hints the example publishes both file apps with: they read, and reach nothing beyond the host. */
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
-
-const failure = (text: string) => ({ content: [{ type: 'text', text }], isError: true });
 
 /** Image Facts on a 1×1 PNG: the facts, then the identicon as an image block. */
 function imageFactsResult() {

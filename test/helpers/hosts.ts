@@ -278,3 +278,11 @@ export async function startWorldHost<W extends Pick<import('./apps.js').World, '
   const host = await startHost(variant, pkg, world.options(overrides));
   return { pkg, world, host };
 }
+
+/** A valid `ping` whose JSON text is exactly `size` bytes long. */
+export function pingOfSize(size: number, id: number | string = 1): string {
+  const bare = JSON.stringify({ ...request(id, 'ping'), params: { pad: '' } });
+  const padding = size - Buffer.byteLength(bare);
+  if (padding < 0) throw new Error(`a ping cannot be ${size} bytes`);
+  return JSON.stringify({ ...request(id, 'ping'), params: { pad: 'x'.repeat(padding) } });
+}

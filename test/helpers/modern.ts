@@ -4,8 +4,7 @@
  */
 
 import { beforeAll } from 'vitest';
-import { SUPPORTED_VERSIONS } from '../../src/protocol/versions.js';
-import { PACKAGE_VERSION } from '../../src/version.js';
+import { PACKAGE_VERSION, SUPPORTED_VERSIONS } from '../../src/versions.js';
 import { createWorld, type World } from './apps.js';
 import { type CoreClient, startWorldCore } from './core.js';
 import { type Headers, request, rpcError } from './hosts.js';

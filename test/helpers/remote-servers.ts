@@ -13,7 +13,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { type Request, type Response } from 'express';
+import { expect } from 'vitest';
 import { z } from 'zod';
+import { RemoteMcpError } from '../../src/index.js';
 
 export interface RecordedRequest {
   method: string;
@@ -397,4 +399,16 @@ export function structuredResult(outputs: Record<string, unknown>, raw: Record<s
     files: [],
     raw: { content, structuredContent: outputs, ...raw },
   };
+}
+
+/** The `RemoteMcpError` a request fails with; a request that succeeds fails the test. */
+export async function failure(promise: Promise<unknown>): Promise<RemoteMcpError> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(RemoteMcpError);
+  return error as RemoteMcpError;
 }

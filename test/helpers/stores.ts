@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { expect, vi } from 'vitest';
-import type { PostgresFarm } from '../../src/farm/postgres-farm.js';
+import type { PostgresFarm } from '../../src/store/farm/postgres-farm.js';
 import { knexServerStore, memoryServerStore, migrate, type ServerStore } from '../../src/store/index.js';
 import { databases } from './databases.js';
 

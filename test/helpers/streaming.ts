@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import type { AppEvent, AppRun, HostApp, McpServerOptions, ServerStore } from '../../src/index.js';
 import type { ErrorContext } from '../../src/protocol/report.js';
 import { AsyncQueue } from './async-queue.js';
+import { sleep } from './common.js';
 import { CLIENT_HEADERS, type Headers } from './hosts.js';
 
 const TENANT = 'tenant-streaming';
@@ -76,15 +77,6 @@ export interface StreamingWorld {
   nextRun(): Promise<ScriptedRun>;
   options(overrides?: Partial<McpServerOptions>): McpServerOptions;
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 
 export async function createStreamingWorld(store: ServerStore): Promise<StreamingWorld> {
   const publish = (app: HostApp) =>

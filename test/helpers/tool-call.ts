@@ -3,11 +3,11 @@
  * call as `tools/call` makes it once the arguments passed, and what came out of it.
  */
 import type { Request } from 'express';
-import { featuresOf } from '../../src/protocol/versions.js';
 import { type CallToolResult, DEFAULT_MAX_INLINE_RESULT_BYTES } from '../../src/tool/call.js';
 import { createToolRuns } from '../../src/tool/runs.js';
 import { createToolCache } from '../../src/tool/tool.js';
 import type { AppEvent, AppMode, AppRun, DeclaredOutput, HostApp, RunApp } from '../../src/types.js';
+import { featuresOf } from '../../src/versions.js';
 import { serverRecordFor } from './apps.js';
 
 export const appOf = (mode: AppMode, outputs?: DeclaredOutput[]): HostApp => ({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { isPlainRecord } from '../../plain-object.js';
+import { McpError } from '../../errors/mcp-error.js';
+import { isPlainRecord } from '../../util/plain-object.js';
+import { FIRST_MODERN_VERSION } from '../../versions.js';
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION } from '../era.js';
-import { McpError } from '../errors.js';
 import { describeIssues, type RequestId } from '../messages.js';
-import { FIRST_MODERN_VERSION } from '../versions.js';
 
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 const logLevels = new Set<unknown>(LOG_LEVELS);

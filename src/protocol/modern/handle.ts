@@ -1,3 +1,21 @@
+import { McpError } from '../../errors/mcp-error.js';
+import {
+  FIRST_MODERN_VERSION,
+  isLegacyVersion,
+  isModernVersion,
+  SUPPORTED_VERSIONS,
+} from '../../versions.js';
+import { clientNameOf } from '../client-name.js';
+import type { EraContext } from '../context.js';
+import { hasEnvelopeClaim, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../era.js';
+import type { RequestId } from '../messages.js';
+import { parseMessage } from '../parse.js';
+import { ACCEPTED, type EndpointReply, jsonReply, resultResponse, type SerializedResult } from '../reply.js';
+import type { EndpointRequest } from '../request.js';
+import { openReplyStream, type ReplyStream } from '../stream/reply-stream.js';
+import type { ServingTarget } from '../target.js';
+import { type Envelope, EnvelopeSchema, NotificationEnvelopeSchema, parseEnvelope } from './envelope.js';
+import { crossCheck, headerMismatch, readModernHeaders, requireHeaders } from './headers.js';
 import {
   declaresTasks,
   MODERN_TASK_METHODS,
@@ -5,20 +23,7 @@ import {
   serveModernTaskMethod,
   TASKS_EXTENSION,
   tasksExtensionRequired,
-} from '../../tasks/modern-wire.js';
-import { clientNameOf } from '../client-name.js';
-import type { EraContext } from '../context.js';
-import { hasEnvelopeClaim, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../era.js';
-import { McpError } from '../errors.js';
-import type { RequestId } from '../messages.js';
-import { parseMessage } from '../parse.js';
-import { ACCEPTED, type EndpointReply, jsonReply, resultResponse, type SerializedResult } from '../reply.js';
-import type { EndpointRequest } from '../request.js';
-import { openReplyStream, type ReplyStream } from '../stream/reply-stream.js';
-import type { ServingTarget } from '../target.js';
-import { FIRST_MODERN_VERSION, isLegacyVersion, isModernVersion, SUPPORTED_VERSIONS } from '../versions.js';
-import { type Envelope, EnvelopeSchema, NotificationEnvelopeSchema, parseEnvelope } from './envelope.js';
-import { crossCheck, headerMismatch, readModernHeaders, requireHeaders } from './headers.js';
+} from './tasks.js';
 
 /**
  * How long a client may reuse a `tools/list` or `server/discover` answer (MCP 2026-07-28

@@ -1,5 +1,5 @@
+import { McpError } from '../../errors/mcp-error.js';
 import { headerValue } from '../era.js';
-import { McpError } from '../errors.js';
 import type { RequestId } from '../messages.js';
 import type { McpHeaders } from '../request.js';
 

@@ -1,7 +1,7 @@
-import { isJsonObject } from '../../plain-object.js';
 import type { AppProgress } from '../../tool/observer.js';
+import { isJsonObject } from '../../util/plain-object.js';
+import { progressHasMessage } from '../../versions.js';
 import type { JsonRpcNotification } from '../messages.js';
-import { progressHasMessage } from '../versions.js';
 
 /** What a request names its progress by, in `params._meta.progressToken` (MCP "Progress"). */
 export type ProgressToken = string | number;

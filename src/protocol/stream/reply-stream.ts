@@ -1,6 +1,7 @@
-import { type Delayed, DelayQueue } from '../../delay-queue.js';
+import { errorBody, type McpError } from '../../errors/mcp-error.js';
 import type { AppProgress, RunObserver } from '../../tool/observer.js';
-import { errorBody, type McpError } from '../errors.js';
+import { type Delayed, DelayQueue } from '../../util/delay-queue.js';
+import { primesStreams, resumesStreams } from '../../versions.js';
 import type { RequestId } from '../messages.js';
 import {
   errorReply,
@@ -13,7 +14,6 @@ import {
 import type { ErrorReporter } from '../report.js';
 import type { EndpointRequest } from '../request.js';
 import type { ServingTarget } from '../target.js';
-import { primesStreams, resumesStreams } from '../versions.js';
 import { EventStream, type StreamProducer } from './event-stream.js';
 import { EVENT_STREAM_HEADERS, KEEP_ALIVE, type StreamItem, type StreamMessage } from './events.js';
 import { ProgressNotes, progressTokenOf } from './progress.js';

@@ -1,5 +1,5 @@
-import type { Delayed, DelayQueue } from '../../delay-queue.js';
 import type { StreamEventStore } from '../../store/stream-events.js';
+import type { Delayed, DelayQueue } from '../../util/delay-queue.js';
 import type { EventStream } from './event-stream.js';
 
 /** How streams are kept for resumption (README, "Running several instances"). */

@@ -1,7 +1,7 @@
-import { DelayQueue } from '../../delay-queue.js';
+import { McpError } from '../../errors/mcp-error.js';
 import type { StreamRead } from '../../store/stream-events.js';
+import { DelayQueue } from '../../util/delay-queue.js';
 import type { EraContext } from '../context.js';
-import { McpError } from '../errors.js';
 import type { EndpointReply } from '../reply.js';
 import type { EndpointRequest } from '../request.js';
 import { EventStream } from './event-stream.js';

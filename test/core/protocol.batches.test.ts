@@ -1,0 +1,139 @@
+/**
+ * docs/http-contract.md, "Batches": JSON-RPC batches, which only protocol 2025-03-26 has (header
+ * absent or equal to it), driven through the protocol core.
+ * Each element is handled as a single message; the reply is the array of the responses.
+ */
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createWorld, TEXT_STATS_TOOL, UNKNOWN_CODE, type World } from '../helpers/apps.js';
+import { type CoreClient, startWorldCore } from '../helpers/core.js';
+import {
+  expectAccepted,
+  expectRpcReply,
+  notification,
+  request,
+  rpcError,
+  rpcResult,
+} from '../helpers/hosts.js';
+
+const TOOL = TEXT_STATS_TOOL.basic;
+
+describe('batches', () => {
+  let world: World;
+  let core: CoreClient;
+
+  beforeAll(async () => {
+    ({ world, core } = await startWorldCore(createWorld));
+  });
+  beforeEach(() => {
+    world.runs.length = 0;
+  });
+
+  const batch = (elements: unknown[], headers: Record<string, string> = {}, code = world.codes.textStats) =>
+    core.post(code, elements, headers);
+
+  it.each([
+    ['without a protocol header', {}],
+    ['with MCP-Protocol-Version: 2025-03-26', { 'mcp-protocol-version': '2025-03-26' }],
+  ])('a batch %s answers with the array of responses, in order', async (_label, headers) => {
+    const reply = await batch(
+      [
+        request(1, 'ping'),
+        notification('notifications/initialized'),
+        request('two', 'tools/list'),
+        request(0, 'tools/call', { name: 'Text_Stats', arguments: { text: 'a b c' } }),
+      ],
+      headers,
+    );
+    expectRpcReply(reply, 200, [
+      rpcResult(1, {}),
+      rpcResult('two', { tools: [TOOL] }),
+      rpcResult(0, {
+        content: [{ type: 'text', text: JSON.stringify({ word_count: 3, top_words: ['a', 'b', 'c'] }) }],
+        isError: false,
+      }),
+    ]);
+    expect(world.runs.map((run) => run.protocolVersion)).toEqual(['2025-03-26']);
+  });
+
+  it('a batch of notifications only answers 202 with an empty body', async () => {
+    const reply = await batch([
+      notification('notifications/initialized'),
+      notification('notifications/cancelled', { requestId: 'none' }),
+    ]);
+    expectAccepted(reply);
+  });
+
+  it('a batch of more than 100 messages answers 400 -32600; 100 are served', async () => {
+    const elements = Array.from({ length: 101 }, (_, i) => request(i + 1, 'ping'));
+    expectRpcReply(
+      await batch(elements),
+      400,
+      rpcError(null, -32600, 'Invalid request: a batch holds at most 100 messages'),
+    );
+    const hundred = await batch(elements.slice(0, 100));
+    expect(hundred.status).toBe(200);
+    expect((hundred.json as unknown[]).length).toBe(100);
+  });
+
+  it('an empty batch answers 400 -32600', async () => {
+    expectRpcReply(await batch([]), 400, rpcError(null, -32600, 'Invalid request: an empty batch'));
+  });
+
+  it('initialize inside a batch is an invalid request; the other elements are served', async () => {
+    const reply = await batch([
+      request('i', 'initialize', { protocolVersion: '2025-03-26', capabilities: {} }),
+      request('p', 'ping'),
+    ]);
+    expectRpcReply(reply, 200, [
+      rpcError('i', -32600, 'Invalid request: initialize cannot be part of a batch'),
+      rpcResult('p', {}),
+    ]);
+  });
+
+  it('each element is checked on its own: invalid ones get their own error', async () => {
+    const reply = await batch([
+      { jsonrpc: '2.0', id: 3 },
+      5,
+      { jsonrpc: '2.0', method: 'tools/list' },
+      request('x', 'prompts/list'),
+      request('y', 'tools/call', { name: 'nope' }),
+      request('z', 'ping'),
+    ]);
+    expectRpcReply(reply, 200, [
+      rpcError(3, -32600, 'Invalid request: method: method must be a string', {
+        issues: [{ path: 'method', message: 'method must be a string' }],
+      }),
+      rpcError(null, -32600, 'Invalid request: a JSON-RPC message must be a JSON object', {
+        issues: [{ path: '', message: 'a JSON-RPC message must be a JSON object' }],
+      }),
+      rpcError(null, -32600, 'Invalid request: request id is required'),
+      rpcError('x', -32601, 'Method not found: prompts/list'),
+      rpcError('y', -32602, 'Unknown tool: nope'),
+      rpcResult('z', {}),
+    ]);
+  });
+
+  it.each(['2024-11-05', '2025-06-18', '2025-11-25', 'bogus'])(
+    'with MCP-Protocol-Version: %s a batch answers 400 "batching is not supported"',
+    async (version) => {
+      const reply = await batch([request(1, 'ping'), request(2, 'ping')], {
+        'mcp-protocol-version': version,
+      });
+      expectRpcReply(
+        reply,
+        400,
+        rpcError(null, -32600, `Invalid request: batching is not supported in protocol version ${version}`),
+      );
+    },
+  );
+
+  it('a batch to an unknown server answers 404 once, with id null', async () => {
+    const reply = await batch([request(1, 'ping'), request(2, 'tools/list')], {}, UNKNOWN_CODE);
+    expectRpcReply(reply, 404, rpcError(null, -32600, 'MCP server not found'));
+  });
+
+  it('a batch to an inactive server answers 404 once, with id null', async () => {
+    const reply = await batch([request(1, 'ping')], {}, world.codes.inactive);
+    expectRpcReply(reply, 404, rpcError(null, -32600, 'MCP server is not active'));
+  });
+});

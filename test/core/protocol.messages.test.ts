@@ -1,0 +1,126 @@
+/**
+ * docs/http-contract.md, row 8 and the ids: JSON that is not a JSON-RPC message, and how ids are
+ * echoed, driven through the protocol core (the transport suite sends such bodies over HTTP).
+ */
+import { beforeAll, describe, it } from 'vitest';
+import { createWorld, type World } from '../helpers/apps.js';
+import { type CoreClient, startWorldCore } from '../helpers/core.js';
+import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/hosts.js';
+
+describe('JSON-RPC messages', () => {
+  let world: World;
+  let core: CoreClient;
+
+  beforeAll(async () => {
+    ({ world, core } = await startWorldCore(createWorld));
+  });
+
+  const ping = (id: string | number) => core.post(world.codes.textStats, request(id, 'ping'));
+
+  describe('row 8: JSON that is not a JSON-RPC message', () => {
+    const invalid = (id: string | number | null, text: string, issues: { path: string; message: string }[]) =>
+      rpcError(id, -32600, `Invalid request: ${text}`, { issues });
+
+    it('a message without method answers 400 -32600 and echoes its id', async () => {
+      const reply = await core.post(world.codes.textStats, { jsonrpc: '2.0', id: 'abc' });
+      expectRpcReply(
+        reply,
+        400,
+        invalid('abc', 'method: method must be a string', [
+          { path: 'method', message: 'method must be a string' },
+        ]),
+      );
+    });
+
+    it('jsonrpc "1.0" answers 400 -32600 and echoes the id', async () => {
+      const reply = await core.post(world.codes.textStats, { jsonrpc: '1.0', id: 0, method: 'ping' });
+      expectRpcReply(
+        reply,
+        400,
+        invalid(0, 'jsonrpc: jsonrpc must be "2.0"', [{ path: 'jsonrpc', message: 'jsonrpc must be "2.0"' }]),
+      );
+    });
+
+    it('a message without jsonrpc answers 400 -32600', async () => {
+      const reply = await core.post(world.codes.textStats, { id: 4, method: 'ping' });
+      expectRpcReply(
+        reply,
+        400,
+        invalid(4, 'jsonrpc: jsonrpc must be "2.0"', [{ path: 'jsonrpc', message: 'jsonrpc must be "2.0"' }]),
+      );
+    });
+
+    it.each([
+      ['an array', []],
+      ['a string', 'ping'],
+      ['null', null],
+    ])('params that are %s answer 400 -32600', async (_label, params) => {
+      const reply = await core.post(world.codes.textStats, { jsonrpc: '2.0', id: 5, method: 'ping', params });
+      expectRpcReply(
+        reply,
+        400,
+        invalid(5, 'params: params must be an object', [
+          { path: 'params', message: 'params must be an object' },
+        ]),
+      );
+    });
+
+    it.each([
+      ['a fraction', 1.5],
+      ['a boolean', true],
+      ['an object', { n: 1 }],
+      ['an array', [1]],
+    ])('an id that is %s answers 400 -32600 with id null', async (_label, id) => {
+      const reply = await core.post(world.codes.textStats, { jsonrpc: '2.0', id, method: 'ping' });
+      expectRpcReply(
+        reply,
+        400,
+        invalid(null, 'id: id must be a string or an integer', [
+          { path: 'id', message: 'id must be a string or an integer' },
+        ]),
+      );
+    });
+
+    it('a response-shaped message (result, no method) answers 400 -32600', async () => {
+      const reply = await core.post(world.codes.textStats, { jsonrpc: '2.0', id: 9, result: {} });
+      expectRpcReply(
+        reply,
+        400,
+        invalid(9, 'method: method must be a string', [
+          { path: 'method', message: 'method must be a string' },
+        ]),
+      );
+    });
+
+    it('nothing is resolved for a malformed request: an unknown code still answers 400, not 404', async () => {
+      const reply = await core.post('Unknown000000000', { jsonrpc: '2.0', id: 1 });
+      expectRpcReply(
+        reply,
+        400,
+        invalid(1, 'method: method must be a string', [
+          { path: 'method', message: 'method must be a string' },
+        ]),
+      );
+    });
+    it.each([
+      ['a number', 42],
+      ['a string', 'ping'],
+      ['null', null],
+    ])('a JSON value that is %s answers 400 -32600 with id null', async (_label, payload) => {
+      expectRpcReply(
+        await core.post(world.codes.textStats, payload),
+        400,
+        invalid(null, 'a JSON-RPC message must be a JSON object', [
+          { path: '', message: 'a JSON-RPC message must be a JSON object' },
+        ]),
+      );
+    });
+  });
+
+  it('ids are echoed exactly: a string id stays a string, 0 is an id', async () => {
+    expectRpcReply(await ping('1'), 200, rpcResult('1', {}));
+    expectRpcReply(await ping(0), 200, rpcResult(0, {}));
+    expectRpcReply(await ping(''), 200, rpcResult('', {}));
+    expectRpcReply(await ping(-7), 200, rpcResult(-7, {}));
+  });
+});

@@ -1,0 +1,245 @@
+/**
+ * Rate limits count what runs (docs/http-contract.md, row 15a; docs/security.md): each message of a
+ * batch counts as it would alone, and so does each `notifications/cancelled`; other notifications
+ * stay free. On a farm, a cancellation is passed to the other instances (`NOTIFY`) only for a call
+ * one of them told running, so a flood of unknown ids sends nothing to the database.
+ */
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { McpServerOptions } from '../../src/index.js';
+import { knexServerStore, migrate } from '../../src/store/index.js';
+import type { KnexServerStore } from '../../src/store/types.js';
+import { createWorld, FAQ_BOT, SLOW_APP, TENANT, TEXT_STATS, type World } from '../helpers/apps.js';
+import { databases, type TestDatabase } from '../helpers/databases.js';
+import {
+  expectAccepted,
+  expectRpcReply,
+  type Host,
+  hostVariants,
+  loadPackage,
+  notification,
+  type Reply,
+  request,
+  rpcError,
+  rpcResult,
+  startHost,
+} from '../helpers/hosts.js';
+
+const variant = hostVariants[0]!;
+const TOO_MANY = 'Too many requests';
+const call = (id: string | number) =>
+  request(id, 'tools/call', { name: 'Text_Stats', arguments: { text: 'the cat and the hat' } });
+const cancel = (requestId: string | number) => notification('notifications/cancelled', { requestId });
+
+/** The ids and error codes of a batch reply, in order. */
+const outcomes = (reply: Reply) =>
+  (reply.json as { id: unknown; error?: { code: number } }[]).map(({ id, error }) => [
+    id,
+    error?.code ?? 'ok',
+  ]);
+
+describe('what a rate limit counts, on one instance', () => {
+  let world: World;
+  const hosts: Host[] = [];
+  const start = async (overrides: Partial<McpServerOptions>) => {
+    const pkg = await loadPackage(variant.major);
+    const host = await startHost(variant, pkg, world.options(overrides));
+    hosts.push(host);
+    return host;
+  };
+  beforeEach(async () => {
+    const pkg = await loadPackage(variant.major);
+    world = await createWorld(pkg.memoryServerStore());
+  });
+  afterAll(async () => {
+    await Promise.all(hosts.map((host) => host.close()));
+  });
+
+  it('five batches of 100 calls at 5 a minute run 5 calls, not 500', async () => {
+    const host = await start({ rateLimit: { requests: 5, windowMs: 60_000 } });
+    const batchOf = (round: number) => Array.from({ length: 100 }, (_, i) => call(`${round}-${i}`));
+
+    const replies: Reply[] = [];
+    for (let round = 0; round < 5; round++) {
+      replies.push(await host.post(world.codes.textStats, batchOf(round)));
+    }
+
+    expect(world.runs).toHaveLength(5);
+    const [first, ...rest] = replies as [Reply, ...Reply[]];
+    expect(first.status).toBe(200);
+    expect(outcomes(first)).toEqual(Array.from({ length: 100 }, (_, i) => [`0-${i}`, i < 5 ? 'ok' : -32000]));
+    expect((first.json as unknown[])[5]).toEqual(rpcError('0-5', -32000, TOO_MANY));
+    for (const reply of rest) {
+      expectRpcReply(reply, 429, rpcError(null, -32000, TOO_MANY));
+      expect(reply.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
+    }
+  });
+
+  it('a batch counts each of its messages, notifications included, in order', async () => {
+    const host = await start({ rateLimit: { requests: 3, windowMs: 60_000 } });
+
+    const reply = await host.post(world.codes.faqBot, [
+      request(1, 'ping'),
+      notification('notifications/initialized'),
+      request(2, 'ping'),
+      request(3, 'ping'),
+    ]);
+    const after = await host.post(world.codes.faqBot, request(4, 'ping'));
+
+    expectRpcReply(reply, 200, [rpcResult(1, {}), rpcResult(2, {}), rpcError(3, -32000, TOO_MANY)]);
+    expectRpcReply(after, 429, rpcError(4, -32000, TOO_MANY));
+  });
+
+  it('each notifications/cancelled counts, alone or in a batch, in both eras; other notifications stay free', async () => {
+    const host = await start({ rateLimit: { requests: 4, windowMs: 60_000 } });
+    const code = world.codes.faqBot;
+    const modern = {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: {
+        requestId: 'm',
+        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' },
+      },
+    };
+
+    expectAccepted(await host.post(code, cancel(1)));
+    expectAccepted(await host.post(code, modern, { 'mcp-protocol-version': '2026-07-28' }));
+    expectAccepted(await host.post(code, [cancel(2), cancel(3)]));
+    const over = await host.post(code, cancel(4));
+    const overModern = await host.post(code, modern, { 'mcp-protocol-version': '2026-07-28' });
+    const free = await host.post(code, notification('notifications/initialized'));
+
+    expectRpcReply(over, 429, rpcError(null, -32000, TOO_MANY));
+    expect(overModern.status).toBe(429);
+    expectAccepted(free);
+  });
+});
+
+/** Every `NOTIFY` on the calls channel whose payload names one of `ids`, as a third party hears them. */
+async function listenForCalls(url: string, ids: () => string[]) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const heard: string[] = [];
+  client.on('notification', ({ payload }) => {
+    if (payload && ids().some((id) => payload.includes(id))) heard.push(payload);
+  });
+  await client.query('LISTEN mcp_calls_cancelled');
+  return { heard, close: () => client.end() };
+}
+
+describe.each(databases.filter((kind) => kind.name === 'postgres'))(
+  'cancellations on a farm on $name',
+  (kind) => {
+    let db: TestDatabase;
+    let world: World;
+    let stores: KnexServerStore[];
+    let hosts: Host[];
+    let knex: Knex;
+    let listener: Awaited<ReturnType<typeof listenForCalls>>;
+    const APPS = [TEXT_STATS, FAQ_BOT, SLOW_APP];
+    const loadApp = (appId: string, tenantId: string) =>
+      tenantId === TENANT ? (APPS.find((app) => app.id === appId) ?? null) : null;
+
+    beforeAll(async () => {
+      db = await kind.create();
+      knex = db.connect();
+      await migrate(knex);
+      world = await createWorld(knexServerStore(knex));
+      stores = [knexServerStore(db.connect()), knexServerStore(db.connect())];
+      const pkg = await loadPackage(variant.major);
+      hosts = await Promise.all(
+        stores.map((store) =>
+          startHost(variant, pkg, world.options({ resolveServer: store.resolver(loadApp), store })),
+        ),
+      );
+      listener = await listenForCalls(process.env.TEST_POSTGRES_URL as string, () => [world.servers.slow.id]);
+      // Both instances have looked the server up once, so both listen.
+      for (const host of hosts)
+        expect((await host.post(world.codes.slow, request(0, 'ping'))).status).toBe(200);
+    });
+    afterAll(async () => {
+      await listener?.close();
+      await Promise.all((hosts ?? []).map((host) => host.close()));
+      await Promise.all((stores ?? []).map((store) => store.close()));
+      await db?.destroy();
+    });
+
+    it('5,000 cancellations of ids that run nowhere send no NOTIFY', async () => {
+      const [, b] = hosts as [Host, Host];
+      listener.heard.length = 0;
+
+      for (let round = 0; round < 50; round++) {
+        const batch = Array.from({ length: 100 }, (_, i) => cancel(`nowhere-${round}-${i}`));
+        expectAccepted(await b.post(world.codes.slow, batch));
+      }
+      // Passing a cancellation on is asynchronous: what would be sent is heard within moments.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+
+      expect(listener.heard).toEqual([]);
+    });
+
+    it('a call that runs is told, and a cancellation sent to the other instance stops it', async () => {
+      const [a, b] = hosts as [Host, Host];
+      const slow = world.servers.slow.id;
+      listener.heard.length = 0;
+      const replying = a.post(
+        world.codes.slow,
+        request('told', 'tools/call', { name: 'Slow', arguments: {} }),
+      );
+      const run = await world.nextSlowRun();
+      await vi.waitFor(() => expect(listener.heard).toEqual([JSON.stringify({ running: [slow, 'told'] })]), {
+        timeout: 5000,
+      });
+
+      expectAccepted(await b.post(world.codes.slow, cancel('told')));
+
+      expectRpcReply(
+        await replying,
+        200,
+        rpcResult('told', { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true }),
+      );
+      expect(run.run.signal.aborted).toBe(true);
+      await vi.waitFor(() =>
+        expect(listener.heard).toEqual([
+          JSON.stringify({ running: [slow, 'told'] }),
+          JSON.stringify([slow, 'told']),
+          JSON.stringify({ ended: [slow, 'told'] }),
+        ]),
+      );
+    });
+
+    it('a cancellation that comes before the call is told waits for it, and stops it', async () => {
+      const [a, b] = hosts as [Host, Host];
+      const replying = a.post(
+        world.codes.slow,
+        request('early', 'tools/call', { name: 'Slow', arguments: {} }),
+      );
+      const run = await world.nextSlowRun();
+
+      expectAccepted(await b.post(world.codes.slow, cancel('early')));
+
+      expectRpcReply(
+        await replying,
+        200,
+        rpcResult('early', { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true }),
+      );
+      expect(run.run.signal.aborted).toBe(true);
+    });
+
+    it('a call that ends before it is told sends nothing', async () => {
+      const [a] = hosts as [Host, Host];
+      listener.heard.length = 0;
+      const replying = a.post(
+        world.codes.slow,
+        request('quick', 'tools/call', { name: 'Slow', arguments: {} }),
+      );
+      (await world.nextSlowRun()).release('done');
+      expect((await replying).status).toBe(200);
+
+      await new Promise((resolve) => setTimeout(resolve, 500));
+
+      expect(listener.heard.filter((payload) => payload.includes('quick'))).toEqual([]);
+    });
+  },
+);

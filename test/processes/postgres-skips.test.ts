@@ -1,0 +1,66 @@
+/**
+ * The test command on a machine without PostgreSQL (README, the tests): the PostgreSQL suites are
+ * skipped, with the reason printed and their number counted, and the run passes, even for a file
+ * whose suites are all PostgreSQL ones; with `REQUIRE_POSTGRES=1`, as CI sets it, the same run
+ * fails instead. Each case runs the test runner on `farm.instances.test.ts`, whose suites are all
+ * PostgreSQL ones, in an environment without `TEST_POSTGRES_URL`.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/packed.js';
+
+const POSTGRES_ONLY = 'test/processes/farm.instances.test.ts';
+
+interface Run {
+  code: number | null;
+  output: string;
+}
+
+/** The test runner on `POSTGRES_ONLY`, without `TEST_POSTGRES_URL` and with `extra` in its environment. */
+function vitest(extra: Record<string, string>): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { NO_COLOR: '1' };
+  for (const [key, value] of Object.entries(process.env)) {
+    // This run's own runner variables would make the child think it is a worker of this run.
+    if (!/^(VITEST|TEST_POSTGRES_URL$|REQUIRE_POSTGRES$|FORCE_COLOR$|NODE_OPTIONS$)/.test(key))
+      env[key] = value;
+  }
+  Object.assign(env, extra);
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', POSTGRES_ONLY],
+      { cwd: ROOT, env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, output: `${stdout}\n${stderr}` });
+      },
+    );
+  });
+}
+
+describe('the PostgreSQL suites without TEST_POSTGRES_URL', () => {
+  it('are skipped, counted and explained, and the run passes', async () => {
+    const run = await vitest({});
+    expect(run.output).not.toContain('No test suite found');
+    const counted = run.output.match(
+      /^(\d+) PostgreSQL tests skipped: TEST_POSTGRES_URL is not set\. Set TEST_POSTGRES_URL=postgres:\/\/user:password@host:5432\/database to run them\.$/m,
+    );
+    expect(counted, run.output).not.toBeNull();
+    const skipped = Number(counted?.[1]);
+    expect(skipped).toBeGreaterThan(0);
+    // Every test of the file is one of them: none ran, none failed.
+    expect(run.output).toMatch(new RegExp(`Tests\\s+${skipped} skipped \\(${skipped}\\)`));
+    expect(run.code, run.output).toBe(0);
+  }, 150_000);
+
+  it('fail the run when REQUIRE_POSTGRES=1, with the reason', async () => {
+    const run = await vitest({ REQUIRE_POSTGRES: '1' });
+    expect(run.output).toContain(
+      'REQUIRE_POSTGRES=1 but TEST_POSTGRES_URL is not set: the PostgreSQL suites cannot run',
+    );
+    expect(run.output).not.toMatch(/PostgreSQL tests skipped/);
+    expect(run.output).toMatch(/Test Files\s+1 failed \(1\)/);
+    expect(run.code).toBe(1);
+  }, 150_000);
+});
