@@ -12,10 +12,14 @@
  * app, and BENCH_SOAK_ROUNDS (5) rounds of a soak of BENCH_SOAK_CALLS (1000) concurrent 5 s streamed
  * calls with heartbeats, on ours and on a floor of its own.
  *
+ * Then the tasks row (bench/tasks.mjs): creating a task and reading it back on SQLite, against the
+ * floor's tools/call.
+ *
  * Settings (environment): BENCH_DURATION (s per run, 2), BENCH_ROUNDS (8), BENCH_CONNECTIONS (20),
  * BENCH_WARMUP (s per target and method, 1), BENCH_MEMORY_REQUESTS (200000),
  * BENCH_POSTGRES_URL (adds "ours" on PostgreSQL, with the cache on and off). While tuning: BENCH_ONLY=floor,ours and
- * BENCH_METHODS=tools/call narrow the run (BENCH_ONLY=streaming,soak runs only the long-run rows),
+ * BENCH_METHODS=tools/call narrow the run (BENCH_ONLY=streaming,soak runs only the long-run rows,
+ * BENCH_ONLY=tasks the tasks row),
  * BENCH_MEMORY_REQUESTS=0 skips the memory run.
  */
 import { writeFileSync } from 'node:fs';
@@ -24,6 +28,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { FLOOR_CALL, FLOOR_LIST, HEADERS, TOOL_NAME } from './fixture.mjs';
 import { load, METHODS, median, startServer } from './lib.mjs';
 import { longRunReport, measureStreamedCall, soakRounds } from './streaming.mjs';
+import { measureTaskCall, taskReport } from './tasks.mjs';
 
 const settings = {
   duration: Number(process.env.BENCH_DURATION ?? 2),
@@ -140,6 +145,8 @@ try {
       )
     : null;
 
+  const tasks = wanted('tasks') ? await measureTaskCall(settings, log) : null;
+
   const results = summarize(runs);
   const ratio = (method, base) => results.ours?.[method]?.[base] ?? Number.NaN;
   const ratios = {
@@ -148,6 +155,7 @@ try {
     call_vs_floor: ratio('tools/call', 'vsFloor'),
     call_vs_sdk: ratio('tools/call', 'vsSdk'),
     streamed_vs_json: streaming?.ratio ?? Number.NaN,
+    task_pair_vs_floor: tasks?.ratio ?? Number.NaN,
   };
   // A cache miss on PostgreSQL, when measured: the cost of the lookup itself.
   if (results.ours_postgres_nocache) {
@@ -164,7 +172,7 @@ try {
   const seconds = Math.round((Date.now() - started) / 1000);
   writeFileSync(
     new URL('./results.json', import.meta.url),
-    `${JSON.stringify({ date: new Date().toISOString(), seconds, machine, settings, results, memory, streaming, soak: soaked, ratios }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), seconds, machine, settings, results, memory, streaming, soak: soaked, tasks, ratios }, null, 2)}\n`,
   );
 
   console.log(
@@ -179,6 +187,7 @@ try {
         `(growth ${mib(memory.after.rss - memory.before.rss)} MiB; heap used ${mib(memory.before.heapUsed)} → ${mib(memory.after.heapUsed)} MiB)`,
     );
   if (streaming || soaked) console.log(`\n${longRunReport(streaming, soaked)}`);
+  if (tasks) console.log(`\n${taskReport(tasks)}`);
   console.log(`results written to bench/results.json (${seconds} s in all)\n`);
   console.log(
     `ratios: ${Object.entries(ratios)

@@ -14,6 +14,12 @@
  *   scenario runs again, alone, against the server of its tool, with the same baseline. In the
  *   whole-suite run against the example app they fail (no such tool there) and count as expected.
  *
+ * - The `tasks-*` scenarios (TASK_SCENARIOS; the tasks extension, 2026-07-28 only) run alone against
+ *   the fixture host's tasks router, which serves the several tools each calls on one URL, without
+ *   `--spec-version`: with it the suite skips an extension scenario and exits 0. Their baseline is
+ *   `conformance/expected-failures.tasks.yml`; a scenario the suite skips fails the run, except
+ *   `tasks-status-notifications`, which the suite always skips.
+ *
  * The suite and a Node 22 binary for it (the suite needs Node 22 or later) are installed on first use
  * by `scripts/tools.mjs`; that Node's folder is put first on PATH for the suite's process only. The
  * suite only ever contacts 127.0.0.1.
@@ -106,6 +112,21 @@ const TOOL_SCENARIOS = {
 /** The tool scenarios the suite runs for `revision`. */
 const toolScenariosOf = (revision) =>
   Object.entries(TOOL_SCENARIOS).filter(([, { revisions }]) => revisions?.includes(revision) ?? true);
+/** Every `tasks-*` scenario of the suite, run against the fixture host's tasks router. */
+const TASK_SCENARIOS = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-required-task-error',
+  'tasks-status-notifications',
+  'tasks-mrtr-input',
+  'tasks-mrtr-composition',
+];
+/** The suite skips this one whatever the server does (it waits for `subscriptions/listen`). */
+const ALWAYS_SKIPPED = new Set(['tasks-status-notifications']);
 const NODE_22 = await node22();
 const SUITE = await toolEntry('conformance');
 const CONSOLE_TOKEN = 'conformance-console-token';
@@ -149,6 +170,8 @@ try {
     if (!(await runRevision(revision, host.url))) failed = true;
     if (!(await runToolScenarios(revision, fixtures.urls))) failed = true;
   }
+  if (revisions.includes('2026-07-28') && !(await runTaskScenarios(fixtures.urls['tasks-fixtures'])))
+    failed = true;
 } finally {
   clearTimeout(limit);
   await Promise.all([host.stop(), fixtures.stop()]);
@@ -235,6 +258,45 @@ async function runToolScenarios(revision, urls) {
     const baselined = /^ {2}~ /m.test(output) ? ' (failing, as baselined)' : '';
     console.log(`  ${code === 0 ? '✓' : '✗'} ${scenario} on ${tool}: ${results}${baselined}`);
     if (code !== 0) {
+      console.log(output.trimEnd());
+      passed = false;
+    }
+  }
+  return passed;
+}
+
+/**
+ * Each `tasks-*` scenario alone against the tasks router, without `--spec-version` (the suite then
+ * runs it as 2026-07-28, the only revision of the extension), with the tasks baseline.
+ */
+async function runTaskScenarios(url) {
+  console.log('\n=== MCP conformance, tasks scenarios against the fixture host, 2026-07-28 ===');
+  let passed = true;
+  for (const scenario of TASK_SCENARIOS) {
+    const args = [SUITE, 'server', '--url', url, '--scenario', scenario];
+    const outputDir = join(work, 'tasks');
+    const { code, output } = await run(
+      NODE_22,
+      [
+        ...args,
+        '--expected-failures',
+        join(root, 'conformance', 'expected-failures.tasks.yml'),
+        '--output-dir',
+        outputDir,
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, PATH: `${dirname(NODE_22)}:${process.env.PATH ?? ''}`, NO_COLOR: '1' },
+      },
+    );
+    const results = output.match(/^Passed: .*$/m)?.[0] ?? '(the suite printed no result)';
+    const skipped = /\bSKIPPED\b/.test(output) && !ALWAYS_SKIPPED.has(scenario);
+    const baselined = /^ {2}~ /m.test(output) ? ' (failing checks as baselined)' : '';
+    const ok = code === 0 && !skipped;
+    console.log(
+      `  ${ok ? '✓' : '✗'} ${scenario}: ${results}${skipped ? ' (skipped by the suite)' : baselined}`,
+    );
+    if (!ok) {
       console.log(output.trimEnd());
       passed = false;
     }

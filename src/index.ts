@@ -103,6 +103,7 @@ export type {
   ResolvedServer,
   ResolveOptions,
   ServerRecord,
+  TaskSupport,
   ToolAnnotations,
   VerifyToken,
   VerifyTokenContext,

@@ -129,12 +129,20 @@ export interface ServerRecord {
   parameters: Record<string, string>;
   /** The tool's hints (from protocol 2025-03-26); absent or empty: the tool carries none. */
   annotations?: ToolAnnotations;
+  /**
+   * Whether the tool runs as a task (docs/tasks.md): `"forbidden"`, never; `"optional"`, when the
+   * client asks (2025-11-25) or supports it (2026-07-28); `"required"`, only as a task. Absent: `"optional"`.
+   */
+  taskSupport?: TaskSupport;
   createdAt: Date;
   updatedAt: Date;
 }
 
 /** How a server's callers are let in. */
 export type AuthMode = 'code' | 'oauth';
+
+/** Whether a server's tool runs as a task (MCP 2025-11-25 `execution.taskSupport`). */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
 /** The end user every run of a server is attributed to: one per server (per server and signed-in user on an `"oauth"` server), created on first use. */
 export interface EndUser {

@@ -37,6 +37,9 @@ export const resumesStreams = (version: string): boolean => version >= '2025-03-
 /** MCP 2025-11-25 SSE polling: a resumable stream's first event primes the client with an id and no data. */
 export const primesStreams = (version: string): boolean => version >= '2025-11-25';
 
+/** MCP 2025-11-25 brought tasks (`capabilities.tasks`, `task` on `tools/call`, `tasks/*`), experimental in the 2025 era. */
+export const hasLegacyTasks = (version: string): boolean => version >= '2025-11-25' && !modern.has(version);
+
 /** Progress notifications carry a `message` from MCP 2025-03-26 on. */
 export const progressHasMessage = (version: string): boolean => version >= '2025-03-26';
 
@@ -49,6 +52,8 @@ function computeFeatures(version: string): ToolFeatures {
     icons: version >= '2025-11-25',
     audioContent: version >= '2025-03-26',
     resourceLinks: version >= '2025-06-18',
+    // MCP 2025-11-25 only: 2026-07-28 tools carry no `execution` (SEP-2663).
+    taskSupport: version >= '2025-11-25' && !modern.has(version),
   });
 }
 

@@ -7,6 +7,8 @@
  * BENCH_LOAD_APP=query makes `loadApp` what it is in a real host: a query on the host's own `apps`
  * table in the same database (the app's form and outputs as JSON text), instead of a Map lookup;
  * BENCH_APP_CACHE=off then turns the resolver's app cache off (`appCacheTtlMs: 0`).
+ *
+ * BENCH_TASKS=1 passes the store to `mcpServer`, so that tasks live in its database (docs/tasks.md).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -54,6 +56,9 @@ if (postgresUrl) {
     client: 'better-sqlite3',
     connection: { filename: join(folder, 'bench.sqlite') },
     useNullAsDefault: true,
+    // The tasks row writes on every call: WAL with NORMAL sync, the usual setting for an
+    // application's SQLite file, rather than an fsync per statement.
+    ...(process.env.BENCH_TASKS ? { pool: { afterCreate: walMode } } : {}),
   });
   cleanup = async () => {
     await knex.destroy();
@@ -85,6 +90,7 @@ const app = express();
 app.use(
   mcpServer({
     resolveServer: store.resolver(loadApp, appCache),
+    ...(process.env.BENCH_TASKS ? { store } : {}),
     runApp: async ({ inputs }) => ({ outputs: { text: inputs.text } }),
   }),
 );
@@ -107,4 +113,10 @@ async function appsTable(db) {
     const row = await db('apps').where({ id: appId, tenant_id: tenantId }).first();
     return row ? JSON.parse(row.app) : null;
   };
+}
+
+function walMode(connection, done) {
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('synchronous = NORMAL');
+  done(null);
 }

@@ -31,6 +31,11 @@ const parameters = z.record(z.string(), z.string({ error: 'must be a string' }),
 /** Who may call the server: `code` (whoever has its URL) or `oauth` (a signed-in user as well); absent or null keeps it. */
 const authMode = z.enum(['code', 'oauth'], { error: 'must be code or oauth' }).nullish();
 
+/** Whether the tool runs as a task (docs/tasks.md); absent or null keeps it (`optional` on publish). */
+const taskSupport = z
+  .enum(['forbidden', 'optional', 'required'], { error: 'must be forbidden, optional or required' })
+  .nullish();
+
 // Unknown body fields are dropped, not refused: Dify's console ignores them too, and its UI sends extras.
 const body = <T extends z.ZodRawShape>(shape: T) =>
   z.object(shape, { error: 'the request body must be a JSON object' });
@@ -41,6 +46,7 @@ export const PublishBodySchema = body({
   parameters,
   annotations: AnnotationsField,
   auth_mode: authMode,
+  task_support: taskSupport,
 });
 
 /**
@@ -54,6 +60,7 @@ export const UpdateBodySchema = body({
   annotations: AnnotationsField,
   status: z.enum(['active', 'inactive'], { error: 'must be active or inactive' }).nullish(),
   auth_mode: authMode,
+  task_support: taskSupport,
 });
 
 /** Validates a request body; failure is a 400 whose `fields` name every bad field at once. */

@@ -116,6 +116,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
         parameters: body.parameters,
         ...(body.annotations && { annotations: body.annotations }),
         authMode: body.auth_mode ?? 'code',
+        taskSupport: body.task_support ?? 'optional',
       });
       return { status: 201, body: show(server) };
     } catch (error) {
@@ -145,6 +146,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
       ...(body.status ? { status: body.status } : {}),
       ...(body.annotations && { annotations: body.annotations }),
       ...(body.auth_mode ? { authMode: body.auth_mode } : {}),
+      ...(body.task_support ? { taskSupport: body.task_support } : {}),
     });
     if (!updated) throw serverNotFound();
     return { status: 200, body: show(updated) };

@@ -1,5 +1,5 @@
 import { pickAnnotations } from '../tool/annotations.js';
-import type { AuthMode, ServerRecord, ToolAnnotations } from '../types.js';
+import type { AuthMode, ServerRecord, TaskSupport, ToolAnnotations } from '../types.js';
 
 /** A server as the console shows it (README, "Console API"), in Dify's field names. */
 export interface ConsoleServer {
@@ -10,6 +10,8 @@ export interface ConsoleServer {
   status: 'active' | 'inactive';
   /** `code`: whoever has the URL may call it; `oauth`: a user signed in with the host's identity provider as well. */
   auth_mode: AuthMode;
+  /** Whether the tool runs as a task: `forbidden`, `optional` or `required` (docs/tasks.md). */
+  task_support: TaskSupport;
   parameters: Record<string, string>;
   /** The tool's hints; `{}` when it carries none. */
   annotations: ToolAnnotations;
@@ -33,6 +35,7 @@ export function toConsoleServer(
     description: server.description,
     status: server.status,
     auth_mode: server.authMode ?? 'code',
+    task_support: server.taskSupport ?? 'optional',
     parameters: server.parameters,
     annotations: pickAnnotations(server.annotations) ?? {},
     created_at: unixSeconds(server.createdAt),

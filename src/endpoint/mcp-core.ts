@@ -10,6 +10,7 @@ import { resumedHeartbeats } from '../protocol/stream/resume.js';
 import { createRateCheck } from '../store/farm/rate-limit.js';
 import type { StreamEventStore } from '../store/stream-events.js';
 import { Deadlines } from '../util/deadlines.js';
+import { memoryTaskStore } from '../store/tasks/memory-store.js';
 import type { ParsedMcpServerOptions } from './mcp-server-options.js';
 
 /** The protocol core `mcpServer` serves, made from its parsed options, the hook it reports to and the `metrics` sink's emitter. */
@@ -39,6 +40,13 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
     emit,
     humanInputTimeoutMs: config.humanInputTimeoutMs,
     ...(config.signingSecret === undefined ? {} : { signingSecret: config.signingSecret }),
+    tasks: {
+      // With a Knex store, tasks live in its database, shared by the instances; otherwise in this process.
+      store: config.store?.tasks ?? memoryTaskStore(),
+      leaseMs: config.taskLeaseMs,
+      maxResultBytes: config.maxTaskResultBytes,
+      maxTtlMs: config.maxTaskTtlMs,
+    },
   });
   return { core, report, emit };
 }

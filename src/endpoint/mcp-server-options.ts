@@ -5,6 +5,7 @@ import { ConfigurationError } from '../errors/package-errors.js';
 import type { ResolveServer, RunApp } from '../express/types.js';
 import type { McpEventSink } from '../observe/events.js';
 import type { OnCall } from '../observe/on-call.js';
+import { DEFAULT_TASK_OPTIONS } from '../protocol/context.js';
 import type { ErrorContext } from '../protocol/report.js';
 import type { RateLimit } from '../store/farm/rate-limit.js';
 import { isResolverFactory } from '../store/resolver.js';
@@ -138,6 +139,18 @@ export interface McpServerOptions {
    * so that rotating the code voids them (docs/asking-a-person.md, "Signed state").
    */
   signingSecret?: string;
+  /**
+   * Largest result a task keeps, in bytes of JSON; a larger one fails the task with a message that
+   * says so (docs/tasks.md). Default: 10485760 (10 MiB).
+   */
+  maxTaskResultBytes?: number;
+  /** Longest a task is kept after its last change, in ms; a client's `ttl` is capped to it. Default: 86400000 (24 h). */
+  maxTaskTtlMs?: number;
+  /**
+   * How long an instance holds a task it runs without renewing it, in ms: a task whose instance
+   * stopped becomes `failed` within twice this (docs/tasks.md). Default: 30000.
+   */
+  taskLeaseMs?: number;
 }
 
 /** The `auth` option of `mcpServer`; `verifyToken` gets the Express request. */
@@ -193,6 +206,9 @@ const OptionsSchema = z.strictObject({
   ).optional(),
   humanInputTimeoutMs: z.int().positive().max(2_147_483_647).default(DEFAULT_HUMAN_INPUT_TIMEOUT_MS),
   signingSecret: z.string().min(32).optional(),
+  maxTaskResultBytes: z.int().positive().default(DEFAULT_TASK_OPTIONS.maxResultBytes),
+  maxTaskTtlMs: z.int().positive().default(DEFAULT_TASK_OPTIONS.maxTtlMs),
+  taskLeaseMs: z.int().positive().max(2_147_483_647).default(DEFAULT_TASK_OPTIONS.leaseMs),
   auth: AuthOptionsSchema.optional(),
 });
 

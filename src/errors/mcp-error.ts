@@ -3,7 +3,7 @@ export type RequestId = string | number;
 
 /**
  * JSON-RPC error codes used by the endpoint (JSON-RPC 2.0 §5.1, where -32000 to -32099 are left to
- * servers; MCP 2026-07-28 adds -32020 and -32022).
+ * servers; MCP 2026-07-28 adds -32020, -32021 and -32022).
  */
 export const RPC_CODES = {
   PARSE_ERROR: -32700,
@@ -13,6 +13,7 @@ export const RPC_CODES = {
   INTERNAL_ERROR: -32603,
   SERVER_ERROR: -32000,
   HEADER_MISMATCH: -32020,
+  MISSING_REQUIRED_CLIENT_CAPABILITY: -32021,
   UNSUPPORTED_PROTOCOL_VERSION: -32022,
 } as const;
 
@@ -53,6 +54,10 @@ export const ERROR_KINDS = {
   modernInvalidParams: { code: RPC_CODES.INVALID_PARAMS, status: 400 },
   modernUnsupportedVersion: { code: RPC_CODES.UNSUPPORTED_PROTOCOL_VERSION, status: 400 },
   modernMethodNotFound: { code: RPC_CODES.METHOD_NOT_FOUND, status: 404 },
+  // MCP 2026-07-28: a request that needs a capability the client did not declare MUST be 400.
+  missingClientCapability: { code: RPC_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY, status: 400 },
+  // Tasks (docs/tasks.md): a task that failed without a result, told by tasks/result.
+  taskFailed: { code: RPC_CODES.INTERNAL_ERROR, status: 200 },
   // Per-user access (MCP 2025-06-18 "Authorization"): a valid token without the rights it needs.
   forbidden: { code: RPC_CODES.INVALID_REQUEST, status: 403 },
 } as const satisfies Record<string, { code: RpcCode; status: number }>;

@@ -11,6 +11,7 @@ import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
 import type { Signer } from './signing.js';
 import type { ServingTarget } from './target.js';
+import { ReplyStream } from './stream/reply-stream.js';
 import type { ToolCall } from './tool-call.js';
 
 /** How the runs of one core reach a person, in both eras (docs/asking-a-person.md). */
@@ -47,10 +48,12 @@ export function createAsking(signer: Signer, farmed?: FarmedInput): Asking {
 
     askerFor(call: ToolCall<unknown>, run: AskingRun): Asker {
       const { target } = call;
+      // A task's run carries no question yet (docs/tasks.md): its `ask` is the isError result.
+      if (call.runKey !== undefined) return NO_PERSON;
       if (isModernVersion(call.protocolVersion))
         return new RoundsAsker(run, roundsCall(call), parked, signer);
       return new ElicitationAsker(
-        call.observer,
+        call.observer instanceof ReplyStream ? call.observer : undefined,
         target.server,
         call.protocolVersion,
         waiting,
@@ -97,3 +100,6 @@ export function createAsking(signer: Signer, farmed?: FarmedInput): Asking {
 function roundsCall(call: ToolCall<unknown>): RoundsCall {
   return { id: call.id, params: call.params, server: call.target.server, subject: call.target.auth?.subject };
 }
+
+/** The asker of a run no person can be reached from. */
+const NO_PERSON: Asker = { canAsk: false, put() {}, settled() {}, closed() {} };

@@ -6,6 +6,8 @@ import type { OnCall } from '../observe/on-call.js';
 import type { Farm } from '../store/farm/farm.js';
 import type { RateCheck } from '../store/farm/rate-limit.js';
 import { DEFAULT_HUMAN_INPUT_TIMEOUT_MS } from '../tool/ask.js';
+import { memoryTaskStore } from '../store/tasks/memory-store.js';
+import type { TaskStore } from '../store/tasks/types.js';
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types.js';
 import { Deadlines } from '../util/deadlines.js';
@@ -19,6 +21,7 @@ import { Signer } from './signing.js';
 import { type ReplyStreams, replyStreams } from './stream/reply-stream.js';
 import type { Resumability } from './stream/resumability.js';
 import { checkServing, type ServingTarget } from './target.js';
+import { TaskService } from './tasks/service.js';
 import { createToolMethods, type ToolMethods } from './tool-methods.js';
 
 export interface ServerInfo {
@@ -55,7 +58,23 @@ export interface CoreOptions<HostRequest> {
   signingSecret?: string;
   /** How long `run.ask` waits for a person by default, in ms. Default 600000. */
   humanInputTimeoutMs?: number;
+  /** Where tasks live and how long they are kept (docs/tasks.md); absent: in this process, with the defaults. */
+  tasks?: TaskOptions;
 }
+
+/** The task options of `mcpServer`, and the store tasks live in. */
+export interface TaskOptions {
+  store: TaskStore;
+  leaseMs: number;
+  maxResultBytes: number;
+  maxTtlMs: number;
+}
+
+export const DEFAULT_TASK_OPTIONS = {
+  leaseMs: 30_000,
+  maxResultBytes: 10 * 1024 * 1024,
+  maxTtlMs: 24 * 60 * 60 * 1000,
+} as const;
 
 /** What every era's `handle(request, ctx)` is given: the shared services, made once per core. */
 export interface EraContext<HostRequest> {
@@ -68,6 +87,8 @@ export interface EraContext<HostRequest> {
   emit: EmitEvent;
   /** What the replies of `tools/call` that may stream share: heartbeats, resumability. */
   replies: ReplyStreams;
+  /** The endpoint's tasks (docs/tasks.md). */
+  tasks: TaskService;
   /**
    * Looks the URL's server code up, lets the caller of an `"oauth"` server in (401 / 403 otherwise),
    * and checks that it may serve (404 / 503 otherwise), then counts the request against the
@@ -104,6 +125,7 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
   const farmed = farm && resumability && { farm, streams: resumability.store, report };
   const asking = createAsking(new Signer(options.signingSecret), farmed);
   const humanInputTimeoutMs = options.humanInputTimeoutMs ?? DEFAULT_HUMAN_INPUT_TIMEOUT_MS;
+  const taskOptions = options.tasks ?? { store: memoryTaskStore(), ...DEFAULT_TASK_OPTIONS };
   return {
     serverInfo: options.serverInfo,
     methods: createToolMethods({ ...options, asking, humanInputTimeoutMs }),
@@ -111,6 +133,11 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     report,
     emit: options.emit ?? (() => {}),
     replies: replyStreams(options.heartbeatMs ?? 0, options.resumability, report),
+    tasks: new TaskService({
+      ...taskOptions,
+      ...(options.farm ? { farm: options.farm } : {}),
+      report: (error, serverId) => report(error, { phase: 'dispatch', serverId }),
+    }),
 
     async resolveTarget(request, id, countsToRateLimit = true) {
       const { resolved, auth } = await resolveWithAccess(request, id, report, deadline);

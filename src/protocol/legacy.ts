@@ -2,6 +2,7 @@ import { McpError } from '../errors/mcp-error.js';
 import {
   DEFAULT_HEADER_VERSION,
   elicitsOnStream,
+  hasLegacyTasks,
   isLegacyVersion,
   negotiateLegacyVersion,
   SUPPORTED_VERSIONS,
@@ -15,6 +16,13 @@ import type { EndpointRequest } from './request.js';
 import { declaresFormElicitation, issueSessionId } from './session-id.js';
 import { openReplyStream, type ReplyStream } from './stream/reply-stream.js';
 import type { ServingTarget } from './target.js';
+import {
+  LEGACY_TASK_METHODS,
+  LEGACY_TASKS_CAPABILITY,
+  type LegacyTaskRequest,
+  legacyTaskCall,
+  serveLegacyTaskMethod,
+} from './tasks/legacy-wire.js';
 
 /** A legacy-era message once its envelope, id and version are known good. */
 export type LegacyCall =
@@ -43,6 +51,10 @@ export async function handleLegacy<HostRequest>(
   if (call.kind === 'notification') {
     acceptNotification(call, target, ctx);
     return ACCEPTED;
+  }
+  if (call.method === 'tools/call' || LEGACY_TASK_METHODS.has(call.method)) {
+    const tasked = serveTasks({ ...call, target, request }, ctx);
+    if (tasked) return tasked;
   }
   const live =
     call.method === 'tools/call'
@@ -74,6 +86,15 @@ export async function handleLegacy<HostRequest>(
 /** A call whose client may be asked needs a reply that can stream, even without heartbeats. */
 const mayAsk = (call: { protocolVersion: string }, request: EndpointRequest<unknown>): boolean =>
   request.headers.sessionId !== undefined && elicitsOnStream(call.protocolVersion);
+
+/** A task's `tools/call` or a task method (docs/tasks.md); `undefined` for a plain call. */
+function serveTasks<HostRequest>(
+  call: LegacyTaskRequest<HostRequest>,
+  ctx: EraContext<HostRequest>,
+): Promise<EndpointReply> | undefined {
+  if (call.method === 'tools/call') return legacyTaskCall(call, ctx);
+  return serveLegacyTaskMethod(call, ctx);
+}
 
 const isNotificationMethod = (method: string) => method.startsWith('notifications/');
 
@@ -158,11 +179,9 @@ async function initialize(
   const protocolVersion = negotiateLegacyVersion(parsed.data.protocolVersion);
   // The end user is created on the first initialize, named after the client.
   await target.endUser(clientNameOf(parsed.data.clientInfo) ?? DEFAULT_CLIENT_NAME);
-  const result: Record<string, unknown> = {
-    protocolVersion,
-    capabilities: { tools: { listChanged: false } },
-    serverInfo,
-  };
+  const capabilities: Record<string, unknown> = { tools: { listChanged: false } };
+  if (hasLegacyTasks(protocolVersion)) capabilities.tasks = LEGACY_TASKS_CAPABILITY;
+  const result: Record<string, unknown> = { protocolVersion, capabilities, serverInfo };
   if (target.server.description) result.instructions = target.server.description;
   return result;
 }

@@ -1,5 +1,6 @@
+import type { CallId } from '../tool/inflight.js';
+import type { RunObserver } from '../tool/observer.js';
 import type { RequestId } from './messages.js';
-import type { ReplyStream } from './stream/reply-stream.js';
 import type { ServingTarget } from './target.js';
 
 /** What `tools/call` needs to know about the request it serves; the version is explicit, never global. */
@@ -13,8 +14,12 @@ export interface ToolCall<HostRequest> {
   request: HostRequest;
   /** The client's name for its end user record, when the request tells it. */
   clientName?: string;
-  /** The call's reply when it may stream, which follows the run (see `ReplyStream`). */
-  observer?: ReplyStream;
+  /** Follows the run: the call's reply when it may stream (see `ReplyStream`), or its task. */
+  observer?: RunObserver;
+  /** See `ToolRun.runKey`: a task's run is stopped by its own key, never by the request's id. */
+  runKey?: CallId;
+  /** See `ToolRun.untimed`. */
+  untimed?: boolean;
   /** The request's `Mcp-Session-Id` (legacy era), which says whether its client can be asked. */
   sessionId?: string;
 }

@@ -7,8 +7,8 @@ import type { RunInputs } from '../tool/arguments.js';
 import type { AskChannel, InputRequired } from '../tool/ask.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
-import { callScope } from '../tool/inflight.js';
-import type { CallObservation } from '../tool/observer.js';
+import { type CallId, callScope } from '../tool/inflight.js';
+import type { CallObservation, RunObserver } from '../tool/observer.js';
 import { createToolRuns } from '../tool/runs.js';
 import { type AppTool, createToolCache, type ToolNamer } from '../tool/tool.js';
 import type { EndUser, RunApp } from '../types.js';
@@ -112,11 +112,30 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
       observer: call.observer,
       observed,
       asks: call,
+      ...(call.runKey === undefined ? {} : { runKey: call.runKey }),
+      ...(call.untimed ? { untimed: true } : {}),
       ...(call.target.auth ? { auth: call.target.auth } : {}),
     });
   }
 
+  /** The call's params and its tool, or the error that refuses the call before anything runs. */
+  function checkCall(call: Pick<ToolCall<HostRequest>, 'id' | 'params' | 'target'>) {
+    const params = isCallToolParams(call.params) ? call.params : parseCallParams(call);
+    const tool = toolFor(call.target.app, call.target.server);
+    if (params.name !== tool.name) {
+      throw new McpError('unknownTool', `Unknown tool: ${params.name}`, undefined, call.id);
+    }
+    return { params, tool };
+  }
+
   return {
+    checkCall,
+
+    /** Stops the run registered under `key` in that scope (`callScope`), if it runs in this process. */
+    stop(scope: string, key: CallId): boolean {
+      return runs.cancel(scope, key);
+    },
+
     listTools(target: ServingTarget, protocolVersion: string): SerializedResult {
       const descriptor = toolFor(target.app, target.server).describe(featuresOf(protocolVersion));
       let result = listResults.get(descriptor);
@@ -135,12 +154,8 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
       let observing: CallObservation | Promise<CallObservation>;
       let checked: CheckedCall<HostRequest>;
       try {
-        const params = isCallToolParams(call.params) ? call.params : parseCallParams(call);
+        const { params, tool } = checkCall(call);
         const { server, app } = call.target;
-        const tool = toolFor(app, server);
-        if (params.name !== tool.name) {
-          throw new McpError('unknownTool', `Unknown tool: ${params.name}`, undefined, call.id);
-        }
         // MCP 2026-07-28: a retry that carries the state of a run waiting for answers resumes it.
         if (call.params.requestState !== undefined && isModernVersion(call.protocolVersion))
           return options.asking.resume(call) as Promise<CallToolResult | InputRequired>;

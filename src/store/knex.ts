@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ServerExistsError } from '../errors/package-errors.js';
-import type { AuthMode, EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
+import type { AuthMode, EndUser, LoadApp, ResolveServer, ServerRecord, TaskSupport } from '../types.js';
 import { parseFactoryOptions } from '../util/factory-options.js';
 import { annotationsToColumn, withAnnotations } from './annotations.js';
 import { CodeCache } from './cache.js';
@@ -11,12 +11,13 @@ import { dialectOf, type UniqueConstraint } from './dialect.js';
 import { EndUserCache } from './end-user-cache.js';
 import { knexFarm } from './knex-farm.js';
 import { assertKnexInstance } from './knex-instance.js';
-import { requireMigrations } from './migration-required.js';
+import { guardMissingTables, requireMigrations } from './migration-required.js';
 import { withCodeRedacted } from './redact.js';
 import { resolverFactory, storeResolver } from './resolver.js';
 import { StaleIfError } from './stale.js';
 import { storeOptionsSchema } from './store-options.js';
 import { tableNames } from './tables.js';
+import { knexTaskStore } from './tasks/knex-store.js';
 import type { KnexServerStore, NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
 
 /** Options of `knexServerStore`. */
@@ -49,6 +50,7 @@ interface ServerRow {
   server_code: string;
   status: 'active' | 'inactive';
   auth_mode: AuthMode;
+  task_support: TaskSupport;
   parameters: string;
   /** JSON text of the tool's hints; NULL when there are none. */
   annotations: string | null;
@@ -72,6 +74,7 @@ function toServer(row: ServerRow): ServerRecord {
     serverCode: row.server_code,
     status: row.status,
     authMode: row.auth_mode,
+    taskSupport: row.task_support,
     parameters: JSON.parse(row.parameters) as Record<string, string>,
     createdAt: new Date(Number(row.created_at)),
     updatedAt: new Date(Number(row.updated_at)),
@@ -171,6 +174,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
         description: input.description,
         status: 'active' as const,
         auth_mode: input.authMode ?? 'code',
+        task_support: input.taskSupport ?? 'optional',
         parameters: JSON.stringify(input.parameters),
         annotations: annotationsToColumn(input.annotations),
         created_at: now,
@@ -225,6 +229,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       if (changes.annotations !== undefined) values.annotations = annotationsToColumn(changes.annotations);
       if (changes.status !== undefined) values.status = changes.status;
       if (changes.authMode !== undefined) values.auth_mode = changes.authMode;
+      if (changes.taskSupport !== undefined) values.task_support = changes.taskSupport;
       return change(id, values);
     },
 
@@ -291,5 +296,6 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   }
 
   const guarded = requireMigrations(store, [tables.servers, tables.endUsers], storeResolver);
-  return { ...guarded, farm, streams, close: () => farm?.close() ?? Promise.resolve() };
+  const tasks = guardMissingTables(knexTaskStore(knex, tables), [tables.tasks]);
+  return { ...guarded, farm, streams, tasks, close: () => farm?.close() ?? Promise.resolve() };
 }

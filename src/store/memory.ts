@@ -55,6 +55,7 @@ export function memoryServerStore(): ServerStore {
         serverCode: generateServerCode(),
         status: 'active',
         authMode: input.authMode ?? 'code',
+        taskSupport: input.taskSupport ?? 'optional',
         createdAt: now,
         updatedAt: now,
       };
@@ -78,6 +79,7 @@ export function memoryServerStore(): ServerStore {
         if (changes.annotations !== undefined) withAnnotations(server, changes.annotations);
         if (changes.status !== undefined) server.status = changes.status;
         if (changes.authMode !== undefined) server.authMode = changes.authMode;
+        if (changes.taskSupport !== undefined) server.taskSupport = changes.taskSupport;
       });
     },
     async rotateCode(id) {

@@ -4,6 +4,7 @@ import { dialectOf } from './dialect.js';
 import { serverAuthMode } from './migration-auth-mode.js';
 import { migrateOptionsSchema, rollbackOptionsSchema } from './store-options.js';
 import { type TableNames, tableNames } from './tables.js';
+import { createTasks, serverTaskSupport } from './tasks/migration.js';
 
 /** Options of `migrate`. */
 export interface MigrateOptions {
@@ -195,11 +196,13 @@ const MIGRATIONS: Migration[] = [
       await knex.schema.dropTable(streams);
     },
   },
+  createTasks,
+  serverTaskSupport,
   {
     // The JSON-RPC id of the request a stream answers, as JSON text, so that a resumed stream
     // whose run was lost can end with a response to that request (docs/http-contract.md,
     // "Resumable streams"). Streams stored before have none.
-    name: '0010_stream_request_ids',
+    name: '0011_stream_request_ids',
     async up(knex, { streams }) {
       await knex.schema.alterTable(streams, (table) => {
         table.text('request_id').nullable();

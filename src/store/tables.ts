@@ -11,6 +11,8 @@ export interface TableNames {
   /** Resumable streams: one row per stream, bound to its server, and its events. */
   streams: string;
   streamEvents: string;
+  /** Tasks (MCP 2025-11-25 "Tasks"): runs a client fetches the result of later. */
+  tasks: string;
   /** The trigger, and its function, that announce every change of a server (PostgreSQL only). */
   serverChangeTrigger: string;
   /** PostgreSQL `NOTIFY` channels between the instances of a farm. */
@@ -37,6 +39,8 @@ export interface TableNames {
     authMode: string;
     endUserServerSubject: string;
     toolProviderName: string;
+    taskStatus: string;
+    taskSupport: string;
   };
 }
 
@@ -52,6 +56,7 @@ export function tableNames(prefix: string): TableNames {
     rateLimits: `${prefix}mcp_rate_limits`,
     streams: `${prefix}mcp_streams`,
     streamEvents: `${prefix}mcp_stream_events`,
+    tasks: `${prefix}mcp_tasks`,
     serverChangeTrigger: `${servers}_notify_change`,
     channels: {
       serverChanged: `${servers}_changed`,
@@ -68,6 +73,8 @@ export function tableNames(prefix: string): TableNames {
       authMode: `${servers}_auth_mode_check`,
       endUserServerSubject: `${endUsers}_server_subject_unique`,
       toolProviderName: `${toolProviders}_tenant_name_unique`,
+      taskStatus: `${prefix}mcp_tasks_status_check`,
+      taskSupport: `${servers}_task_support_check`,
     },
   };
 }

@@ -5,10 +5,12 @@ import type {
   ResolveOptions,
   ResolveServer,
   ServerRecord,
+  TaskSupport,
   ToolAnnotations,
 } from '../types.js';
 import type { Farm } from './farm/farm.js';
 import type { StreamEventStore } from './stream-events.js';
+import type { TaskStore } from './tasks/types.js';
 
 /** What a new server needs; the store draws its id and code. */
 export interface NewServer {
@@ -21,6 +23,8 @@ export interface NewServer {
   annotations?: ToolAnnotations;
   /** Default `"code"`. */
   authMode?: AuthMode;
+  /** Whether the tool runs as a task (docs/tasks.md). Default `"optional"`. */
+  taskSupport?: TaskSupport;
 }
 
 /** The editable fields of a server; absent fields are kept. */
@@ -32,6 +36,7 @@ export interface ServerChanges {
   annotations?: ToolAnnotations;
   status?: 'active' | 'inactive';
   authMode?: AuthMode;
+  taskSupport?: TaskSupport;
 }
 
 /**
@@ -72,6 +77,8 @@ export interface ServerStore {
   readonly farm?: Farm;
   /** Where streamed replies are kept so that a client can resume them; only the Knex store has it. */
   readonly streams?: StreamEventStore;
+  /** Where tasks live, shared by the instances that share the store; only the Knex store has it. */
+  readonly tasks?: TaskStore;
 }
 
 /** The Knex store, with the one connection of its own it may open. */

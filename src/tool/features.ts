@@ -6,7 +6,8 @@
  * - `toolErrorsAsResults`: arguments that fail are a tool result, not a JSON-RPC error (MCP 2025-11-25, SEP-1303);
  * - `icons`: the tool's `icons` (MCP 2025-11-25 on);
  * - `audioContent`: `audio` content blocks in results (MCP 2025-03-26 on);
- * - `resourceLinks`: `resource_link` content blocks in results (MCP 2025-06-18 on).
+ * - `resourceLinks`: `resource_link` content blocks in results (MCP 2025-06-18 on);
+ * - `taskSupport`: the tool's `execution.taskSupport` (MCP 2025-11-25 only; docs/tasks.md).
  */
 export interface ToolFeatures {
   readonly annotations: boolean;
@@ -15,4 +16,5 @@ export interface ToolFeatures {
   readonly icons: boolean;
   readonly audioContent: boolean;
   readonly resourceLinks: boolean;
+  readonly taskSupport: boolean;
 }

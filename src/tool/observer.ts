@@ -25,6 +25,11 @@ export interface RunObserver {
    * (docs/http-contract.md, "Long runs").
    */
   ready?(): Promise<void> | undefined;
+  /**
+   * The app threw something other than an `AppRunError`: its result is the opaque error result, and
+   * a task ends `failed` rather than `completed` (MCP 2026-07-28 tasks extension).
+   */
+  appFailed?(): void;
 }
 
 /**

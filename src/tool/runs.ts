@@ -124,13 +124,13 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
     this.#run = appRunOf(call, endUser, this);
     this.#inflightKey = this.#shared.inflight.add(
       callScope(call.server.id, call.auth?.subject),
-      call.id,
+      call.runKey ?? call.id,
       this,
     );
     // May stop the run at once, when the client has already gone.
     this.#unwatch = call.onClosed(() => this.stop());
     if (this.stopped) return;
-    this.#deadline = this.#shared.timeouts?.add(this);
+    if (!call.untimed) this.#deadline = this.#shared.timeouts?.add(this);
     this.#start(this.#run);
   }
 
@@ -186,6 +186,7 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
       return;
     }
     this.#appFailed = true;
+    this.#observer?.appFailed?.();
     this.#report(error, 'run');
     this.#settle(errorResult('the app failed to run'));
   }

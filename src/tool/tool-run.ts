@@ -34,6 +34,13 @@ export interface ToolRun<HostRequest>
   endUser: EndUser | Promise<EndUser>;
   /** The JSON-RPC id, by which `notifications/cancelled` names the call. */
   id: CallId;
+  /**
+   * The key the run is stopped by instead of `id`, when the client's `notifications/cancelled`
+   * must not reach it (a task's run, which only `tasks/cancel` stops).
+   */
+  runKey?: CallId;
+  /** Not bounded by `callTimeoutMs` (a task's run, which outlives any request). */
+  untimed?: boolean;
   tool: AppTool;
   features: ToolFeatures;
   /**

@@ -41,25 +41,43 @@ function buildTool(
   const icons = app.icon && /^(https:|data:)/i.test(app.icon) ? [{ src: app.icon }] : undefined;
 
   const annotations = pickAnnotations(server.annotations);
+  const taskSupport = server.taskSupport ?? 'optional';
+  // Where the tool carries no `execution.taskSupport`, a tool that runs only as a task says so.
+  const noted = (note: string) =>
+    taskSupport === 'required' ? `${description}${description ? '\n\n' : ''}${note}` : description;
+  const untasked = noted(TASK_ONLY);
 
   // Exactly the keys each revision knows: older clients validate tool shapes strictly.
-  const basic = Object.freeze({ name, description, inputSchema });
+  const basic = Object.freeze({ name, description: untasked, inputSchema });
   // MCP 2025-03-26 added `annotations`; a tool without hints carries no field at all.
   const annotated = annotations ? Object.freeze({ ...basic, annotations }) : basic;
   const structured = Object.freeze({
     name,
     title: app.name,
-    description,
+    description: untasked,
     inputSchema,
     outputSchema,
     ...(annotations && { annotations }),
   });
-  const withIcons = icons ? Object.freeze({ ...structured, icons }) : structured;
+  // MCP 2025-11-25 added `icons` and `execution.taskSupport` together; 2026-07-28 keeps the icons
+  // and drops `execution`: there the server decides which calls become tasks (SEP-2663).
+  const tasked = Object.freeze({
+    ...structured,
+    description,
+    ...(icons && { icons }),
+    execution: Object.freeze({ taskSupport }),
+  });
+  const modern = Object.freeze({
+    ...structured,
+    description: noted(TASK_ONLY_MODERN),
+    ...(icons && { icons }),
+  });
 
   return {
     name,
     describe(features) {
-      if (features.icons) return withIcons;
+      if (features.taskSupport) return tasked;
+      if (features.icons) return modern;
       if (features.structured) return structured;
       return features.annotations ? annotated : basic;
     },
@@ -69,6 +87,13 @@ function buildTool(
     fileOutputs: declaredFileOutputs(app),
   };
 }
+
+/** What a client of a revision without tasks reads of a tool that runs only as a task. */
+const TASK_ONLY =
+  'This tool runs only as a task (MCP tasks, protocol 2025-11-25 or later); this client cannot call it.';
+/** The same, for a 2026-07-28 client, which can call it once it declares the tasks extension. */
+const TASK_ONLY_MODERN =
+  'This tool runs only as a task: call it with the io.modelcontextprotocol/tasks extension declared.';
 
 /**
  * How many of the servers that share one app object keep their tool built (about 4 KB each for a

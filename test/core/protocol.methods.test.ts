@@ -34,7 +34,10 @@ describe('methods', () => {
         200,
         rpcResult(1, {
           protocolVersion: '2025-11-25',
-          capabilities: { tools: { listChanged: false } },
+          capabilities: {
+            tools: { listChanged: false },
+            tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+          },
           serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
           instructions: DESCRIPTIONS.textStats,
         }),
@@ -48,7 +51,10 @@ describe('methods', () => {
         200,
         rpcResult(1, {
           protocolVersion: '2025-11-25',
-          capabilities: { tools: { listChanged: false } },
+          capabilities: {
+            tools: { listChanged: false },
+            tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+          },
           serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
         }),
       );
@@ -62,7 +68,10 @@ describe('methods', () => {
         200,
         rpcResult('i', {
           protocolVersion: '2025-11-25',
-          capabilities: { tools: { listChanged: false } },
+          capabilities: {
+            tools: { listChanged: false },
+            tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+          },
           serverInfo: { name: 'acme-apps', version: '7.1.0' },
           instructions: DESCRIPTIONS.textStats,
         }),

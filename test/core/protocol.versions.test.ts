@@ -63,7 +63,14 @@ describe('protocol versions', () => {
 
   const initializeResult = (protocolVersion: string) => ({
     protocolVersion,
-    capabilities: { tools: { listChanged: false } },
+    // MCP 2025-11-25 brought tasks.
+    capabilities:
+      protocolVersion >= '2025-11-25'
+        ? {
+            tools: { listChanged: false },
+            tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+          }
+        : { tools: { listChanged: false } },
     serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
     instructions: DESCRIPTIONS.textStats,
   });
@@ -187,7 +194,7 @@ describe('protocol versions', () => {
     it.each([
       ['2025-03-26', FAQ_BOT_BASIC],
       ['2025-06-18', FAQ_BOT_STRUCTURED],
-      ['2025-11-25', FAQ_BOT_STRUCTURED],
+      ['2025-11-25', { ...FAQ_BOT_STRUCTURED, execution: { taskSupport: 'optional' } }],
     ])('%s never shows an icon that is not https or data', async (version, tool) => {
       expectRpcReply(await listAt(version, world.codes.faqBot), 200, rpcResult(1, { tools: [tool] }));
     });

@@ -49,6 +49,7 @@ describeEach(storeKinds)('the store contract on $name', (kind) => {
         serverCode: expect.stringMatching(CODE),
         status: 'active',
         authMode: 'code',
+        taskSupport: 'optional',
         parameters: { text: 'The text to analyse' },
         createdAt: expect.any(Date),
         updatedAt: expect.any(Date),

@@ -50,6 +50,7 @@ describeEach(databases)('annotations through the console on $name', (kind) => {
       description: 'Capitalises words',
       status: 'active',
       auth_mode: 'code',
+      task_support: 'optional',
       parameters: {},
       annotations: { readOnlyHint: true, openWorldHint: false },
       created_at: expect.any(Number),

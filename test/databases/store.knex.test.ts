@@ -34,7 +34,9 @@ const MIGRATIONS = [
   '0006_notify_server_changes',
   '0007_create_rate_limits',
   '0008_create_stream_events',
-  '0010_stream_request_ids',
+  '0009_create_tasks',
+  '0010_server_task_support',
+  '0011_stream_request_ids',
 ];
 
 /** Counts the queries a Knex instance sends while it is attached. */

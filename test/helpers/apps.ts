@@ -243,7 +243,13 @@ export const TEXT_STATS_TOOL = (() => {
       required: ['word_count', 'top_words'],
     },
   };
-  return { basic, structured, withIcons: { ...structured, icons: [{ src: TEXT_STATS.icon }] } };
+  // MCP 2025-11-25 brought icons and `execution.taskSupport` together.
+  const withIcons = {
+    ...structured,
+    icons: [{ src: TEXT_STATS.icon }],
+    execution: { taskSupport: 'optional' },
+  };
+  return { basic, structured, withIcons };
 })();
 
 /** A code that looks like one but belongs to nobody. */

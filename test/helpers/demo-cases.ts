@@ -36,6 +36,12 @@ export interface DemoCase {
   invalid: Call[];
 }
 
+/** A tool as every revision but 2025-11-25 lists it, and the package's own client keeps it: without `execution`. */
+export function withoutExecution(tool: Record<string, unknown>): Record<string, unknown> {
+  const { execution: _, ...rest } = tool;
+  return rest;
+}
+
 export const answer = (text: string): Call['result'] => ({
   content: [{ type: 'text', text }],
   structuredContent: { answer: text },
@@ -56,6 +62,7 @@ export const DEMO_CASES: DemoCase[] = [
     name: 'Text Stats',
     mode: 'workflow',
     tool: {
+      execution: { taskSupport: 'optional' },
       name: 'Text_Stats',
       title: 'Text Stats',
       description: 'Counts the words and characters of a text and finds its most frequent words.',
@@ -131,6 +138,7 @@ export const DEMO_CASES: DemoCase[] = [
     name: 'FAQ Bot',
     mode: 'chat',
     tool: {
+      execution: { taskSupport: 'optional' },
       name: 'FAQ_Bot',
       title: 'FAQ Bot',
       description: `Answers questions about opening hours, prices and refunds.\n\n${HOW_TO_CONTINUE}`,
@@ -176,6 +184,7 @@ export const DEMO_CASES: DemoCase[] = [
     name: 'Support Desk',
     mode: 'advanced-chat',
     tool: {
+      execution: { taskSupport: 'optional' },
       name: 'Support_Desk',
       title: 'Support Desk',
       description: "Files a support request and confirms it, tagged with the customer's tier.",
@@ -223,6 +232,7 @@ export const DEMO_CASES: DemoCase[] = [
     name: 'Calculator Agent',
     mode: 'agent-chat',
     tool: {
+      execution: { taskSupport: 'optional' },
       name: 'Calculator_Agent',
       title: 'Calculator Agent',
       description:
@@ -247,6 +257,7 @@ export const DEMO_CASES: DemoCase[] = [
     name: 'Title Case',
     mode: 'completion',
     tool: {
+      execution: { taskSupport: 'optional' },
       name: 'Title_Case',
       title: 'Title Case',
       description: 'Rewrites a text in Title Case.',
@@ -273,6 +284,7 @@ export const DEMO_CASES: DemoCase[] = [
     name: 'Slow Report',
     mode: 'workflow',
     tool: {
+      execution: { taskSupport: 'optional' },
       name: 'Slow_Report',
       title: 'Slow Report',
       annotations: READ_ONLY,
@@ -335,6 +347,7 @@ DEMO_CASES.push({
   name: 'Remote Text Stats',
   mode: 'workflow',
   tool: {
+    execution: { taskSupport: 'optional' },
     name: 'Remote_Text_Stats',
     title: 'Remote Text Stats',
     annotations: { readOnlyHint: true, openWorldHint: true },

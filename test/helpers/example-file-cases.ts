@@ -40,6 +40,7 @@ export const FILE_DEMO_CASES = [
     tool: {
       name: 'Image_Facts',
       title: 'Image Facts',
+      execution: { taskSupport: 'optional' },
       description:
         'Tells the format, size and dimensions of an image sent as a base64 data: URL (other URLs are described, not downloaded), and draws its identicon.',
       inputSchema: {
@@ -81,6 +82,7 @@ export const FILE_DEMO_CASES = [
     tool: {
       name: 'Manual_Finder',
       title: 'Manual Finder',
+      execution: { taskSupport: 'optional' },
       description: 'Finds the PDF manual of a product and answers with a link to it.',
       inputSchema: {
         type: 'object',

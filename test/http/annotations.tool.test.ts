@@ -50,6 +50,7 @@ function toolAt(version: string, annotations?: ToolAnnotations): Record<string, 
     outputSchema: { type: 'object' },
     ...hints,
     ...(version >= '2025-11-25' && { icons: [{ src: WORD_COUNT.icon }] }),
+    ...(version === '2025-11-25' && { execution: { taskSupport: 'optional' } }),
   };
 }
 

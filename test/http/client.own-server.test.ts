@@ -25,7 +25,7 @@ import {
   textStats,
   titleCase,
 } from '../helpers/apps.js';
-import { DEMO_CASES, SERVER_INFO, TEXT_STATS_OUTPUTS } from '../helpers/demo-cases.js';
+import { DEMO_CASES, SERVER_INFO, TEXT_STATS_OUTPUTS, withoutExecution } from '../helpers/demo-cases.js';
 import { FILE_DEMO_CASES } from '../helpers/example-file-cases.js';
 import { structuredResult } from '../helpers/remote-servers.js';
 
@@ -100,8 +100,8 @@ describe.each([
       expect(connection.protocolVersion).toBe(version);
       expect(connection.transport).toBe('streamable-http');
       expect(connection.serverInfo).toEqual(SERVER_INFO);
-      // The tool exactly as the example's clients see it, its hints included.
-      expect(tools).toEqual([DEMO_CASES[0]!.tool]);
+      // The tool exactly as the example's clients see it, its hints included; this client keeps no `execution`.
+      expect(tools).toEqual([withoutExecution(DEMO_CASES[0]!.tool)]);
     });
 
     it('a workflow: its outputs are the variables, and the run got the arguments in that era', async () => {

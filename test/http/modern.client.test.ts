@@ -54,6 +54,8 @@ describe('the official v2 client on protocol 2026-07-28', () => {
   let world: World;
   let host: Host;
   let legacyTools: unknown;
+  /** The same, as 2025-11-25 lists it: with `execution.taskSupport`. */
+  let handshakeTools: unknown;
   const clients: { close(): Promise<void> }[] = [];
 
   beforeAll(async () => {
@@ -63,7 +65,9 @@ describe('the official v2 client on protocol 2026-07-28', () => {
     // The 2025-11-25 view of the same tool, through the v1 client's handshake.
     const legacy = new LegacyClient({ name: 'legacy-client', version: '1.0.0' });
     await legacy.connect(new LegacyTransport(endpoint(world.codes.textStats)));
-    legacyTools = (await legacy.listTools()).tools;
+    // 2026-07-28 tools carry no `execution` (SEP-2663: the server decides which calls become tasks).
+    handshakeTools = (await legacy.listTools()).tools;
+    legacyTools = (handshakeTools as { execution?: unknown }[]).map(({ execution: _, ...tool }) => tool);
     await legacy.close();
   });
   afterEach(async () => {
@@ -101,7 +105,7 @@ describe('the official v2 client on protocol 2026-07-28', () => {
       expect(exchanges[0]?.reply?.result).toEqual({
         resultType: 'complete',
         supportedVersions: [...SUPPORTED_VERSIONS],
-        capabilities: { tools: {} },
+        capabilities: { tools: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
         instructions: DESCRIPTIONS.textStats,
         ttlMs: 60_000,
         cacheScope: 'private',
@@ -269,9 +273,9 @@ describe('the official v2 client on protocol 2026-07-28', () => {
 
     expect(client.getProtocolEra()).toBe('legacy');
     expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
-    expect((await client.listTools()).tools).toEqual(legacyTools);
+    expect((await client.listTools()).tools).toEqual(handshakeTools);
     expect(exchanges[0]?.method).toBe('initialize');
-    expect(exchanges.at(-1)?.reply?.result).toEqual({ tools: legacyTools });
+    expect(exchanges.at(-1)?.reply?.result).toEqual({ tools: handshakeTools });
   });
 });
 

@@ -240,6 +240,9 @@ describe('mcpServer options', () => {
       maxInlineResultBytes: 4 * 1024 * 1024,
       heartbeatMs: 10_000,
       humanInputTimeoutMs: 600_000,
+      maxTaskResultBytes: 10 * 1024 * 1024,
+      maxTaskTtlMs: 24 * 60 * 60 * 1000,
+      taskLeaseMs: 30_000,
       onError: 'function',
     });
   });

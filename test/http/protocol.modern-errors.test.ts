@@ -265,7 +265,10 @@ describe('the 2026-07-28 era: errors', () => {
         200,
         rpcResult(60, {
           protocolVersion: '2025-11-25',
-          capabilities: { tools: { listChanged: false } },
+          capabilities: {
+            tools: { listChanged: false },
+            tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+          },
           serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
           instructions: DESCRIPTIONS.textStats,
         }),

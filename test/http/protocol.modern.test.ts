@@ -32,7 +32,7 @@ describe('the 2026-07-28 era: results and headers', () => {
         rpcResult(1, {
           resultType: 'complete',
           supportedVersions: ALL_VERSIONS,
-          capabilities: { tools: {} },
+          capabilities: { tools: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
           instructions: DESCRIPTIONS.textStats,
           ttlMs: 60_000,
           cacheScope: 'private',
@@ -54,7 +54,7 @@ describe('the 2026-07-28 era: results and headers', () => {
         rpcResult(2, {
           resultType: 'complete',
           supportedVersions: ALL_VERSIONS,
-          capabilities: { tools: {} },
+          capabilities: { tools: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
           ttlMs: 60_000,
           cacheScope: 'private',
           _meta: SERVER_INFO,
@@ -68,8 +68,10 @@ describe('the 2026-07-28 era: results and headers', () => {
       });
       const reply = await post(modern(3, 'tools/list', { cursor: 'ignored' }), standardHeaders('tools/list'));
 
-      const { tools } = (legacy.json as { result: { tools: unknown[] } }).result;
-      expect(tools).toHaveLength(1);
+      const listed = (legacy.json as { result: { tools: Record<string, unknown>[] } }).result.tools;
+      expect(listed).toHaveLength(1);
+      // The same tool, without the 2025-11-25 `execution` (SEP-2663: the server decides which calls are tasks).
+      const tools = listed.map(({ execution: _, ...tool }) => tool);
       expectRpcReply(
         reply,
         200,

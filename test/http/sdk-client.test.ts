@@ -56,7 +56,10 @@ describe.each(hostVariants)('the official MCP SDK client on $name', (variant) =>
       expect(transport.protocolVersion).toBe('2025-11-25');
       expect(transport.sessionId).toBeUndefined();
       expect(client.getServerVersion()).toEqual({ name: 'express-app-mcp', version: PACKAGE_VERSION });
-      expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
+      expect(client.getServerCapabilities()).toEqual({
+        tools: { listChanged: false },
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      });
       expect(client.getInstructions()).toBe(DESCRIPTIONS.textStats);
     } finally {
       await client.close();

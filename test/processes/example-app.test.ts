@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answeredInConversation } from '../helpers/conversations.js';
 import {
@@ -21,6 +22,7 @@ import {
   SLOW_REPORT_STAGES,
   slowReportResult,
   TEXT_STATS_OUTPUTS,
+  withoutExecution,
 } from '../helpers/demo-cases.js';
 import { TAGLINE_NODES, TAGLINE_OUTPUTS } from '../helpers/framework-cases.js';
 import { describeEach } from '../helpers/postgres.js';
@@ -133,7 +135,10 @@ describeEach(databaseKinds)('the example app on $name, started with npm start', 
 
     it('initializes with the server info and the description as instructions', () => {
       expect(client.getServerVersion()).toEqual(SERVER_INFO);
-      expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
+      expect(client.getServerCapabilities()).toEqual({
+        tools: { listChanged: false },
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      });
       expect(client.getInstructions()).toBe(demo.instructions ?? demo.tool.description);
     });
 
@@ -200,6 +205,36 @@ describeEach(databaseKinds)('the example app on $name, started with npm start', 
         isError: false,
       });
       expect(notes).toEqual(TAGLINE_NODES.map((node, index) => ({ progress: index + 1, message: node })));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the Slow Report runs as a task: created at once, its stage as the status message, its result fetched later', async () => {
+    const client = await sdkClient(urlOf('Slow Report'));
+    try {
+      const stream = client.experimental.tasks.callToolStream(
+        { name: 'Slow_Report', arguments: { topic: 'tides', seconds: 3 } },
+        CallToolResultSchema,
+        { task: { ttl: 60_000 } },
+      );
+      const created = (await stream.next()).value as {
+        type: string;
+        task: { taskId: string; status: string };
+      };
+      expect(created).toMatchObject({ type: 'taskCreated', task: { status: 'working' } });
+      const { taskId } = created.task;
+      await expect
+        .poll(async () => (await client.experimental.tasks.getTask(taskId)).statusMessage, {
+          timeout: 10_000,
+        })
+        .toMatch(/^stage [1-5] of 5: /);
+      const messages = [];
+      for await (const message of stream) messages.push(message);
+      const { _meta, ...result } = (messages.at(-1) as { result: Record<string, unknown> }).result;
+      expect(result).toEqual(slowReportResult('tides'));
+      expect(_meta).toEqual({ 'io.modelcontextprotocol/related-task': { taskId } });
+      expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ status: 'completed' });
     } finally {
       await client.close();
     }
@@ -294,7 +329,8 @@ describeEach(databaseKinds)('the example app on $name, started with npm start', 
     expect(await remote.request(2, 'tools/list', {})).toEqual({
       jsonrpc: '2.0',
       id: 2,
-      result: { tools: [DEMO_CASES[3]!.tool] },
+      // 2025-06-18 has no tasks: the tool carries no `execution`.
+      result: { tools: [withoutExecution(DEMO_CASES[3]!.tool)] },
     });
     expect(
       await remote.request(3, 'tools/call', {
@@ -328,6 +364,7 @@ describeEach(databaseKinds)('the example app on $name, started with npm start', 
       description: 'Rewrites a text in Title Case.',
       status: 'active',
       auth_mode: 'code',
+      task_support: 'optional',
       parameters: {},
       annotations: READ_ONLY,
       created_at: expect.any(Number),
@@ -353,7 +390,7 @@ describeEach(databaseKinds)('the example app on $name, started with npm start', 
         headers: {},
         timeout_ms: 30_000,
         call_timeout_ms: 300_000,
-        tools: [DEMO_CASES[0]!.tool],
+        tools: [withoutExecution(DEMO_CASES[0]!.tool)],
         tools_updated_at: expect.any(Number),
         created_at: expect.any(Number),
         updated_at: expect.any(Number),

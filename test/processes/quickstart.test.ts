@@ -126,6 +126,7 @@ interface ConsoleServerJson {
 
 const SUMMARIZE_TOOL = {
   name: 'Summarize',
+  execution: { taskSupport: 'optional' },
   title: 'Summarize',
   description: 'Shortens a text to its first sentence.',
   inputSchema: {
@@ -138,6 +139,7 @@ const SUMMARIZE_TOOL = {
 
 const HELP_DESK_TOOL = {
   name: 'Help_Desk',
+  execution: { taskSupport: 'optional' },
   title: 'Help Desk',
   description: 'Answers questions about our product.',
   inputSchema: {

@@ -17,6 +17,14 @@ import { openReplyStream, type ReplyStream } from '../stream/reply-stream.js';
 import type { ServingTarget } from '../target.js';
 import { type Envelope, EnvelopeSchema, NotificationEnvelopeSchema, parseEnvelope } from './envelope.js';
 import { crossCheck, headerMismatch, readModernHeaders, requireHeaders } from './headers.js';
+import {
+  declaresTasks,
+  MODERN_TASK_METHODS,
+  modernTaskCall,
+  serveModernTaskMethod,
+  TASKS_EXTENSION,
+  tasksExtensionRequired,
+} from './tasks.js';
 
 /**
  * How long a client may reuse a `tools/list` or `server/discover` answer (MCP 2026-07-28
@@ -27,7 +35,7 @@ export const LIST_TTL_MS = 60_000;
 const CACHE_SCOPE = 'private';
 
 /** The methods the modern era serves; every other one is 404 / -32601. */
-const MODERN_METHODS = new Set(['server/discover', 'tools/list', 'tools/call']);
+const MODERN_METHODS = new Set(['server/discover', 'tools/list', 'tools/call', ...MODERN_TASK_METHODS]);
 /** 2025 methods that 2026-07-28 removed: named as such in the 404, so a client knows why. */
 const REMOVED_METHODS = new Set([
   'initialize',
@@ -89,8 +97,17 @@ export async function handleModern<HostRequest>(
     const why = REMOVED_METHODS.has(method) ? ` (removed in protocol ${FIRST_MODERN_VERSION})` : '';
     throw new McpError('modernMethodNotFound', `Method not found: ${method}${why}`, undefined, id);
   }
+  // SEP-2663: the task methods are refused to a client without the extension, before any lookup.
+  const taskMethod = MODERN_TASK_METHODS.has(method);
+  if (taskMethod && !declaresTasks(envelope)) throw tasksExtensionRequired(method, id);
 
   const target = await ctx.resolveTarget(request, id);
+  if (taskMethod || method === 'tools/call') {
+    const clientName = clientNameOf(envelope[META_CLIENT_INFO]);
+    const tasks = { id, method, params, version, envelope, clientName, target, request };
+    const tasked = taskMethod ? serveModernTaskMethod(tasks, ctx) : modernTaskCall(tasks, ctx);
+    if (tasked) return tasked;
+  }
   // The same streaming rules as the 2025 era, the progress token in `params._meta` too (MCP 2026-07-28).
   const live =
     method === 'tools/call' ? openReplyStream(request, id, params, version, target, ctx.replies) : undefined;
@@ -126,7 +143,7 @@ function dispatch<HostRequest>(
     case 'server/discover': {
       const discovered: Record<string, unknown> = {
         supportedVersions: SUPPORTED_VERSIONS,
-        capabilities: { tools: {} },
+        capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
       };
       if (target.server.description) discovered.instructions = target.server.description;
       return { ...COMPLETE, ...discovered, ttlMs: LIST_TTL_MS, cacheScope: CACHE_SCOPE, _meta: meta };

@@ -30,9 +30,19 @@ export function crossCheck(headers: McpHeaders, version: string, method: string,
   }
 }
 
+/** The methods whose `Mcp-Name` names a task (SEP-2663): the body's `taskId`. */
+const TASK_NAMED = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+
+/** What `Mcp-Name` must say for a request: the tool of a `tools/call`, the task of a task method. */
+function expectedName(method: string, params: Record<string, unknown>): string | undefined {
+  const named = method === 'tools/call' ? params.name : TASK_NAMED.has(method) ? params.taskId : undefined;
+  return typeof named === 'string' ? named : undefined;
+}
+
 /**
  * SEP-2243 standard headers: `MCP-Protocol-Version` and `Mcp-Method` on every request, `Mcp-Name`
- * on `tools/call` whenever the body names a tool.
+ * on `tools/call` whenever the body names a tool, and on `tasks/get`, `tasks/update` and
+ * `tasks/cancel` whenever it names a task (SEP-2663).
  */
 export function requireHeaders(
   headers: McpHeaders,
@@ -55,8 +65,8 @@ export function requireHeaders(
       id,
     );
   }
-  if (method !== 'tools/call' || typeof params.name !== 'string') return;
-  const toolName = params.name;
+  const toolName = expectedName(method, params);
+  if (toolName === undefined) return;
   if (headers.name === undefined) {
     throw headerMismatch(
       'Missing Mcp-Name header',
@@ -74,7 +84,7 @@ export function requireHeaders(
   }
   if (decoded !== toolName) {
     throw headerMismatch(
-      `Mcp-Name header ${headers.name} does not match the tool name ${toolName}`,
+      `Mcp-Name header ${headers.name} does not match the ${method === 'tools/call' ? 'tool name' : 'task id'} ${toolName}`,
       { header: 'Mcp-Name', received: headers.name, expected: toolName },
       id,
     );

@@ -17,6 +17,12 @@ export interface Farm {
    * that a cancellation of an id that runs nowhere sends nothing.
    */
   publishCancel(scope: string, requestId: CallId): Promise<void>;
+  /**
+   * Tells every instance at once to abort `requestId` in that scope, whether or not a call was
+   * announced: for a task's run, which outlives whatever the instances were told when it started
+   * (docs/tasks.md).
+   */
+  broadcastCancel(scope: string, requestId: CallId): Promise<void>;
   /** Tells every instance that a call runs on this one (`running`), or no longer does. */
   announceCall(scope: string, requestId: CallId, running: boolean): Promise<void>;
   /** How long a call runs before it is told (see `CallAnnouncer` of the tool runs). */

@@ -91,6 +91,10 @@ export function postgresFarm(
       if (elsewhere.cancel(key)) await notify(key);
     },
 
+    async broadcastCancel(scope, requestId) {
+      await notify(CallsElsewhere.key(scope, requestId));
+    },
+
     async announceCall(scope, requestId, running) {
       await notify(JSON.stringify({ [running ? 'running' : 'ended']: [scope, requestId] }));
     },

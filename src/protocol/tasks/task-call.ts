@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { McpError, RPC_CODES } from '../../errors/mcp-error.js';
+import type { TaskError, TaskOwner } from '../../store/tasks/types.js';
+import type { CallToolResult } from '../../tool/call.js';
+import { callScope } from '../../tool/inflight.js';
+import type { AppProgress, RunObserver } from '../../tool/observer.js';
+import type { TaskSupport } from '../../types.js';
+import { DEFAULT_CLIENT_NAME } from '../client-name.js';
+import type { EraContext } from '../context.js';
+import type { RequestId } from '../messages.js';
+import type { ServingTarget } from '../target.js';
+import type { TaskOutcome, TaskRun, TaskService } from './service.js';
+
+/** A server's task support; absent means `"optional"` (docs/tasks.md). */
+export const taskSupportOf = (target: ServingTarget): TaskSupport => target.server.taskSupport ?? 'optional';
+
+/** Whose task it is: the server's, and the end user's the request is made for. */
+export async function ownerOf(target: ServingTarget, clientName: string | undefined): Promise<TaskOwner> {
+  const endUser = await target.endUser(clientName ?? DEFAULT_CLIENT_NAME);
+  return { serverId: target.server.id, caller: endUser.id };
+}
+
+/**
+ * Follows a task's run: the app's progress becomes the task's status message (written once the
+ * task exists), and an app that failed is told apart from one that returned an error result.
+ */
+export class TaskObserver implements RunObserver {
+  #taskId: string | undefined;
+  #pending: string | undefined;
+  failed = false;
+
+  constructor(readonly service: TaskService) {}
+
+  progress(report: AppProgress): void {
+    const message = progressMessage(report);
+    if (message === undefined) return;
+    if (this.#taskId === undefined) this.#pending = message;
+    else this.service.note(this.#taskId, message);
+  }
+
+  /** A task's run is stopped only by `tasks/cancel`, never by `notifications/cancelled`. */
+  cancelled(): void {}
+
+  appFailed(): void {
+    this.failed = true;
+  }
+
+  /** The task now exists: progress goes to it. */
+  bind(taskId: string): void {
+    this.#taskId = taskId;
+    if (this.#pending !== undefined) this.service.note(taskId, this.#pending);
+    this.#pending = undefined;
+  }
+}
+
+function progressMessage(report: AppProgress): string | undefined {
+  if (typeof report.message === 'string' && report.message !== '') return report.message;
+  if (typeof report.progress !== 'number') return undefined;
+  return typeof report.total === 'number' ? `${report.progress}/${report.total}` : `${report.progress}`;
+}
+
+/** What a task's run needs of the `tools/call` that starts it. */
+export interface TaskCall<HostRequest> {
+  id: RequestId;
+  params: Record<string, unknown>;
+  protocolVersion: string;
+  target: ServingTarget;
+  request: HostRequest;
+  clientName?: string;
+  /** See `ToolCall.onClosed`; absent: the client going away never stops the run. */
+  onClosed?: (listener: () => void) => () => void;
+}
+
+/** A task's run, started: the raw result to come, the observer, and the run as a task follows it. */
+export interface StartedTaskRun {
+  result: Promise<CallToolResult>;
+  observer: TaskObserver;
+  stop(): void;
+}
+
+const keepWatching = (): void => {};
+const ignoreClose = (): (() => void) => keepWatching;
+
+/**
+ * Starts the run of a task's `tools/call`: under a key of its own, so that the client's
+ * `notifications/cancelled` for the request never reaches it, and without `callTimeoutMs`
+ * (a task outlives any request; `tasks/cancel` stops it).
+ */
+export function startTaskRun<HostRequest>(
+  ctx: EraContext<HostRequest>,
+  call: TaskCall<HostRequest>,
+): StartedTaskRun {
+  const observer = new TaskObserver(ctx.tasks);
+  const runKey = `task-run:${randomUUID()}`;
+  const result = ctx.methods.callTool({
+    id: call.id,
+    params: call.params,
+    protocolVersion: call.protocolVersion,
+    target: call.target,
+    onClosed: call.onClosed ?? ignoreClose,
+    request: call.request,
+    ...(call.clientName === undefined ? {} : { clientName: call.clientName }),
+    observer,
+    runKey,
+    untimed: true,
+  });
+  const scope = callScope(call.target.server.id, call.target.auth?.subject);
+  // A task's run reaches no person yet (its asker cannot ask), so it never ends `input_required`.
+  return { result: result as Promise<CallToolResult>, observer, stop: () => void ctx.methods.stop(scope, runKey) };
+}
+
+/** The run as a task follows it, its outcome in the era's terms (`outcome`). */
+export function taskRun<HostRequest>(
+  ctx: EraContext<HostRequest>,
+  started: StartedTaskRun,
+  call: Pick<TaskCall<HostRequest>, 'id' | 'target'>,
+  outcome: (result: CallToolResult, appFailed: boolean) => TaskOutcome,
+): TaskRun {
+  const done = started.result.then(
+    (result) => outcome(result, started.observer.failed),
+    (error: unknown) => failedWith(ctx.opaque(error, call.id, call.target)),
+  );
+  return { done, stop: started.stop };
+}
+
+/** A task that ends with a JSON-RPC error rather than a result. */
+export function failedWith(error: McpError): TaskOutcome {
+  const stored: TaskError = { code: error.code, message: error.message };
+  if (error.data !== undefined) stored.data = error.data;
+  return { status: 'failed', error: stored, statusMessage: error.message };
+}
+
+/** The first text of a result, as a status message. */
+export function firstText(result: CallToolResult): string | null {
+  const block = result.content.find((item) => item.type === 'text') as { text?: unknown } | undefined;
+  return typeof block?.text === 'string' ? block.text : null;
+}
+
+/** A stored task error as the error a request answers with. */
+export function taskErrorOf(error: TaskError, id: RequestId): McpError {
+  const kind = error.code === RPC_CODES.INVALID_PARAMS ? 'invalidParams' : 'taskFailed';
+  return new McpError(kind, error.message, error.data, id);
+}
+
+/** An unknown, expired or someone else's task: the same answer for each (MCP 2025-11-25 "Tasks", Error Handling). */
+export const taskNotFound = (id: RequestId): McpError =>
+  new McpError('invalidParams', 'Failed to retrieve task: Task not found', undefined, id);
+
+/** `params.taskId`, or -32602. */
+export function taskIdOf(params: Record<string, unknown>, id: RequestId): string {
+  const { taskId } = params;
+  if (typeof taskId !== 'string' || taskId === '') {
+    throw new McpError('invalidParams', 'Invalid params: taskId must be a non-empty string', undefined, id);
+  }
+  return taskId;
+}
+
+/** Task times on the wire (MCP 2025-11-25 `Task`: ISO 8601). */
+export const isoTime = (ms: number): string => new Date(ms).toISOString();

@@ -1,0 +1,134 @@
+import { RPC_CODES } from '../../errors/mcp-error.js';
+import { newTaskId } from './ids.js';
+import { INSTANCE_STOPPED, isTerminal, type TaskRecord, type TaskStore } from './types.js';
+
+/**
+ * Tasks kept in this process, for an `mcpServer` without a Knex store: they end with the process.
+ * Records are copied in and out through JSON, as the database stores them, so a caller never
+ * holds the store's own objects.
+ */
+export function memoryTaskStore(): TaskStore {
+  const tasks = new Map<string, TaskRecord>();
+  const copy = (task: TaskRecord): TaskRecord => structuredClone(task);
+  const live = (id: string): TaskRecord | undefined => {
+    const task = tasks.get(id);
+    return task && !isTerminal(task.status) ? task : undefined;
+  };
+  const touch = (task: TaskRecord, now = Date.now()) => {
+    task.updatedAt = now;
+    task.expiresAt = now + task.ttlMs;
+  };
+  const visible = (task: TaskRecord | undefined, serverId: string, caller: string): task is TaskRecord =>
+    task !== undefined &&
+    task.serverId === serverId &&
+    task.caller === caller &&
+    task.expiresAt >= Date.now();
+
+  return {
+    async create(input) {
+      const now = Date.now();
+      const task: TaskRecord = {
+        id: newTaskId(),
+        serverId: input.serverId,
+        caller: input.caller,
+        status: 'working',
+        statusMessage: null,
+        result: null,
+        error: null,
+        inputRequests: null,
+        ttlMs: input.ttlMs,
+        pollIntervalMs: input.pollIntervalMs,
+        createdAt: now,
+        updatedAt: now,
+        expiresAt: now + input.ttlMs,
+        ownerInstance: input.ownerInstance,
+        leaseExpiresAt: now + input.leaseMs,
+      };
+      tasks.set(task.id, task);
+      return copy(task);
+    },
+
+    async get(id, owner) {
+      const task = tasks.get(id);
+      return visible(task, owner.serverId, owner.caller) ? copy(task) : null;
+    },
+
+    async list(owner, limit, cursor) {
+      const mine = [...tasks.values()]
+        .filter((task) => visible(task, owner.serverId, owner.caller))
+        .filter(
+          (task) =>
+            !cursor ||
+            task.createdAt < cursor.createdAt ||
+            (task.createdAt === cursor.createdAt && task.id < cursor.id),
+        )
+        .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+      const page = mine.slice(0, limit).map(copy);
+      const last = page[page.length - 1];
+      return mine.length > limit && last
+        ? { tasks: page, next: { createdAt: last.createdAt, id: last.id } }
+        : { tasks: page };
+    },
+
+    async progress(id, change) {
+      const task = live(id);
+      if (!task) return false;
+      if (change.status !== undefined) task.status = change.status;
+      if (change.statusMessage !== undefined) task.statusMessage = change.statusMessage;
+      if (change.inputRequests !== undefined) task.inputRequests = structuredClone(change.inputRequests);
+      touch(task);
+      return true;
+    },
+
+    async finish(id, end) {
+      const task = live(id);
+      if (!task) return false;
+      task.status = end.status;
+      if (end.statusMessage !== undefined) task.statusMessage = end.statusMessage;
+      if (end.resultJson !== undefined) task.result = JSON.parse(end.resultJson) as Record<string, unknown>;
+      if (end.error !== undefined) task.error = structuredClone(end.error);
+      task.inputRequests = null;
+      task.leaseExpiresAt = null;
+      touch(task);
+      return true;
+    },
+
+    async renew(ownerInstance, ids, leaseMs) {
+      const gone: string[] = [];
+      for (const id of ids) {
+        const task = live(id);
+        if (task?.ownerInstance === ownerInstance) task.leaseExpiresAt = Date.now() + leaseMs;
+        else if (!task) gone.push(id);
+      }
+      return gone;
+    },
+
+    async failLapsed() {
+      const now = Date.now();
+      const failed: string[] = [];
+      for (const task of tasks.values()) {
+        if (isTerminal(task.status) || task.leaseExpiresAt === null || task.leaseExpiresAt >= now) continue;
+        task.status = 'failed';
+        task.statusMessage = INSTANCE_STOPPED;
+        task.error = { code: RPC_CODES.INTERNAL_ERROR, message: INSTANCE_STOPPED };
+        task.inputRequests = null;
+        task.leaseExpiresAt = null;
+        touch(task, now);
+        failed.push(task.id);
+      }
+      return failed;
+    },
+
+    async purge() {
+      const now = Date.now();
+      let purged = 0;
+      for (const [id, task] of tasks) {
+        if (isTerminal(task.status) && task.expiresAt < now) {
+          tasks.delete(id);
+          purged++;
+        }
+      }
+      return purged;
+    },
+  };
+}

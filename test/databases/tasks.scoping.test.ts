@@ -1,0 +1,135 @@
+/**
+ * A task belongs to its server and its caller: for anyone else it does not exist. Across servers
+ * (two codes), and across the signed-in users of one `"oauth"` server, in both eras; the answers
+ * are those of a task that never existed.
+ */
+import type { Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { knexServerStore, migrate } from '../../src/store/index.js';
+import { databases, type TestDatabase } from '../helpers/databases.js';
+import {
+  expectRpcReply,
+  type Host,
+  hostVariants,
+  loadPackage,
+  request,
+  rpcError,
+  startHost,
+} from '../helpers/hosts.js';
+import { CLIENT_CAPABILITIES, envelope, standardHeaders } from '../helpers/modern.js';
+import { createTaskWorld, type TaskWorld } from '../helpers/tasks.js';
+
+const sqlite = databases.find((database) => database.name === 'sqlite')!;
+const V = { 'mcp-protocol-version': '2025-11-25' };
+const NOT_FOUND = (id: number) => rpcError(id, -32602, 'Failed to retrieve task: Task not found');
+const WITH_TASKS = { [CLIENT_CAPABILITIES]: { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+
+describe('whose task it is, on the Knex store on SQLite', () => {
+  let db: TestDatabase;
+  let knex: Knex;
+  let world: TaskWorld;
+  let host: Host;
+
+  beforeAll(async () => {
+    db = await sqlite.create();
+    knex = db.connect();
+    await migrate(knex);
+    world = await createTaskWorld(knexServerStore(knex));
+    await world.store.updateServer(world.serverIds.quick, { authMode: 'oauth' });
+    host = await startHost(
+      hostVariants[0]!,
+      await loadPackage(5),
+      world.options({
+        // Each bearer token is its own user: enough to tell callers apart.
+        auth: {
+          verifyToken: (token) => ({ subject: token, scopes: [] }),
+          authorizationServers: ['https://auth.example.com'],
+        },
+      }),
+    );
+  });
+  afterAll(async () => {
+    await host?.close();
+    await db?.destroy();
+  });
+
+  const legacy = (code: string, id: number, method: string, params: Record<string, unknown>, user?: string) =>
+    host.post(code, request(id, method, params), {
+      ...V,
+      ...(user ? { authorization: `Bearer ${user}` } : {}),
+    });
+  const modern = (code: string, id: number, method: string, params: Record<string, unknown>, user: string) =>
+    host.post(code, request(id, method, { _meta: envelope(WITH_TASKS), ...params }), {
+      ...standardHeaders(method, (params.name ?? params.taskId) as string),
+      authorization: `Bearer ${user}`,
+    });
+  const taskIdOf = (reply: { json: unknown }) =>
+    (reply.json as { result: { task: { taskId: string } } }).result.task.taskId;
+  const listOf = async (reply: Promise<{ json: unknown }>) =>
+    ((await reply).json as { result: { tasks: { taskId: string }[] } }).result.tasks.map(
+      (task) => task.taskId,
+    );
+
+  /** get, result, cancel and list of `taskId` as `user` on `code`, as if the task did not exist. */
+  const expectNotThere = async (code: string, taskId: string, user?: string) => {
+    for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) {
+      expectRpcReply(await legacy(code, 9, method, { taskId }, user), 200, NOT_FOUND(9));
+    }
+    expect(await listOf(legacy(code, 10, 'tasks/list', {}, user))).not.toContain(taskId);
+  };
+
+  it('a task of one server does not exist on another', async () => {
+    const call = request(1, 'tools/call', { name: 'Refusing_Report', arguments: {}, task: {} });
+    const taskId = taskIdOf(await host.post(world.codes.refusing, call, V));
+    await expectNotThere(world.codes.crashing, taskId);
+    // Its own server still has it, as it was: the other server's answers changed nothing.
+    expect(await listOf(legacy(world.codes.refusing, 2, 'tasks/list', {}))).toContain(taskId);
+    expect((await legacy(world.codes.refusing, 3, 'tasks/get', { taskId })).json).toMatchObject({
+      result: { taskId, status: 'failed' },
+    });
+  });
+
+  it('on an "oauth" server, a task of one user does not exist for another (2025-11-25)', async () => {
+    const call = request(1, 'tools/call', { name: 'Quick_Report', arguments: {}, task: {} });
+    const reply = await host.post(world.codes.quick, call, { ...V, authorization: 'Bearer alice' });
+    const taskId = taskIdOf(reply);
+    await expectNotThere(world.codes.quick, taskId, 'bob');
+    expect(await listOf(legacy(world.codes.quick, 2, 'tasks/list', {}, 'alice'))).toEqual([taskId]);
+    expect((await legacy(world.codes.quick, 3, 'tasks/get', { taskId }, 'alice')).json).toMatchObject({
+      result: { taskId, status: 'completed' },
+    });
+  });
+
+  it('on an "oauth" server, a task of one user does not exist for another (2026-07-28)', async () => {
+    world.support.set(world.codes.quick, 'required');
+    try {
+      const created = await modern(
+        world.codes.quick,
+        1,
+        'tools/call',
+        { name: 'Quick_Report', arguments: {} },
+        'carol',
+      );
+      const taskId = (created.json as { result: { taskId: string } }).result.taskId;
+      for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+        expectRpcReply(
+          await modern(world.codes.quick, 2, method, { taskId, inputResponses: {} }, 'dave'),
+          200,
+          NOT_FOUND(2),
+        );
+      }
+      await expect
+        .poll(
+          async () =>
+            (
+              (await modern(world.codes.quick, 3, 'tasks/get', { taskId }, 'carol')).json as {
+                result: { status: string };
+              }
+            ).result.status,
+        )
+        .toBe('completed');
+    } finally {
+      world.support.clear();
+    }
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * What the task suites share: servers whose runs the test drives (a gated report that waits for
+ * the test, a quick one, one whose app fails, one that returns an error result, one with a large
+ * result), each with the task support the test gives it, and the official v1 client.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  type AppEvent,
+  type AppRun,
+  AppRunError,
+  type HostApp,
+  type McpServerOptions,
+  type ResolveServer,
+  type ServerStore,
+  type TaskSupport,
+} from '../../src/index.js';
+import type { ErrorContext } from '../../src/protocol/report.js';
+import { AsyncQueue } from './async-queue.js';
+
+export const TASK_TENANT = 'tenant-tasks';
+
+const app = (id: string, name: string): HostApp => ({ id, name, mode: 'workflow', inputForm: [] });
+export const GATED_APP = app('gated', 'Gated Report');
+export const QUICK_APP = app('quick', 'Quick Report');
+export const CRASHING_APP = app('crashing', 'Crashing Report');
+export const REFUSING_APP = app('refusing', 'Refusing Report');
+export const BIG_APP = app('big', 'Big Report');
+const SUPPORTS: TaskSupport[] = ['forbidden', 'optional', 'required'];
+const APPS = [GATED_APP, QUICK_APP, CRASHING_APP, REFUSING_APP, BIG_APP];
+
+/** One run of the gated report: the test sends it events and finishes it. */
+export interface GatedRun {
+  run: AppRun;
+  progress(message: string): void;
+  finish(text: string): void;
+}
+
+export interface TaskWorld {
+  store: ServerStore;
+  codes: Record<'gated' | 'quick' | 'crashing' | 'refusing' | 'big', string>;
+  serverIds: Record<'gated' | 'quick' | 'crashing' | 'refusing' | 'big', string>;
+  /** The task support each server is served with (by code); `optional` when absent. */
+  support: Map<string, TaskSupport>;
+  runs: AppRun[];
+  reports: { error: unknown; context: ErrorContext }[];
+  /** The next run of the gated report, once it has started. */
+  nextGatedRun(): Promise<GatedRun>;
+  /** How many gated runs saw their signal fire. */
+  readonly aborted: number;
+  options(overrides?: Partial<McpServerOptions>): McpServerOptions;
+}
+
+/** Publishes one server per app in `store`. */
+export async function createTaskWorld(store: ServerStore): Promise<TaskWorld> {
+  const codes = {} as TaskWorld['codes'];
+  const serverIds = {} as TaskWorld['serverIds'];
+  for (const [key, hostApp] of [
+    ['gated', GATED_APP],
+    ['quick', QUICK_APP],
+    ['crashing', CRASHING_APP],
+    ['refusing', REFUSING_APP],
+    ['big', BIG_APP],
+  ] as const) {
+    const server = await store.createServer({
+      tenantId: TASK_TENANT,
+      appId: hostApp.id,
+      name: hostApp.name,
+      description: `${hostApp.name} for tasks`,
+      parameters: {},
+    });
+    codes[key] = server.serverCode;
+    serverIds[key] = server.id;
+  }
+  const support = new Map<string, TaskSupport>();
+  const storeResolver = store.resolver((appId, tenantId) =>
+    tenantId === TASK_TENANT ? (APPS.find((each) => each.id === appId) ?? null) : null,
+  );
+  const resolveServer: ResolveServer = async (serverCode, req, options) => {
+    const resolved = await storeResolver(serverCode, req, options);
+    const taskSupport = support.get(serverCode);
+    if (!resolved || !taskSupport) return resolved;
+    // A revision of its own, as a stored change would make: the tool is built again.
+    const updatedAt = new Date(resolved.server.updatedAt.getTime() + 1 + SUPPORTS.indexOf(taskSupport));
+    return { ...resolved, server: { ...resolved.server, taskSupport, updatedAt } };
+  };
+  const runs: AppRun[] = [];
+  const reports: TaskWorld['reports'] = [];
+  const gated: GatedRun[] = [];
+  const waiting: ((run: GatedRun) => void)[] = [];
+  let aborted = 0;
+
+  const runApp = (run: AppRun) => {
+    runs.push(run);
+    switch (run.app.id) {
+      case GATED_APP.id: {
+        const events = new AsyncQueue<AppEvent>();
+        run.signal.addEventListener('abort', () => {
+          aborted++;
+          events.end();
+        });
+        const driven: GatedRun = {
+          run,
+          progress: (message) => events.push({ event: 'progress', progress: 1, total: 2, message }),
+          finish: (text) => {
+            events.push({ event: 'workflow_finished', outputs: { text } });
+            events.end();
+          },
+        };
+        const waiter = waiting.shift();
+        if (waiter) waiter(driven);
+        else gated.push(driven);
+        return events;
+      }
+      case QUICK_APP.id:
+        return { outputs: { text: 'quick report' } };
+      case CRASHING_APP.id:
+        throw new Error('the report engine crashed');
+      case REFUSING_APP.id:
+        throw new AppRunError('the report has no data for this month');
+      case BIG_APP.id:
+        return { outputs: { text: 'x'.repeat(4096) } };
+      default:
+        throw new Error(`no such app: ${run.app.id}`);
+    }
+  };
+
+  return {
+    store,
+    codes,
+    serverIds,
+    support,
+    runs,
+    reports,
+    nextGatedRun: () => {
+      const ready = gated.shift();
+      return ready ? Promise.resolve(ready) : new Promise((resolve) => waiting.push(resolve));
+    },
+    get aborted() {
+      return aborted;
+    },
+    options: (overrides = {}) => ({
+      resolveServer,
+      runApp,
+      store,
+      heartbeatMs: 0,
+      onError: (error, context) => {
+        reports.push({ error, context });
+      },
+      ...overrides,
+    }),
+  };
+}
+
+/** The official v1 client, connected to a server of `baseUrl` at 2025-11-25. */
+export async function connectV1(url: string): Promise<Client> {
+  const client = new Client({ name: 'task-test-client', version: '1.0.0' }, { capabilities: {} });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
