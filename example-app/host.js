@@ -48,11 +48,15 @@ export async function createHost({ knex, consoleToken, encryptionKey, issuer }) 
   // Remote MCP servers the apps may call; their URLs and headers are encrypted with the key.
   const providers = knexToolProviderStore(knex, { encryptionKey });
   // Tool providers may not reach loopback or private addresses (docs/security.md): this one may
-  // reach the example's own server, where the Text Stats provider lives, once it listens.
-  /** @type {{ origin: string | undefined }} */
-  const ownServer = { origin: undefined };
+  // reach the example's own server, where the Text Stats provider lives, once it listens, by any
+  // of its loopback names (the console shows `localhost`, the seeded provider uses the address).
+  /** @type {{ port: number | undefined }} */
+  const ownServer = { port: undefined };
   /** @param {URL} url */
-  const isAllowedUrl = (url) => url.origin === ownServer.origin;
+  const isAllowedUrl = (url) =>
+    url.protocol === 'http:' &&
+    url.port === String(ownServer.port) &&
+    ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
   const runRemoteStats = remoteStatsRunner(providers, { isAllowedUrl });
   /** @type {import('express-app-mcp').RunApp} */
   const runApp = (run) => {
@@ -104,7 +108,7 @@ export async function createHost({ knex, consoleToken, encryptionKey, issuer }) 
   );
 
   // `mcp.drain()` on shutdown: new calls answer 503, those in progress may finish (server.js).
-  // `ownServer.origin`: set it to the origin the example listens on.
+  // `ownServer.port`: set it to the port the example listens on.
   return { app, store, providers, mcp, ownServer };
 }
 

@@ -59,7 +59,7 @@ try {
   httpServer.listen(config.port, config.host);
   await once(httpServer, 'listening');
   const { port } = httpServer.address();
-  ownServer.origin = selfUrl(port);
+  ownServer.port = port;
   const textStats = published.find(({ app }) => app.id === 'text-stats').server;
   await seedTextStatsProvider(providers, `${selfUrl(port)}/mcp/server/${textStats.serverCode}/mcp`).catch(
     (error) => {

@@ -9,8 +9,8 @@ import type { Resumability } from '../protocol/stream/resumability.js';
 import { resumedHeartbeats } from '../protocol/stream/resume.js';
 import { createRateCheck } from '../store/farm/rate-limit.js';
 import type { StreamEventStore } from '../store/stream-events.js';
-import { Deadlines } from '../util/deadlines.js';
 import { memoryTaskStore } from '../store/tasks/memory-store.js';
+import { Deadlines } from '../util/deadlines.js';
 import type { ParsedMcpServerOptions } from './mcp-server-options.js';
 
 /** The protocol core `mcpServer` serves, made from its parsed options, the hook it reports to and the `metrics` sink's emitter. */

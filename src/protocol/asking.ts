@@ -10,8 +10,8 @@ import { ParkedRuns, RoundsAsker, type RoundsCall, readRequestState } from './in
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
 import type { Signer } from './signing.js';
-import type { ServingTarget } from './target.js';
 import { ReplyStream } from './stream/reply-stream.js';
+import type { ServingTarget } from './target.js';
 import type { ToolCall } from './tool-call.js';
 
 /** How the runs of one core reach a person, in both eras (docs/asking-a-person.md). */

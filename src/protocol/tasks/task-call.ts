@@ -106,7 +106,11 @@ export function startTaskRun<HostRequest>(
   });
   const scope = callScope(call.target.server.id, call.target.auth?.subject);
   // A task's run reaches no person yet (its asker cannot ask), so it never ends `input_required`.
-  return { result: result as Promise<CallToolResult>, observer, stop: () => void ctx.methods.stop(scope, runKey) };
+  return {
+    result: result as Promise<CallToolResult>,
+    observer,
+    stop: () => void ctx.methods.stop(scope, runKey),
+  };
 }
 
 /** The run as a task follows it, its outcome in the era's terms (`outcome`). */
