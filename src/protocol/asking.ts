@@ -1,7 +1,8 @@
 import { McpError } from '../errors/mcp-error.js';
 import type { Farm } from '../store/farm/farm.js';
 import type { StreamEventStore } from '../store/stream-events.js';
-import type { AskChannel, Asker, AskingRun, ClientAnswer } from '../tool/ask.js';
+import type { EmitEvent } from '../observe/events.js';
+import type { AskChannel, Asker, AskingRun, ClientAnswer, Question } from '../tool/ask.js';
 import { isJsonObject } from '../util/plain-object.js';
 import { isModernVersion } from '../versions.js';
 import { ElicitationAsker, WaitingQuestions } from './elicitation.js';
@@ -38,7 +39,7 @@ export interface FarmedInput {
   report: ErrorReporter;
 }
 
-export function createAsking(signer: Signer, farmed?: FarmedInput): Asking {
+export function createAsking(signer: Signer, farmed?: FarmedInput, emit?: EmitEvent): Asking {
   const waiting = new WaitingQuestions();
   const parked = new ParkedRuns();
   const relay = farmed && new InputRelay(farmed.farm, farmed.streams, waiting, parked, farmed.report);
@@ -50,16 +51,17 @@ export function createAsking(signer: Signer, farmed?: FarmedInput): Asking {
       const { target } = call;
       // A task's run carries no question yet (docs/tasks.md): its `ask` is the isError result.
       if (call.runKey !== undefined) return NO_PERSON;
-      if (isModernVersion(call.protocolVersion))
-        return new RoundsAsker(run, roundsCall(call), parked, signer);
-      return new ElicitationAsker(
-        call.observer instanceof ReplyStream ? call.observer : undefined,
-        target.server,
-        call.protocolVersion,
-        waiting,
-        signer,
-        call.sessionId,
-      );
+      const asker = isModernVersion(call.protocolVersion)
+        ? new RoundsAsker(run, roundsCall(call), parked, signer)
+        : new ElicitationAsker(
+            call.observer instanceof ReplyStream ? call.observer : undefined,
+            target.server,
+            call.protocolVersion,
+            waiting,
+            signer,
+            call.sessionId,
+          );
+      return emit ? countedWaits(asker, target.server.id, emit) : asker;
     },
 
     answer(target, id, reply) {
@@ -103,3 +105,34 @@ function roundsCall(call: ToolCall<unknown>): RoundsCall {
 
 /** The asker of a run no person can be reached from. */
 const NO_PERSON: Asker = { canAsk: false, put() {}, settled() {}, closed() {} };
+
+/**
+ * The asker, telling the `metrics` sink when each question starts and stops waiting for a person
+ * (observe/events.ts): once per question, however often it is put again.
+ */
+function countedWaits(asker: Asker, serverId: string, emit: EmitEvent): Asker {
+  const waiting = new Set<Question>();
+  const settle = (question: Question): void => {
+    if (waiting.delete(question)) emit({ type: 'input.settled', serverId });
+  };
+  return {
+    get canAsk() {
+      return asker.canAsk;
+    },
+    put(question) {
+      if (!waiting.has(question)) {
+        waiting.add(question);
+        emit({ type: 'input.waiting', serverId });
+      }
+      asker.put(question);
+    },
+    settled(question) {
+      settle(question);
+      asker.settled(question);
+    },
+    closed() {
+      for (const question of [...waiting]) settle(question);
+      asker.closed();
+    },
+  };
+}

@@ -123,7 +123,8 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
   );
   const { farm, resumability } = options;
   const farmed = farm && resumability && { farm, streams: resumability.store, report };
-  const asking = createAsking(new Signer(options.signingSecret), farmed);
+  const emit = options.emit ?? (() => {});
+  const asking = createAsking(new Signer(options.signingSecret), farmed, options.emit);
   const humanInputTimeoutMs = options.humanInputTimeoutMs ?? DEFAULT_HUMAN_INPUT_TIMEOUT_MS;
   const taskOptions = options.tasks ?? { store: memoryTaskStore(), ...DEFAULT_TASK_OPTIONS };
   return {
@@ -131,12 +132,13 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     methods: createToolMethods({ ...options, asking, humanInputTimeoutMs }),
     asking,
     report,
-    emit: options.emit ?? (() => {}),
+    emit,
     replies: replyStreams(options.heartbeatMs ?? 0, options.resumability, report),
     tasks: new TaskService({
       ...taskOptions,
       ...(options.farm ? { farm: options.farm } : {}),
       report: (error, serverId) => report(error, { phase: 'dispatch', serverId }),
+      onStatus: emit,
     }),
 
     async resolveTarget(request, id, countsToRateLimit = true) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { RPC_CODES } from '../../errors/mcp-error.js';
+import type { TaskStatusEvent } from '../../observe/events.js';
 import type { Farm } from '../../store/farm/farm.js';
 import {
   isTerminal,
@@ -8,6 +9,7 @@ import {
   type TaskOwner,
   type TaskPage,
   type TaskRecord,
+  type TaskStatus,
   type TaskStore,
 } from '../../store/tasks/types.js';
 import { TaskLeases } from './lease.js';
@@ -37,6 +39,8 @@ export interface TaskServiceOptions {
   /** The store's farm: a cancel then reaches the instance that runs the task. */
   farm?: Farm;
   report(error: unknown, serverId?: string): void;
+  /** Tells the `metrics` sink each status this instance gives a task (observe/events.ts). */
+  onStatus?(event: TaskStatusEvent): void;
 }
 
 /** A task is kept this long after its last change when the client asks for no `ttl`, at most `maxTaskTtlMs`. */
@@ -110,6 +114,7 @@ export class TaskService {
       leaseMs: this.#options.leaseMs,
     });
     this.#leases.hold(task.id);
+    this.#told(task.serverId, task.id, null, 'working');
     return task;
   }
 
@@ -145,20 +150,26 @@ export class TaskService {
       if (bytes > limit) {
         const message = `the result of ${bytes} bytes is larger than the ${limit} bytes a task may keep`;
         this.#options.report(new Error(message), task.serverId);
-        await this.#store.finish(task.id, {
+        const failed = await this.#store.finish(task.id, {
           status: 'failed',
           statusMessage: message,
           error: { code: RPC_CODES.INTERNAL_ERROR, message },
         });
+        if (failed) this.#told(task.serverId, task.id, task.status, 'failed');
         return;
       }
     }
-    await this.#store.finish(task.id, {
+    const finished = await this.#store.finish(task.id, {
       status: outcome.status,
       statusMessage: outcome.statusMessage ?? null,
       ...(resultJson === undefined ? {} : { resultJson }),
       ...(outcome.error === undefined ? {} : { error: outcome.error }),
     });
+    if (finished) this.#told(task.serverId, task.id, task.status, outcome.status);
+  }
+
+  #told(serverId: string, taskId: string, from: TaskStatus | null, to: TaskStatus | null): void {
+    this.#options.onStatus?.({ type: 'task.status', serverId, taskId, from, to });
   }
 
   /** The app's latest progress message becomes the task's status message, written at most once a second. */
@@ -226,6 +237,7 @@ export class TaskService {
     const cancelled = await this.#store.finish(id, { status: 'cancelled', statusMessage: null });
     const after = (await this.#store.get(id, owner)) ?? task;
     if (!cancelled) return { task: after, cancelled: false };
+    this.#told(task.serverId, id, task.status, 'cancelled');
     this.#changed(id);
     const local = this.#runs.get(id);
     if (local) local.stop();
