@@ -1,7 +1,7 @@
 import { McpError } from '../errors/mcp-error.js';
+import type { EmitEvent } from '../observe/events.js';
 import type { Farm } from '../store/farm/farm.js';
 import type { StreamEventStore } from '../store/stream-events.js';
-import type { EmitEvent } from '../observe/events.js';
 import type { AskChannel, Asker, AskingRun, ClientAnswer, Question } from '../tool/ask.js';
 import { isJsonObject } from '../util/plain-object.js';
 import { isModernVersion } from '../versions.js';

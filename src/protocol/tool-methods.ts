@@ -8,7 +8,7 @@ import type { AskChannel, InputRequired } from '../tool/ask.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
 import { type CallId, callScope } from '../tool/inflight.js';
-import type { CallObservation, RunObserver } from '../tool/observer.js';
+import type { CallObservation } from '../tool/observer.js';
 import { createToolRuns } from '../tool/runs.js';
 import { type AppTool, createToolCache, type ToolNamer } from '../tool/tool.js';
 import type { EndUser, RunApp } from '../types.js';
