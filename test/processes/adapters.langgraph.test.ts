@@ -8,6 +8,7 @@
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { Annotation, END, interrupt, MemorySaver, START, StateGraph } from '@langchain/langgraph';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as LangGraph from '../../src/adapters/langgraph.js';
 import type { AppEvent, AppRun, HostApp, RunApp } from '../../src/index.js';
@@ -278,6 +279,36 @@ describe('fromLangGraph, through the official MCP client', () => {
         "the app needs a person's answer to go on, and this client cannot ask for one (it does not support elicitation)",
       ),
       progress: [{ progress: 1, message: 'check' }],
+    });
+  });
+
+  it("an interrupt is asked through the client's elicitation, and the graph resumes with the answer", async () => {
+    const client = await connectClient(host.endpointOf(EXPENSE), { elicitation: {} });
+    const asked: unknown[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      return { action: 'accept', content: { decision: 'reject', comment: 'not in the budget' } };
+    });
+    try {
+      const result = await client.callTool({
+        name: EXPENSE.name,
+        arguments: { amount: 420, employee: 'Ana' },
+      });
+      expect(result).toEqual(outputsResult({ decision: 'reject', comment: 'not in the budget' }));
+    } finally {
+      await client.close();
+    }
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({
+      message: 'Approve the expense of 420 EUR for Ana?',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          decision: { type: 'string', enum: ['approve', 'reject'] },
+          comment: { type: 'string' },
+        },
+        required: ['decision'],
+      },
     });
   });
 
