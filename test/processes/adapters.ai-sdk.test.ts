@@ -9,6 +9,7 @@ import {
   StreamableHTTPClientTransport as ModernTransport,
 } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isStepCount, simulateReadableStream, streamText, ToolLoopAgent, type ToolSet, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -339,6 +340,33 @@ describe('fromAiSdk, through the official MCP client', () => {
           output: { type: 'execution-denied', reason: 'no person could be asked to approve it' },
         },
       ],
+    });
+  });
+
+  it("a tool that needs approval is asked through the client's elicitation, and runs once approved", async () => {
+    removed.length = 0;
+    models.careful = careful();
+    const client = await connectClient(host.endpointOf(CAREFUL), { elicitation: {} });
+    const asked: unknown[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      return { action: 'accept', content: { decision: 'approve' } };
+    });
+    try {
+      const result = await client.callTool({ name: CAREFUL.name, arguments: { query: 'Remove notes.txt' } });
+      expect(result).toEqual(answered('notes.txt is gone.', TWO_CALLS));
+    } finally {
+      await client.close();
+    }
+    expect(removed).toEqual(['notes.txt']);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({
+      message: 'Approve the call of the tool remove with {"path":"notes.txt"}?',
+      requestedSchema: {
+        type: 'object',
+        properties: { decision: { type: 'string', enum: ['approve', 'reject'] } },
+        required: ['decision'],
+      },
     });
   });
 
