@@ -373,6 +373,7 @@ DEMO_CASES.push({
   name: 'Expense Approval',
   mode: 'workflow',
   tool: {
+    execution: { taskSupport: 'optional' },
     name: 'Expense_Approval',
     title: 'Expense Approval',
     annotations: { readOnlyHint: true, openWorldHint: false },

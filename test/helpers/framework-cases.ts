@@ -29,6 +29,7 @@ export const FRAMEWORK_DEMO_CASES = [
     name: 'Weather Agent',
     mode: 'agent-chat',
     tool: {
+      execution: { taskSupport: 'optional' },
       name: 'Weather_Agent',
       title: 'Weather Agent',
       description:
@@ -50,6 +51,7 @@ export const FRAMEWORK_DEMO_CASES = [
     name: 'Tagline Writer',
     mode: 'workflow',
     tool: {
+      execution: { taskSupport: 'optional' },
       name: 'Tagline_Writer',
       title: 'Tagline Writer',
       description:
