@@ -4,7 +4,7 @@
  * instances" says, and a `GET /runs` route that tells the suite what its runs went through.
  *
  * Environment: `DATABASE_URL`, `DATABASE_SCHEMA`, `RATE_LIMIT_REQUESTS`, `RESOLVE_TIMEOUT_MS`,
- * `STREAM_LEASE_MS`, and `TASK_LEASE_MS` (optional).
+ * `STREAM_LEASE_MS` (optional) and `TASK_LEASE_MS` (optional).
  * Prints one JSON line `{"port": N}` once it listens on 127.0.0.1; SIGTERM stops it.
  */
 import express from 'express';
@@ -77,7 +77,7 @@ app.use(
     runApp,
     rateLimit: { requests: Number(env('RATE_LIMIT_REQUESTS')), windowMs: 60_000 },
     resolveTimeoutMs: Number(env('RESOLVE_TIMEOUT_MS')),
-    streamLeaseMs: Number(env('STREAM_LEASE_MS')),
+    streamLeaseMs: Number(process.env.STREAM_LEASE_MS ?? 15_000),
     taskLeaseMs: Number(process.env.TASK_LEASE_MS ?? 30_000),
     // The suite cuts the database off on purpose; what it sees is in the replies.
     onError: () => {},
