@@ -164,6 +164,11 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
     this.#observer?.cancelled();
   }
 
+  /** `RunObserver`: the app's next event waits while the reply of the request open now cannot take it. */
+  ready(): Promise<void> | undefined {
+    return this.#observer?.ready?.();
+  }
+
   #produced(produced: Produced): void {
     if (this.#done) return;
     let result: CallToolResult;
