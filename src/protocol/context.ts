@@ -139,6 +139,7 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
       ...(options.farm ? { farm: options.farm } : {}),
       report: (error, serverId) => report(error, { phase: 'dispatch', serverId }),
       onStatus: emit,
+      deadlineMs: resolveTimeoutMs,
     }),
 
     async resolveTarget(request, id, countsToRateLimit = true) {

@@ -232,6 +232,23 @@ describe.each(postgres)('a database outage on the request path, on $name', (kind
       expectRpcReply(reply, 503, rpcError(2, -32603, UNAVAILABLE));
       expectRetryAfter(reply);
     });
+
+    it('tasks answer the same 503: creating one, reading one, listing them (2025-11-25)', async () => {
+      const host = await start({ store });
+      const server = await inUse(host);
+      const v = { 'mcp-protocol-version': '2025-11-25' };
+      cut.proxy.cut(how);
+      const create = request(6, 'tools/call', { name: 'Echo', arguments: {}, task: { ttl: 60_000 } });
+      const created = await host.post(server.serverCode, create, v);
+      expectRpcReply(created, 503, rpcError(6, -32603, UNAVAILABLE));
+      expectRetryAfter(created);
+      const got = await host.post(server.serverCode, request(7, 'tasks/get', { taskId: 'a'.repeat(32) }), v);
+      expectRpcReply(got, 503, rpcError(7, -32603, UNAVAILABLE));
+      expectRetryAfter(got);
+      const listed = await host.post(server.serverCode, request(8, 'tasks/list', {}), v);
+      expectRpcReply(listed, 503, rpcError(8, -32603, UNAVAILABLE));
+      expectRetryAfter(listed);
+    });
   });
 
   /** Once the database is back, the same call is served: the failed creation was not kept. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { RPC_CODES } from '../../errors/mcp-error.js';
+import { StoreTimeout } from '../../errors/unavailable.js';
 import type { TaskStatusEvent } from '../../observe/events.js';
 import type { Farm } from '../../store/farm/farm.js';
 import {
@@ -12,36 +13,11 @@ import {
   type TaskStatus,
   type TaskStore,
 } from '../../store/tasks/types.js';
+import { Deadlines } from '../../util/deadlines.js';
 import { TaskLeases } from './lease.js';
+import type { TaskOutcome, TaskRun, TaskServiceOptions } from './service-options.js';
 
-/** How a run ended, in a task's terms; each era decides which status a result gets. */
-export interface TaskOutcome {
-  status: 'completed' | 'failed';
-  result?: Record<string, unknown>;
-  error?: TaskError;
-  statusMessage?: string | null;
-}
-
-/** A run a task follows: its outcome to come, and how to stop it. */
-export interface TaskRun {
-  done: Promise<TaskOutcome>;
-  stop(): void;
-}
-
-export interface TaskServiceOptions {
-  store: TaskStore;
-  /** `taskLeaseMs` */
-  leaseMs: number;
-  /** `maxTaskResultBytes` */
-  maxResultBytes: number;
-  /** `maxTaskTtlMs` */
-  maxTtlMs: number;
-  /** The store's farm: a cancel then reaches the instance that runs the task. */
-  farm?: Farm;
-  report(error: unknown, serverId?: string): void;
-  /** Tells the `metrics` sink each status this instance gives a task (observe/events.ts). */
-  onStatus?(event: TaskStatusEvent): void;
-}
+export type { TaskOutcome, TaskRun, TaskServiceOptions } from './service-options.js';
 
 /** A task is kept this long after its last change when the client asks for no `ttl`, at most `maxTaskTtlMs`. */
 export const DEFAULT_TASK_TTL_MS = 3_600_000;
@@ -76,9 +52,13 @@ export class TaskService {
   readonly #runs = new Map<string, TaskRun>();
   readonly #waiters = new Map<string, Set<() => void>>();
   readonly #notes = new Map<string, Note>();
+  /** Store calls a request waits for answer within `resolveTimeoutMs`, or 503 (docs/http-contract.md, row 19b). */
+  readonly #deadlines: Deadlines;
 
   constructor(options: TaskServiceOptions) {
     this.#options = options;
+    const ms = options.deadlineMs ?? 0;
+    this.#deadlines = new Deadlines(ms, () => new StoreTimeout('the task store', ms));
     this.#store = options.store;
     this.#leases = new TaskLeases({
       store: options.store,
@@ -106,13 +86,15 @@ export class TaskService {
   /** Stores a new `working` task held by this instance; its run follows with `follow`. */
   async create(owner: TaskOwner, ttlMs: number): Promise<TaskRecord> {
     this.#leases.start();
-    const task = await this.#store.create({
-      ...owner,
-      ttlMs,
-      pollIntervalMs: TASK_POLL_INTERVAL_MS,
-      ownerInstance: this.instance,
-      leaseMs: this.#options.leaseMs,
-    });
+    const task = await this.#deadlines.within(
+      this.#store.create({
+        ...owner,
+        ttlMs,
+        pollIntervalMs: TASK_POLL_INTERVAL_MS,
+        ownerInstance: this.instance,
+        leaseMs: this.#options.leaseMs,
+      }),
+    );
     this.#leases.hold(task.id);
     this.#told(task.serverId, task.id, null, 'working');
     return task;
@@ -210,10 +192,10 @@ export class TaskService {
   /** The owner's task, or `null`; a task whose instance stopped is failed first. */
   async get(id: string, owner: TaskOwner): Promise<TaskRecord | null> {
     this.#leases.start();
-    const task = await this.#store.get(id, owner);
+    const task = await this.#deadlines.within(this.#store.get(id, owner));
     if (!task || isTerminal(task.status) || !this.#lapsed(task)) return task;
-    await this.#leases.sweep();
-    return this.#store.get(id, owner);
+    await this.#deadlines.within(this.#leases.sweep());
+    return this.#deadlines.within(this.#store.get(id, owner));
   }
 
   #lapsed(task: TaskRecord): boolean {
@@ -222,7 +204,7 @@ export class TaskService {
 
   list(owner: TaskOwner, limit: number, cursor?: TaskCursor): Promise<TaskPage> {
     this.#leases.start();
-    return this.#store.list(owner, limit, cursor);
+    return this.#deadlines.within(this.#store.list(owner, limit, cursor));
   }
 
   /**
@@ -234,8 +216,10 @@ export class TaskService {
     const task = await this.get(id, owner);
     if (!task) return null;
     if (isTerminal(task.status)) return { task, cancelled: false };
-    const cancelled = await this.#store.finish(id, { status: 'cancelled', statusMessage: null });
-    const after = (await this.#store.get(id, owner)) ?? task;
+    const cancelled = await this.#deadlines.within(
+      this.#store.finish(id, { status: 'cancelled', statusMessage: null }),
+    );
+    const after = (await this.#deadlines.within(this.#store.get(id, owner))) ?? task;
     if (!cancelled) return { task: after, cancelled: false };
     this.#told(task.serverId, id, task.status, 'cancelled');
     this.#changed(id);
