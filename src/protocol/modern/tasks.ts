@@ -11,10 +11,10 @@ import type { ServingTarget } from '../target.js';
 import type { TaskOutcome } from '../tasks/service.js';
 import {
   firstText,
-  isoTime,
   ownerOf,
   startTaskRun,
   taskIdOf,
+  taskJson,
   taskNotFound,
   taskRun,
   taskSupportOf,
@@ -152,13 +152,7 @@ function modernOutcome(result: CallToolResult, appFailed: boolean): TaskOutcome 
 
 /** A task as SEP-2663's `Task` gives it: `ttlMs` and `pollIntervalMs`, never `ttl` or `pollInterval`. */
 function modernTask(task: TaskRecord): Record<string, unknown> {
-  const json: Record<string, unknown> = { taskId: task.id, status: task.status };
-  if (task.statusMessage !== null) json.statusMessage = task.statusMessage;
-  json.createdAt = isoTime(task.createdAt);
-  json.lastUpdatedAt = isoTime(task.updatedAt);
-  json.ttlMs = task.ttlMs;
-  json.pollIntervalMs = task.pollIntervalMs;
-  return json;
+  return taskJson(task, { ttl: 'ttlMs', pollInterval: 'pollIntervalMs' });
 }
 
 /**

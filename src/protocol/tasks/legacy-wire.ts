@@ -11,11 +11,11 @@ import type { ServingTarget } from '../target.js';
 import type { TaskOutcome } from './service.js';
 import {
   firstText,
-  isoTime,
   ownerOf,
   startTaskRun,
   taskErrorOf,
   taskIdOf,
+  taskJson,
   taskNotFound,
   taskRun,
   taskSupportOf,
@@ -134,13 +134,7 @@ function legacyOutcome(result: CallToolResult): TaskOutcome {
 
 /** A task as MCP 2025-11-25 `Task` gives it. */
 function legacyTask(task: TaskRecord): Record<string, unknown> {
-  const json: Record<string, unknown> = { taskId: task.id, status: task.status };
-  if (task.statusMessage !== null) json.statusMessage = task.statusMessage;
-  json.createdAt = isoTime(task.createdAt);
-  json.lastUpdatedAt = isoTime(task.updatedAt);
-  json.ttl = task.ttlMs;
-  json.pollInterval = task.pollIntervalMs;
-  return json;
+  return taskJson(task, { ttl: 'ttl', pollInterval: 'pollInterval' });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { McpError, RPC_CODES } from '../../errors/mcp-error.js';
-import type { TaskError, TaskOwner } from '../../store/tasks/types.js';
+import type { TaskError, TaskOwner, TaskRecord } from '../../store/tasks/types.js';
 import type { CallToolResult } from '../../tool/call.js';
 import { callScope } from '../../tool/inflight.js';
 import type { AppProgress, RunObserver } from '../../tool/observer.js';
@@ -161,3 +161,20 @@ export function taskIdOf(params: Record<string, unknown>, id: RequestId): string
 
 /** Task times on the wire (MCP 2025-11-25 `Task`: ISO 8601). */
 export const isoTime = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * A task as each era's `Task` gives it: the same fields, with the ttl and the poll interval under
+ * that era's names (MCP 2025-11-25 `ttl`, `pollInterval`; SEP-2663 `ttlMs`, `pollIntervalMs`).
+ */
+export function taskJson(
+  task: TaskRecord,
+  names: { ttl: 'ttl' | 'ttlMs'; pollInterval: 'pollInterval' | 'pollIntervalMs' },
+): Record<string, unknown> {
+  const json: Record<string, unknown> = { taskId: task.id, status: task.status };
+  if (task.statusMessage !== null) json.statusMessage = task.statusMessage;
+  json.createdAt = isoTime(task.createdAt);
+  json.lastUpdatedAt = isoTime(task.updatedAt);
+  json[names.ttl] = task.ttlMs;
+  json[names.pollInterval] = task.pollIntervalMs;
+  return json;
+}
