@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ServerExistsError } from '../errors/package-errors.js';
-import type { AuthMode, EndUser, LoadApp, ResolveServer, ServerRecord, TaskSupport } from '../types.js';
+import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
 import { parseFactoryOptions } from '../util/factory-options.js';
-import { annotationsToColumn, withAnnotations } from './annotations.js';
+import { annotationsToColumn } from './annotations.js';
 import { CodeCache } from './cache.js';
 import { codeLookups } from './code-lookups.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
@@ -14,6 +14,7 @@ import { assertKnexInstance } from './knex-instance.js';
 import { guardMissingTables, requireMigrations } from './migration-required.js';
 import { withCodeRedacted } from './redact.js';
 import { resolverFactory, storeResolver } from './resolver.js';
+import { type EndUserRow, type ServerRow, toServer } from './server-rows.js';
 import { StaleIfError } from './stale.js';
 import { storeOptionsSchema } from './store-options.js';
 import { tableNames } from './tables.js';
@@ -40,47 +41,6 @@ export interface KnexServerStoreOptions {
  * failure a sign of something else (a broken random source, a wrong unique index), not bad luck.
  */
 const CODE_ATTEMPTS = 5;
-
-interface ServerRow {
-  id: string;
-  tenant_id: string;
-  app_id: string;
-  name: string;
-  description: string;
-  server_code: string;
-  status: 'active' | 'inactive';
-  auth_mode: AuthMode;
-  task_support: TaskSupport;
-  parameters: string;
-  /** JSON text of the tool's hints; NULL when there are none. */
-  annotations: string | null;
-  /** `pg` returns bigint columns as strings, SQLite as numbers. */
-  created_at: number | string;
-  updated_at: number | string;
-}
-
-interface EndUserRow {
-  id: string;
-  name: string;
-}
-
-function toServer(row: ServerRow): ServerRecord {
-  const server: ServerRecord = {
-    id: row.id,
-    tenantId: row.tenant_id,
-    appId: row.app_id,
-    name: row.name,
-    description: row.description,
-    serverCode: row.server_code,
-    status: row.status,
-    authMode: row.auth_mode,
-    taskSupport: row.task_support,
-    parameters: JSON.parse(row.parameters) as Record<string, string>,
-    createdAt: new Date(Number(row.created_at)),
-    updatedAt: new Date(Number(row.updated_at)),
-  };
-  return withAnnotations(server, row.annotations);
-}
 
 /**
  * The production store: servers and end users in the host's database through the host's

@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { RPC_CODES } from '../../errors/mcp-error.js';
 import { StoreTimeout } from '../../errors/unavailable.js';
-import type { TaskStatusEvent } from '../../observe/events.js';
-import type { Farm } from '../../store/farm/farm.js';
 import {
   isTerminal,
   type TaskCursor,
-  type TaskError,
   type TaskOwner,
   type TaskPage,
   type TaskRecord,
