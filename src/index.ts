@@ -107,5 +107,5 @@ export type {
   ToolAnnotations,
   VerifyToken,
   VerifyTokenContext,
-} from './types.js';
+} from './types/index.js';
 export { LATEST_LEGACY_VERSION, SUPPORTED_VERSIONS } from './versions.js';

@@ -2,7 +2,7 @@
  * The AI SDK's stream parts (`streamText(...).stream`, `fullStream` before AI SDK 7) as the events
  * of a chat run (README, "runApp, mode by mode"; docs/adapters.md).
  */
-import type { AppEvent } from '../types.js';
+import type { AppEvent } from '../types/index.js';
 import { asJson } from './shared.js';
 
 /** A tool call the model made that waits for a person's approval (`needsApproval`, `toolApproval`). */

@@ -4,7 +4,7 @@
  */
 import type { ModelMessage } from 'ai';
 import { ConfigurationError } from '../errors/package-errors.js';
-import type { AppEvent, AppRun, RunApp } from '../types.js';
+import type { AppEvent, AppRun, RunApp } from '../types/index.js';
 import { type ApprovalRequest, PartReader } from './ai-sdk-parts.js';
 import { type AskAnswer, type AskRequest, asJson, askOf, untilAborted } from './shared.js';
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { z } from 'zod';
 import { AppRunError, ConfigurationError } from '../errors/package-errors.js';
-import type { AppEvent, AppRun, HostApp, RunApp } from '../types.js';
+import type { AppEvent, AppRun, HostApp, RunApp } from '../types/index.js';
 import { functionOption, parseFactoryOptions } from '../util/factory-options.js';
 import { type AskAnswer, type AskRequest, asJson, askOf, untilAborted } from './shared.js';
 

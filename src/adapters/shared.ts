@@ -3,7 +3,7 @@
  * stopping a framework's stream when the run's signal aborts. Nothing here may hold state or a
  * class whose identity matters: each adapter's CommonJS build carries its own copy of this module.
  */
-import type { InputVariable, NestedInputVariable } from '../types.js';
+import type { InputVariable, NestedInputVariable } from '../types/index.js';
 
 /** A question for the person behind the client: a message and the fields of a form to fill in. */
 export interface AskRequest {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { VerifyToken } from '../types.js';
+import type { VerifyToken } from '../types/index.js';
 import { functionOption } from '../util/factory-options.js';
 
 /** RFC 6749 §3.3: a scope is one token of printable characters without spaces, quotes or backslashes. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AccessRefused } from '../errors/access-refused.js';
-import type { AuthInfo, ServerRecord } from '../types.js';
+import type { AuthInfo, ServerRecord } from '../types/index.js';
 import { redactSecret } from '../util/redact-secret.js';
 import type { ParsedAuthOptions } from './auth-options.js';
 import { bearerChallenge } from './challenge.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AuthInfo, VerifyToken } from '../types.js';
+import type { AuthInfo, VerifyToken } from '../types/index.js';
 import { parseFactoryOptions } from '../util/factory-options.js';
 import { isModuleNotFound, missingPeer } from '../util/missing-peer.js';
 

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { AppFile } from '../types.js';
+import type { AppFile } from '../types/index.js';
 import { isJsonObject } from '../util/plain-object.js';
 import type { RemoteTool, RemoteToolResult } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { AppFile } from '../types.js';
+import type { AppFile } from '../types/index.js';
 
 /** A tool of a remote MCP server, as its `tools/list` describes it. */
 export interface RemoteTool {

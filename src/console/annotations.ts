@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ANNOTATION_HINTS, pickAnnotations } from '../tool/annotations.js';
-import type { ToolAnnotations } from '../types.js';
+import type { ToolAnnotations } from '../types/index.js';
 import { isJsonObject } from '../util/plain-object.js';
 
 const hints = new Set<string>(ANNOTATION_HINTS);

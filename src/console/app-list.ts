@@ -1,5 +1,5 @@
 import { exposedInputs } from '../tool/input-form.js';
-import type { AppMode, HostApp, InputVariableType } from '../types.js';
+import type { AppMode, HostApp, InputVariableType } from '../types/index.js';
 import type { ConsoleServer } from './server-json.js';
 
 /** An input variable of an app, as `GET /apps` shows it: what its parameter description is for. */

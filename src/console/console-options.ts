@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { mcpPath } from '../express/mcp-route.js';
 import type { ServerStore } from '../store/types.js';
-import type { HostApp, LoadApp } from '../types.js';
+import type { HostApp, LoadApp } from '../types/index.js';
 import { functionOption, methodsOption, parseFactoryOptions } from '../util/factory-options.js';
 import { ThrottledLog } from '../util/throttled-log.js';
 import { type ConsolePageOptions, PageOption } from './page/page-options.js';

@@ -2,7 +2,7 @@ import { type Request, Router } from 'express';
 import { ServerExistsError } from '../errors/package-errors.js';
 import { safeHook } from '../express/hook.js';
 import { formVariables } from '../tool/input-form.js';
-import type { HostApp, ServerRecord } from '../types.js';
+import type { HostApp, ServerRecord } from '../types/index.js';
 import { type ConsoleApp, toConsoleApp } from './app-list.js';
 import { checkParameterKeys, PublishBodySchema, UpdateBodySchema, validateBody } from './bodies.js';
 import {

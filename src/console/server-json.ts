@@ -1,5 +1,5 @@
 import { pickAnnotations } from '../tool/annotations.js';
-import type { AuthMode, ServerRecord, TaskSupport, ToolAnnotations } from '../types.js';
+import type { AuthMode, ServerRecord, TaskSupport, ToolAnnotations } from '../types/index.js';
 
 /** A server as the console shows it (README, "Console API"), in Dify's field names. */
 export interface ConsoleServer {

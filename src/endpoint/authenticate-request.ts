@@ -3,7 +3,7 @@ import type { ParsedAuthOptions } from '../auth/auth-options.js';
 import { authenticateCaller } from '../auth/authenticate.js';
 import { bearerTokenOf } from '../auth/bearer.js';
 import { mcpPath } from '../express/mcp-route.js';
-import type { AuthInfo, ServerRecord } from '../types.js';
+import type { AuthInfo, ServerRecord } from '../types/index.js';
 import { type ResourceOrigin, resourceUrls } from './resource-urls.js';
 
 /**

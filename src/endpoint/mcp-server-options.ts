@@ -13,7 +13,7 @@ import type { ServerStore } from '../store/types.js';
 import { DEFAULT_HUMAN_INPUT_TIMEOUT_MS } from '../tool/ask.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
-import type { AuthOptions, HostApp } from '../types.js';
+import type { AuthOptions, HostApp } from '../types/index.js';
 import { functionOption, methodsOption, parseFactoryOptions } from '../util/factory-options.js';
 import { ThrottledLog } from '../util/throttled-log.js';
 import { PACKAGE_VERSION } from '../versions.js';

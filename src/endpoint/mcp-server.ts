@@ -3,7 +3,7 @@ import { McpError } from '../errors/mcp-error.js';
 import { isMcpRoutePath, MCP_ROUTE } from '../express/mcp-route.js';
 import type { EndpointReply, NowReply, ReplySink } from '../protocol/reply.js';
 import { ResolveDeadline } from '../protocol/resolve-deadline.js';
-import type { AuthInfo, ResolveOptions, ServerRecord } from '../types.js';
+import type { AuthInfo, ResolveOptions, ServerRecord } from '../types/index.js';
 import { requestAuthenticator } from './authenticate-request.js';
 import {
   BEARER_CHALLENGE,

@@ -8,7 +8,7 @@ import { writeJson } from '../express/write.js';
 import { lookupFailure } from '../protocol/access.js';
 import type { ErrorReporter } from '../protocol/report.js';
 import type { ResolveDeadline } from '../protocol/resolve-deadline.js';
-import type { ServerRecord } from '../types.js';
+import type { ServerRecord } from '../types/index.js';
 import { type ResourceOrigin, resourceUrls } from './resource-urls.js';
 
 /** The path-suffixed metadata route (RFC 9728 §3.1) of `MCP_ROUTE`, relative to where the router is mounted. */

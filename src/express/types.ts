@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type * as Core from '../types.js';
+import type * as Core from '../types/index.js';
 
 /** One run of a host app, handed to `runApp`; `request` is the Express request of the call. */
 export type AppRun = Core.AppRun<Request>;

@@ -1,5 +1,5 @@
 import type { CallOutcome } from '../tool/observer.js';
-import type { EndUser } from '../types.js';
+import type { EndUser } from '../types/index.js';
 
 /** One finished `tools/call`, for audit logs and metrics. It never carries the server code. */
 export interface CallEvent {

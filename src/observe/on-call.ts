@@ -1,5 +1,5 @@
 import type { CallObservation, CallOutcome } from '../tool/observer.js';
-import type { EndUser } from '../types.js';
+import type { EndUser } from '../types/index.js';
 import { type CallEvent, type CallStart, type EmitEvent, emitsEvents } from './events.js';
 import {
   type CallSpan,

@@ -2,7 +2,7 @@ import { AccessRefused } from '../errors/access-refused.js';
 import { McpError } from '../errors/mcp-error.js';
 import { RetryLater } from '../errors/retry-later.js';
 import { isUnavailable } from '../store/unavailable.js';
-import type { AuthInfo, CheckServer, ResolvedServer, ServerRecord } from '../types.js';
+import type { AuthInfo, CheckServer, ResolvedServer, ServerRecord } from '../types/index.js';
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';

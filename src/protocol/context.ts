@@ -9,7 +9,7 @@ import { memoryTaskStore } from '../store/tasks/memory-store.js';
 import type { TaskStore } from '../store/tasks/types.js';
 import { DEFAULT_HUMAN_INPUT_TIMEOUT_MS } from '../tool/ask.js';
 import type { ToolNamer } from '../tool/tool.js';
-import type { RunApp } from '../types.js';
+import type { RunApp } from '../types/index.js';
 import { Deadlines } from '../util/deadlines.js';
 import { lookupFailure, resolveWithAccess } from './access.js';
 import { type Asking, createAsking } from './asking.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Asker, ClientAnswer, Question } from '../tool/ask.js';
-import type { ServerRecord } from '../types.js';
+import type { ServerRecord } from '../types/index.js';
 import { elicitsOnStream, titledElicitation } from '../versions.js';
 import { sessionMayAsk } from './session-id.js';
 import type { Signer } from './signing.js';

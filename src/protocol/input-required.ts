@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { McpError } from '../errors/mcp-error.js';
 import { type Asker, type AskingRun, InputRequired, type Question, type Round } from '../tool/ask.js';
-import type { ServerRecord } from '../types.js';
+import type { ServerRecord } from '../types/index.js';
 import { isJsonObject } from '../util/plain-object.js';
 import { META_CLIENT_CAPABILITIES, metaOf } from './era.js';
 import type { RequestId } from './messages.js';

@@ -1,4 +1,4 @@
-import type { AuthInfo, ResolvedServer, ResolveOptions, ServerRecord } from '../types.js';
+import type { AuthInfo, ResolvedServer, ResolveOptions, ServerRecord } from '../types/index.js';
 
 /** The transport headers the protocol reads, as plain values; names follow MCP Streamable HTTP. */
 export interface McpHeaders {

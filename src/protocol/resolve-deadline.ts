@@ -1,5 +1,5 @@
 import { ResolveTimeout } from '../errors/unavailable.js';
-import type { CheckServer, ResolveOptions } from '../types.js';
+import type { CheckServer, ResolveOptions } from '../types/index.js';
 
 /** How often pending lookups are checked against their deadline: a deadline is kept to within this. */
 const SWEEP_MS = 50;

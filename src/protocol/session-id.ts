@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ServerRecord } from '../types.js';
+import type { ServerRecord } from '../types/index.js';
 import { isJsonObject } from '../util/plain-object.js';
 import type { Signer } from './signing.js';
 

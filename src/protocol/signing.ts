@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { ServerRecord } from '../types.js';
+import type { ServerRecord } from '../types/index.js';
 import { isJsonObject } from '../util/plain-object.js';
 
 /**

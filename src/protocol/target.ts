@@ -1,5 +1,5 @@
 import { McpError } from '../errors/mcp-error.js';
-import type { AuthInfo, EndUser, HostApp, ResolvedServer, ServerRecord } from '../types.js';
+import type { AuthInfo, EndUser, HostApp, ResolvedServer, ServerRecord } from '../types/index.js';
 import type { RequestId } from './messages.js';
 
 /** A server that may serve requests: active, with its app present and available. */

@@ -11,7 +11,7 @@ import { type CallId, callScope } from '../tool/inflight.js';
 import type { CallObservation } from '../tool/observer.js';
 import { createToolRuns } from '../tool/runs.js';
 import { type AppTool, createToolCache, type ToolNamer } from '../tool/tool.js';
-import type { EndUser, RunApp } from '../types.js';
+import type { EndUser, RunApp } from '../types/index.js';
 import { isPlainJsonObject } from '../util/plain-object.js';
 import { featuresOf, isModernVersion } from '../versions.js';
 import type { Asking } from './asking.js';

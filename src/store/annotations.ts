@@ -1,5 +1,5 @@
 import { pickAnnotations } from '../tool/annotations.js';
-import type { ServerRecord, ToolAnnotations } from '../types.js';
+import type { ServerRecord, ToolAnnotations } from '../types/index.js';
 
 /** The `annotations` column: JSON text of the hints, or NULL when there are none. */
 export function annotationsToColumn(annotations: ToolAnnotations | undefined): string | null {

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { HostApp, LoadApp } from '../types.js';
+import type { HostApp, LoadApp } from '../types/index.js';
 
 /** Options of the app cache in front of a host's `loadApp`. */
 export interface AppCacheOptions {

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { ServerRecord } from '../types.js';
+import type { ServerRecord } from '../types/index.js';
 import { copyServer } from './copy-server.js';
 
 /** Options of the code-lookup cache. */

@@ -1,4 +1,4 @@
-import type { ServerRecord } from '../types.js';
+import type { ServerRecord } from '../types/index.js';
 
 /** A copy of a record that shares nothing mutable with it, so changing one never changes the other. */
 export function copyServer(server: ServerRecord): ServerRecord {

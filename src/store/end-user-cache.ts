@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { EndUser } from '../types.js';
+import type { EndUser } from '../types/index.js';
 
 /**
  * End users in this process, one promise per server and subject (`''` on a `"code"` server): an end

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ServerExistsError } from '../errors/package-errors.js';
-import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
+import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types/index.js';
 import { parseFactoryOptions } from '../util/factory-options.js';
 import { annotationsToColumn } from './annotations.js';
 import { CodeCache } from './cache.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ServerExistsError } from '../errors/package-errors.js';
-import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types.js';
+import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types/index.js';
 import { withAnnotations } from './annotations.js';
 import { generateServerCode } from './codes.js';
 import { copyServer } from './copy-server.js';

@@ -1,5 +1,5 @@
 import { MigrationRequiredError } from '../errors/package-errors.js';
-import type { LoadApp } from '../types.js';
+import type { LoadApp } from '../types/index.js';
 import { resolverFactory } from './resolver.js';
 import type { ResolverOptions, ServerStore } from './types.js';
 

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/package-errors.js';
-import type { LoadApp, ResolveServer } from '../types.js';
+import type { LoadApp, ResolveServer } from '../types/index.js';
 import { parseFactoryOptions } from '../util/factory-options.js';
 import { cachedLoadApp } from './app-cache.js';
 import { resolverOptionsSchema } from './store-options.js';

@@ -1,4 +1,4 @@
-import type { AuthMode, ServerRecord, TaskSupport } from '../types.js';
+import type { AuthMode, ServerRecord, TaskSupport } from '../types/index.js';
 import { withAnnotations } from './annotations.js';
 
 /** A row of the servers table, as the drivers give it. */

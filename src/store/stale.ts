@@ -1,4 +1,4 @@
-import type { ServerRecord } from '../types.js';
+import type { ServerRecord } from '../types/index.js';
 
 /** What a lookup found, and whether it came from the database just now. */
 export interface Looked {

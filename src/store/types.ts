@@ -7,7 +7,7 @@ import type {
   ServerRecord,
   TaskSupport,
   ToolAnnotations,
-} from '../types.js';
+} from '../types/index.js';
 import type { Farm } from './farm/farm.js';
 import type { StreamEventStore } from './stream-events.js';
 import type { TaskStore } from './tasks/types.js';

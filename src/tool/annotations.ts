@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from '../types.js';
+import type { ToolAnnotations } from '../types/index.js';
 
 /** The hints a server may set, in the order they are stored and shown (MCP 2025-03-26 `ToolAnnotations`). */
 export const ANNOTATION_HINTS = [

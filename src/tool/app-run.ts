@@ -1,4 +1,4 @@
-import type { AppRun, AskAnswer, AskOptions, EndUser } from '../types.js';
+import type { AppRun, AskAnswer, AskOptions, EndUser } from '../types/index.js';
 import type { ToolRun } from './tool-run.js';
 
 /** What the app's run reads through its shared accessors: the run's own state, made when first read. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { HostApp, InputVariable } from '../types.js';
+import type { HostApp, InputVariable } from '../types/index.js';
 import { codePointLength } from '../util/code-points.js';
 import { isJsonObject } from '../util/plain-object.js';
 import { takeConversationId } from './conversation.js';

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/package-errors.js';
-import type { AskVariable } from '../types.js';
+import type { AskVariable } from '../types/index.js';
 import { isJsonObject } from '../util/plain-object.js';
 
 const ASKABLE = new Set(['text-input', 'paragraph', 'select', 'number', 'checkbox']);

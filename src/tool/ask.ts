@@ -1,5 +1,5 @@
 import { ConfigurationError, HumanInputUnavailable } from '../errors/package-errors.js';
-import type { AskAnswer, AskOptions } from '../types.js';
+import type { AskAnswer, AskOptions } from '../types/index.js';
 import { isJsonObject } from '../util/plain-object.js';
 import { type AskFieldSpec, checkAnswer, parseAskFields, requestedSchema } from './ask-fields.js';
 import type { RunObserver } from './observer.js';

@@ -1,4 +1,4 @@
-import type { AppEvent, AppMode, AppResult } from '../types.js';
+import type { AppEvent, AppMode, AppResult } from '../types/index.js';
 import { isJsonObject } from '../util/plain-object.js';
 import { conversationIdOf } from './conversation.js';
 import { producesOutputs } from './modes.js';

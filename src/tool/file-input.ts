@@ -1,4 +1,4 @@
-import type { FileInput, FileType, InputVariable } from '../types.js';
+import type { FileInput, FileType, InputVariable } from '../types/index.js';
 import { isJsonObject } from '../util/plain-object.js';
 import { base64ByteLength, hasDataScheme, parseDataUrl } from './base64.js';
 import {

@@ -1,4 +1,4 @@
-import type { FileType } from '../types.js';
+import type { FileType } from '../types/index.js';
 
 /** Dify's extensions of each file type (its `api/constants`), lower-case, without the dot. */
 export const EXTENSIONS_BY_TYPE: Readonly<Record<Exclude<FileType, 'custom'>, readonly string[]>> = {

@@ -1,4 +1,4 @@
-import type { HostApp, InputVariable, InputVariableType } from '../types.js';
+import type { HostApp, InputVariable, InputVariableType } from '../types/index.js';
 import { isJsonObject } from '../util/plain-object.js';
 import { offeredOverMcp } from './file-input.js';
 import { traitsOf } from './modes.js';

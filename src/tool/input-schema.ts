@@ -1,4 +1,4 @@
-import type { HostApp, InputVariable } from '../types.js';
+import type { HostApp, InputVariable } from '../types/index.js';
 import { CONVERSATION_ID_PROPERTY } from './conversation.js';
 import { fileHint, fileKeywords } from './file-input.js';
 import {

@@ -1,4 +1,4 @@
-import type { AppMode } from '../types.js';
+import type { AppMode } from '../types/index.js';
 
 /**
  * What an app's mode means for its tool (README, "runApp, mode by mode"). A new mode is one entry

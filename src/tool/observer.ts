@@ -1,5 +1,5 @@
 import { CallTimeout } from '../errors/call-stopped.js';
-import type { EndUser } from '../types.js';
+import type { EndUser } from '../types/index.js';
 
 /** What an app reports of its progress (a `progress` event), as the app gave it. */
 export interface AppProgress {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DeclaredOutput, HostApp } from '../types.js';
+import type { DeclaredOutput, HostApp } from '../types/index.js';
 import { FILE_OUTPUT_SCHEMA, FILE_SHAPE, toResultFile } from './app-file.js';
 import { CONVERSATION_ANSWER_SCHEMA } from './conversation.js';
 import { keepsConversations } from './input-form.js';

@@ -1,6 +1,6 @@
 import { CallCancelled, CallTimeout } from '../errors/call-stopped.js';
 import { isAppRunError, isHumanInputUnavailable } from '../errors/package-errors.js';
-import type { AppRun, AskAnswer, AskOptions, EndUser, RunApp } from '../types.js';
+import type { AppRun, AskAnswer, AskOptions, EndUser, RunApp } from '../types/index.js';
 import { type Delayed, DelayQueue } from '../util/delay-queue.js';
 import { appRunOf, type RunHandle } from './app-run.js';
 import { DEFAULT_HUMAN_INPUT_TIMEOUT_MS, HumanInput, type InputRequired, type Round } from './ask.js';

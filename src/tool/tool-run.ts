@@ -1,4 +1,4 @@
-import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types.js';
+import type { AppRun, EndUser, HostApp, RunApp, ServerRecord } from '../types/index.js';
 import type { AskChannel } from './ask.js';
 import type { ToolFeatures } from './features.js';
 import type { CallAnnouncer, CallId } from './inflight.js';

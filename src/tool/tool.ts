@@ -1,4 +1,4 @@
-import type { HostApp, ServerRecord } from '../types.js';
+import type { HostApp, ServerRecord } from '../types/index.js';
 import { pickAnnotations } from './annotations.js';
 import { type ArgumentCheck, compileArgumentChecker } from './arguments.js';
 import { describeConversations } from './conversation.js';

@@ -4,7 +4,7 @@
  * block, and beside `answer` and `files` in `structuredContent`; a result that fails names none.
  */
 import { describe, expect, it } from 'vitest';
-import type { AppFile, HostApp } from '../../src/types.js';
+import type { AppFile, HostApp } from '../../src/types/index.js';
 import { call, failure, stream } from '../helpers/tool-call.js';
 
 const CHAT: HostApp = {

@@ -14,7 +14,7 @@ import type { EndpointRequest } from '../../src/protocol/request.js';
 import { createProtocolCore } from '../../src/protocol/router.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../../src/tool/call.js';
 import { DEFAULT_MAX_DATA_URL_BYTES } from '../../src/tool/file-input.js';
-import type { AppRun, AuthInfo, HostApp, ResolvedServer, ServerRecord } from '../../src/types.js';
+import type { AppRun, AuthInfo, HostApp, ResolvedServer, ServerRecord } from '../../src/types/index.js';
 
 const APP: HostApp = { id: 'notes', name: 'Notes', mode: 'workflow', inputForm: [] };
 const server = (authMode?: 'code' | 'oauth'): ServerRecord => ({

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServerExistsError } from '../../src/errors/package-errors.js';
 import type { ServerStore } from '../../src/store/index.js';
-import type { HostApp } from '../../src/types.js';
+import type { HostApp } from '../../src/types/index.js';
 import { describeEach } from '../helpers/postgres.js';
 import { type OpenStore, storeKinds } from '../helpers/stores.js';
 

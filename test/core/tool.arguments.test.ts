@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type ArgumentCheck, compileArgumentChecker } from '../../src/tool/arguments.js';
-import type { AppMode, HostApp, InputVariable } from '../../src/types.js';
+import type { AppMode, HostApp, InputVariable } from '../../src/types/index.js';
 import { textStats } from '../helpers/apps.js';
 
 const checkerFor = (inputForm: InputVariable[], mode: AppMode = 'workflow') =>

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CallTimeout } from '../../src/errors/call-stopped.js';
 import { AppRunError } from '../../src/errors/package-errors.js';
-import type { AppEvent, AppMode, AppResult, AppRun } from '../../src/types.js';
+import type { AppEvent, AppMode, AppResult, AppRun } from '../../src/types/index.js';
 import { appOf, call, failure, success, workflow } from '../helpers/tool-call.js';
 
 describe('failures', () => {

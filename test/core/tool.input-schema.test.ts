@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildInputSchema } from '../../src/tool/input-schema.js';
-import type { AppMode, HostApp, InputVariable, NestedInputVariable } from '../../src/types.js';
+import type { AppMode, HostApp, InputVariable, NestedInputVariable } from '../../src/types/index.js';
 import { FILE_INPUT_HOW, FILE_INPUT_SCHEMA } from '../helpers/file-schemas.js';
 
 const appWith = (

@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { compileArgumentChecker } from '../../src/tool/arguments.js';
 import { buildInputSchema } from '../../src/tool/input-schema.js';
 import { buildOutputSchema, compileOutputCheck } from '../../src/tool/outputs.js';
-import type { AppMode, DeclaredOutput, HostApp, InputVariable } from '../../src/types.js';
+import type { AppMode, DeclaredOutput, HostApp, InputVariable } from '../../src/types/index.js';
 import { demoApps } from '../helpers/apps.js';
 import { jsonSchemaValidator } from '../helpers/json-schema.js';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { TOOL_NAME_PATTERN, toToolName } from '../../src/tool/name.js';
 import { createToolCache, type ToolNamer } from '../../src/tool/tool.js';
-import type { HostApp, ServerRecord } from '../../src/types.js';
+import type { HostApp, ServerRecord } from '../../src/types/index.js';
 import { featuresOf } from '../../src/versions.js';
 import { serverRecordFor } from '../helpers/apps.js';
 

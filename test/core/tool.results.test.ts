@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createToolCache } from '../../src/tool/tool.js';
-import type { AppEvent, AppMode, AppResult } from '../../src/types.js';
+import type { AppEvent, AppMode, AppResult } from '../../src/types/index.js';
 import { featuresOf } from '../../src/versions.js';
 import { serverRecordFor } from '../helpers/apps.js';
 import { appOf, call, failure, stream, success, workflow } from '../helpers/tool-call.js';

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { PostgresFarm } from '../../src/store/farm/postgres-farm.js';
 import { knexServerStore, migrate } from '../../src/store/index.js';
 import type { KnexServerStore } from '../../src/store/types.js';
-import type { ServerRecord } from '../../src/types.js';
+import type { ServerRecord } from '../../src/types/index.js';
 import { sleep } from '../helpers/common.js';
 import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import { startTcpProxy, type TcpProxy, throughProxy } from '../helpers/tcp-proxy.js';

@@ -11,7 +11,7 @@ import { ConfigurationError, ServerExistsError } from '../../src/errors/package-
 import { generateServerCode } from '../../src/store/codes.js';
 import { knexServerStore, migrate, rollback, type ServerStore } from '../../src/store/index.js';
 import { REDACTED_CODE } from '../../src/store/redact.js';
-import type { ServerRecord } from '../../src/types.js';
+import type { ServerRecord } from '../../src/types/index.js';
 import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import { untilListening } from '../helpers/stores.js';
 

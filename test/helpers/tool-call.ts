@@ -6,7 +6,7 @@ import type { Request } from 'express';
 import { type CallToolResult, DEFAULT_MAX_INLINE_RESULT_BYTES } from '../../src/tool/call.js';
 import { createToolRuns } from '../../src/tool/runs.js';
 import { createToolCache } from '../../src/tool/tool.js';
-import type { AppEvent, AppMode, AppRun, DeclaredOutput, HostApp, RunApp } from '../../src/types.js';
+import type { AppEvent, AppMode, AppRun, DeclaredOutput, HostApp, RunApp } from '../../src/types/index.js';
 import { featuresOf } from '../../src/versions.js';
 import { serverRecordFor } from './apps.js';
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { memoryServerStore } from '../../src/store/memory.js';
 import { storeResolver } from '../../src/store/resolver.js';
 import type { ServerStore } from '../../src/store/types.js';
-import type { EndUser, HostApp } from '../../src/types.js';
+import type { EndUser, HostApp } from '../../src/types/index.js';
 import { type DemoHost, faqBot, startDemoHost, textStats } from '../helpers/apps.js';
 import { answeredInConversation } from '../helpers/conversations.js';
 

@@ -18,7 +18,7 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { knexServerStore, migrate } from '../../src/store/index.js';
 import type { KnexServerStore } from '../../src/store/types.js';
-import type { ServerRecord } from '../../src/types.js';
+import type { ServerRecord } from '../../src/types/index.js';
 import { sleep } from '../helpers/common.js';
 import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { afterEach, describe, expect, it } from 'vitest';
 import { knexServerStore, migrate } from '../../src/store/index.js';
-import type { ServerRecord } from '../../src/types.js';
+import type { ServerRecord } from '../../src/types/index.js';
 import { TEXT_STATS } from '../helpers/apps.js';
 import {
   expectRpcReply,

@@ -4,7 +4,7 @@ import type { TaskError, TaskOwner, TaskRecord } from '../../store/tasks/types.j
 import type { CallToolResult } from '../../tool/call.js';
 import { callScope } from '../../tool/inflight.js';
 import type { AppProgress, RunObserver } from '../../tool/observer.js';
-import type { TaskSupport } from '../../types.js';
+import type { TaskSupport } from '../../types/index.js';
 import { DEFAULT_CLIENT_NAME } from '../client-name.js';
 import type { EraContext } from '../context.js';
 import type { RequestId } from '../messages.js';
