@@ -43,24 +43,25 @@ export function createAsking(signer: Signer, farmed?: FarmedInput, emit?: EmitEv
   const waiting = new WaitingQuestions();
   const parked = new ParkedRuns();
   const relay = farmed && new InputRelay(farmed.farm, farmed.streams, waiting, parked, farmed.report);
+  const parts = { waiting, parked, signer };
   return {
     signer,
     parked,
 
     askerFor(call: ToolCall<unknown>, run: AskingRun): Asker {
       const { target } = call;
-      // A task's run carries no question yet (docs/tasks.md): its `ask` is the isError result.
-      if (call.runKey !== undefined) return NO_PERSON;
-      const asker = isModernVersion(call.protocolVersion)
-        ? new RoundsAsker(run, roundsCall(call), parked, signer)
-        : new ElicitationAsker(
-            call.observer instanceof ReplyStream ? call.observer : undefined,
-            target.server,
-            call.protocolVersion,
-            waiting,
-            signer,
-            call.sessionId,
-          );
+      const asker = call.tasked
+        ? call.tasked.askerFor(run, call, parts)
+        : isModernVersion(call.protocolVersion)
+          ? new RoundsAsker(run, roundsCall(call), parked, signer)
+          : new ElicitationAsker(
+              call.observer instanceof ReplyStream ? call.observer : undefined,
+              target.server,
+              call.protocolVersion,
+              waiting,
+              signer,
+              call.sessionId,
+            );
       return emit ? countedWaits(asker, target.server.id, emit) : asker;
     },
 
@@ -93,7 +94,14 @@ export function createAsking(signer: Signer, farmed?: FarmedInput, emit?: EmitEv
         );
       }
       const given = call.params.inputResponses;
-      const round = { id: call.id, onClosed: call.onClosed, observer: call.observer, request: call.request };
+      call.tasked?.adopt(asker);
+      const round = {
+        id: call.id,
+        onClosed: call.onClosed,
+        observer: call.observer,
+        request: call.request,
+        ...(call.runKey === undefined ? {} : { runKey: String(call.runKey) }),
+      };
       return asker.resume(round, isJsonObject(given) ? given : {});
     },
   };
@@ -102,9 +110,6 @@ export function createAsking(signer: Signer, farmed?: FarmedInput, emit?: EmitEv
 function roundsCall(call: ToolCall<unknown>): RoundsCall {
   return { id: call.id, params: call.params, server: call.target.server, subject: call.target.auth?.subject };
 }
-
-/** The asker of a run no person can be reached from. */
-const NO_PERSON: Asker = { canAsk: false, put() {}, settled() {}, closed() {} };
 
 /**
  * The asker, telling the `metrics` sink when each question starts and stops waiting for a person

@@ -6,11 +6,16 @@ import { sessionMayAsk } from './session-id.js';
 import type { Signer } from './signing.js';
 import type { ReplyStream } from './stream/reply-stream.js';
 
-/** A question put on a call's stream, waiting for the client to POST its answer. */
+/** Where a POSTed answer goes: the asker that put the question (on a call's stream, or a task's). */
+export interface TakesAnswers {
+  answered(question: Question, reply: ClientAnswer): void;
+}
+
+/** A question sent as an `elicitation/create` request, waiting for the client to POST its answer. */
 interface Waiting {
   question: Question;
   serverId: string;
-  asker: ElicitationAsker;
+  asker: TakesAnswers;
 }
 
 /**
@@ -22,7 +27,7 @@ export class WaitingQuestions {
   readonly #byId = new Map<string, Waiting>();
 
   /** Registers a question; its request id is unguessable, as an answer to it may come from any instance. */
-  add(question: Question, serverId: string, asker: ElicitationAsker): string {
+  add(question: Question, serverId: string, asker: TakesAnswers): string {
     const id = `elicitation-${randomBytes(16).toString('base64url')}`;
     this.#byId.set(id, { question, serverId, asker });
     return id;
@@ -49,7 +54,7 @@ export class WaitingQuestions {
  * client POSTs its answer to the same endpoint. Only a client that declared elicitation at
  * `initialize` (its signed `Mcp-Session-Id` says so) and takes an event stream can be asked.
  */
-export class ElicitationAsker implements Asker {
+export class ElicitationAsker implements Asker, TakesAnswers {
   readonly canAsk: boolean;
   readonly #ids = new Map<Question, string>();
 

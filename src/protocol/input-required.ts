@@ -31,6 +31,17 @@ export class ParkedRuns {
   }
 }
 
+/**
+ * The task side of a run's asking (docs/tasks.md, "A task that asks"): once the call becomes a
+ * task, its questions go to the task rather than to an `input_required` result.
+ */
+export interface TaskLink {
+  /** The call is a task from now on: no more `input_required` results. */
+  toTask(): void;
+  /** The task's id, once it is stored. */
+  bind(taskId: string): void;
+}
+
 /** What a 2026-07-28 `tools/call` tells the asker of its run. */
 export interface RoundsCall {
   id: RequestId;
@@ -55,6 +66,8 @@ export class RoundsAsker implements Asker {
   /** Counts the `input_required` results: a state is good for the latest one only. */
   round = 0;
   #scheduled = false;
+  /** The task side of the run's asking, when the call may become a task: a retry's task takes it over. */
+  link: TaskLink | undefined = undefined;
 
   constructor(
     readonly run: AskingRun,

@@ -1,6 +1,10 @@
+import type { Asker, AskingRun } from '../tool/ask.js';
 import type { CallId } from '../tool/inflight.js';
 import type { RunObserver } from '../tool/observer.js';
+import type { WaitingQuestions } from './elicitation.js';
+import type { ParkedRuns, RoundsAsker } from './input-required.js';
 import type { RequestId } from './messages.js';
+import type { Signer } from './signing.js';
 import type { ServingTarget } from './target.js';
 
 /** What `tools/call` needs to know about the request it serves; the version is explicit, never global. */
@@ -22,4 +26,20 @@ export interface ToolCall<HostRequest> {
   untimed?: boolean;
   /** The request's `Mcp-Session-Id` (legacy era), which says whether its client can be asked. */
   sessionId?: string;
+  /** A task's call (or one that may become a task): its run asks through the task (docs/tasks.md). */
+  tasked?: TaskAsking;
+}
+
+/** What the asker of a run may use of its core's asking. */
+export interface AskingParts {
+  waiting: WaitingQuestions;
+  parked: ParkedRuns;
+  signer: Signer;
+}
+
+/** The task side of a call's run: how it asks, in its era's way for a task. */
+export interface TaskAsking {
+  askerFor(run: AskingRun, call: ToolCall<unknown>, parts: AskingParts): Asker;
+  /** A 2026-07-28 retry resumes the run `rounds` asks for: the task the retry may become is that run's. */
+  adopt(rounds: RoundsAsker): void;
 }

@@ -60,6 +60,8 @@ export interface Round {
   observer?: RunObserver;
   /** That request, as the framework gave it: the run's `request` from then on; absent when it reached another instance. */
   request?: unknown;
+  /** The key the run is stopped by from now on (a task's); absent: `id`. */
+  runKey?: string;
 }
 
 /** How a run's reply is split into rounds, each a request of the client's (MCP 2026-07-28). */

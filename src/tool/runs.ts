@@ -282,7 +282,11 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
       const { inflight } = this.#shared;
       const run = this.#run as AppRun<HostRequest>;
       inflight.remove(this.#inflightKey, this);
-      this.#inflightKey = inflight.add(callScope(run.server.id, run.auth?.subject), round.id, this);
+      this.#inflightKey = inflight.add(
+        callScope(run.server.id, run.auth?.subject),
+        round.runKey ?? round.id,
+        this,
+      );
       this.#unwatch = round.onClosed(() => this.stop());
     });
   }

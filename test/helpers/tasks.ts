@@ -6,9 +6,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
   type AppEvent,
   type AppRun,
   AppRunError,
+  type AskAnswer,
   type HostApp,
   type McpServerOptions,
   type ResolveServer,
@@ -26,8 +32,23 @@ export const QUICK_APP = app('quick', 'Quick Report');
 export const CRASHING_APP = app('crashing', 'Crashing Report');
 export const REFUSING_APP = app('refusing', 'Refusing Report');
 export const BIG_APP = app('big', 'Big Report');
+export const ASKING_APP = app('asking', 'Asking Report');
 const SUPPORTS: TaskSupport[] = ['forbidden', 'optional', 'required'];
-const APPS = [GATED_APP, QUICK_APP, CRASHING_APP, REFUSING_APP, BIG_APP];
+const APPS = [GATED_APP, QUICK_APP, CRASHING_APP, REFUSING_APP, BIG_APP, ASKING_APP];
+type WorldKey = 'gated' | 'quick' | 'crashing' | 'refusing' | 'big' | 'asking';
+
+/** What the asking report asks: a month, from two options. */
+export const MONTH_QUESTION = {
+  message: 'Which month?',
+  fields: [{ select: { variable: 'month', label: 'Month', options: ['May', 'June'], required: true } }],
+};
+
+/** A run of the asking report once its question is settled: the test lets it finish. */
+export interface AnsweredRun {
+  run: AppRun;
+  answer: AskAnswer;
+  finish(): void;
+}
 
 /** One run of the gated report: the test sends it events and finishes it. */
 export interface GatedRun {
@@ -38,14 +59,18 @@ export interface GatedRun {
 
 export interface TaskWorld {
   store: ServerStore;
-  codes: Record<'gated' | 'quick' | 'crashing' | 'refusing' | 'big', string>;
-  serverIds: Record<'gated' | 'quick' | 'crashing' | 'refusing' | 'big', string>;
+  codes: Record<WorldKey, string>;
+  serverIds: Record<WorldKey, string>;
   /** The task support each server is served with (by code); `optional` when absent. */
   support: Map<string, TaskSupport>;
   runs: AppRun[];
   reports: { error: unknown; context: ErrorContext }[];
   /** The next run of the gated report, once it has started. */
   nextGatedRun(): Promise<GatedRun>;
+  /** The next run of the asking report, once its question is settled. */
+  nextAnswer(): Promise<AnsweredRun>;
+  /** What `run.canAsk` said to each run of the asking report. */
+  canAsk: boolean[];
   /** How many gated runs saw their signal fire. */
   readonly aborted: number;
   options(overrides?: Partial<McpServerOptions>): McpServerOptions;
@@ -61,6 +86,7 @@ export async function createTaskWorld(store: ServerStore): Promise<TaskWorld> {
     ['crashing', CRASHING_APP],
     ['refusing', REFUSING_APP],
     ['big', BIG_APP],
+    ['asking', ASKING_APP],
   ] as const) {
     const server = await store.createServer({
       tenantId: TASK_TENANT,
@@ -89,6 +115,8 @@ export async function createTaskWorld(store: ServerStore): Promise<TaskWorld> {
   const gated: GatedRun[] = [];
   const waiting: ((run: GatedRun) => void)[] = [];
   let aborted = 0;
+  const answered = new AsyncQueue<AnsweredRun>();
+  const canAsk: boolean[] = [];
 
   const runApp = (run: AppRun) => {
     runs.push(run);
@@ -120,6 +148,19 @@ export async function createTaskWorld(store: ServerStore): Promise<TaskWorld> {
         throw new AppRunError('the report has no data for this month');
       case BIG_APP.id:
         return { outputs: { text: 'x'.repeat(4096) } };
+      case ASKING_APP.id:
+        canAsk.push(run.canAsk);
+        return (async () => {
+          const answer = await run.ask(MONTH_QUESTION);
+          let finish!: () => void;
+          const finished = new Promise<void>((resolve) => {
+            finish = resolve;
+          });
+          answered.push({ run, answer, finish });
+          await finished;
+          const month = answer.action === 'accept' ? answer.values.month : answer.action;
+          return { outputs: { text: `report for ${String(month)}` } };
+        })();
       default:
         throw new Error(`no such app: ${run.app.id}`);
     }
@@ -136,6 +177,8 @@ export async function createTaskWorld(store: ServerStore): Promise<TaskWorld> {
       const ready = gated.shift();
       return ready ? Promise.resolve(ready) : new Promise((resolve) => waiting.push(resolve));
     },
+    nextAnswer: async () => (await answered.next()).value as AnsweredRun,
+    canAsk,
     get aborted() {
       return aborted;
     },
@@ -152,9 +195,14 @@ export async function createTaskWorld(store: ServerStore): Promise<TaskWorld> {
   };
 }
 
-/** The official v1 client, connected to a server of `baseUrl` at 2025-11-25. */
-export async function connectV1(url: string): Promise<Client> {
-  const client = new Client({ name: 'task-test-client', version: '1.0.0' }, { capabilities: {} });
+/** The official v1 client, connected to a server of `baseUrl` at 2025-11-25; `ask` declares elicitation and answers with it. */
+export async function connectV1(
+  url: string,
+  ask?: (request: ElicitRequest) => ElicitResult,
+): Promise<Client> {
+  const capabilities = ask ? { elicitation: {} } : {};
+  const client = new Client({ name: 'task-test-client', version: '1.0.0' }, { capabilities });
+  if (ask) client.setRequestHandler(ElicitRequestSchema, async (request) => ask(request));
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
 }

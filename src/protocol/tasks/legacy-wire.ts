@@ -6,9 +6,10 @@ import type { EraContext } from '../context.js';
 import type { RequestId } from '../messages.js';
 import { type EndpointReply, jsonReply, resultResponse } from '../reply.js';
 import type { EndpointRequest } from '../request.js';
-import { openReplyStream } from '../stream/reply-stream.js';
+import { openReplyStream, type ReplyStream } from '../stream/reply-stream.js';
 import type { ServingTarget } from '../target.js';
 import type { TaskOutcome } from './service.js';
+import { RELATED_TASK } from './task-asker.js';
 import {
   firstText,
   ownerOf,
@@ -28,8 +29,7 @@ export const LEGACY_TASKS_CAPABILITY = Object.freeze({
   requests: { tools: { call: {} } },
 });
 
-/** The key of the metadata that ties a message to its task (MCP 2025-11-25 "Tasks"). */
-export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+export { RELATED_TASK } from './task-asker.js';
 
 /** The task methods of the 2025 era, served from MCP 2025-11-25 on. */
 export const LEGACY_TASK_METHODS = new Set(['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']);
@@ -119,6 +119,7 @@ async function createTask<HostRequest>(
     protocolVersion: call.protocolVersion,
     target: call.target,
     request: call.request.request,
+    ...(call.request.headers.sessionId === undefined ? {} : { sessionId: call.request.headers.sessionId }),
   });
   started.observer.bind(record.id);
   ctx.tasks.follow(record, taskRun(ctx, started, call, legacyOutcome));
@@ -151,8 +152,10 @@ export function serveLegacyTaskMethod<HostRequest>(
     throw new McpError('methodNotFound', `Method not found: ${call.method}`, undefined, id);
   }
   if (call.method === 'tasks/result') {
-    const live = openReplyStream(request, id, {}, call.protocolVersion, target, ctx.replies);
-    const work = ctx.attempt(() => taskResult(call, ctx));
+    // A client that may be asked gets the task's questions on this request's stream.
+    const mayAsk = request.headers.sessionId !== undefined;
+    const live = openReplyStream(request, id, {}, call.protocolVersion, target, ctx.replies, mayAsk);
+    const work = ctx.attempt(() => taskResult(call, ctx, live));
     if (live) return Promise.resolve(live.reply(work, ctx));
     return ctx.guarded(() => work, id, target).then((result) => jsonReply(200, resultResponse(id, result)));
   }
@@ -195,9 +198,15 @@ async function answerTaskMethod<HostRequest>(
   }
 }
 
+/**
+ * Waits for the task's end. While it waits for a person, its questions are sent on this
+ * request's stream, each once, tied to the task (MCP 2025-11-25 "Tasks": input required); the
+ * client POSTs the answers, and the run goes on.
+ */
 async function taskResult<HostRequest>(
   call: LegacyTaskRequest<HostRequest>,
   ctx: EraContext<HostRequest>,
+  live?: ReplyStream,
 ): Promise<Record<string, unknown>> {
   const { id } = call;
   const taskId = taskIdOf(call.params, id);
@@ -208,7 +217,7 @@ async function taskResult<HostRequest>(
   });
   let task: TaskRecord | null | undefined;
   try {
-    task = await ctx.tasks.waitForEnd(taskId, owner, () => gone);
+    task = await ctx.tasks.waitForEnd(taskId, owner, () => gone, live && askOn(live));
   } finally {
     unwatch();
   }
@@ -224,6 +233,20 @@ async function taskResult<HostRequest>(
   if (task.error) throw taskErrorOf(task.error, id);
   // Cancelled before it had a result: nothing to give but the cancellation.
   throw new McpError('taskFailed', 'Task was cancelled', undefined, id);
+}
+
+/** Sends the requests a task waits on to the client on `live`, each once. */
+function askOn(live: ReplyStream): (task: TaskRecord) => void {
+  const sent = new Set<string>();
+  return (task) => {
+    if (task.status !== 'input_required' || !task.inputRequests) return;
+    for (const [id, request] of Object.entries(task.inputRequests)) {
+      if (sent.has(id)) continue;
+      sent.add(id);
+      const { method, params } = request as { method: string; params: Record<string, unknown> };
+      live.say({ jsonrpc: '2.0', id, method, params });
+    }
+  };
 }
 
 /** A `tasks/list` cursor: where the last page ended, opaque to the client. */

@@ -11,6 +11,7 @@ import {
   type TaskStore,
 } from '../../store/tasks/types.js';
 import { Deadlines } from '../../util/deadlines.js';
+import { TaskInputs } from './inputs.js';
 import { TaskLeases } from './lease.js';
 import type { TaskOutcome, TaskRun, TaskServiceOptions } from './service-options.js';
 
@@ -49,6 +50,8 @@ export class TaskService {
   readonly #runs = new Map<string, TaskRun>();
   readonly #waiters = new Map<string, Set<() => void>>();
   readonly #notes = new Map<string, Note>();
+  /** The questions of the tasks this instance runs, as their status (docs/tasks.md, "A task that asks"). */
+  readonly inputs: TaskInputs;
   /** Store calls a request waits for answer within `resolveTimeoutMs`, or 503 (docs/http-contract.md, row 19b). */
   readonly #deadlines: Deadlines;
 
@@ -68,6 +71,13 @@ export class TaskService {
         for (const id of ids) this.#changed(id);
       },
       report: (error) => options.report(error),
+    });
+    this.inputs = new TaskInputs({
+      store: options.store,
+      ...(options.farm ? { farm: options.farm } : {}),
+      changed: (id) => this.#changed(id),
+      told: (serverId, id, from, to) => this.#told(serverId, id, from, to),
+      report: options.report,
     });
     options.farm?.onCancel((scope, id) => {
       if (scope === TASK_SCOPE && typeof id === 'string') this.#runs.get(id)?.stop();
@@ -114,6 +124,7 @@ export class TaskService {
       .catch((error: unknown) => this.#options.report(error, task.serverId))
       .finally(() => {
         this.#runs.delete(task.id);
+        this.inputs.end(task.id);
         this.#leases.release(task.id);
         this.#dropNote(task.id);
         this.#changed(task.id);
@@ -121,6 +132,7 @@ export class TaskService {
   }
 
   async #finish(task: TaskRecord, outcome: TaskOutcome): Promise<void> {
+    const from = this.inputs.statusOf(task.id) ?? task.status;
     let resultJson: string | undefined;
     if (outcome.result !== undefined) {
       resultJson = JSON.stringify(outcome.result);
@@ -134,7 +146,7 @@ export class TaskService {
           statusMessage: message,
           error: { code: RPC_CODES.INTERNAL_ERROR, message },
         });
-        if (failed) this.#told(task.serverId, task.id, task.status, 'failed');
+        if (failed) this.#told(task.serverId, task.id, from, 'failed');
         return;
       }
     }
@@ -144,7 +156,7 @@ export class TaskService {
       ...(resultJson === undefined ? {} : { resultJson }),
       ...(outcome.error === undefined ? {} : { error: outcome.error }),
     });
-    if (finished) this.#told(task.serverId, task.id, task.status, outcome.status);
+    if (finished) this.#told(task.serverId, task.id, from, outcome.status);
   }
 
   #told(serverId: string, taskId: string, from: TaskStatus | null, to: TaskStatus | null): void {
@@ -165,7 +177,8 @@ export class TaskService {
   #writeNote(id: string, note: Note): void {
     const message = note.pending;
     note.pending = undefined;
-    if (message === undefined) {
+    // While the task waits for a person, its status message is the question.
+    if (message === undefined || this.inputs.statusOf(id) === 'input_required') {
       this.#notes.delete(id);
       return;
     }
@@ -218,7 +231,7 @@ export class TaskService {
     );
     const after = (await this.#deadlines.within(this.#store.get(id, owner))) ?? task;
     if (!cancelled) return { task: after, cancelled: false };
-    this.#told(task.serverId, id, task.status, 'cancelled');
+    this.#told(task.serverId, id, this.inputs.statusOf(id) ?? task.status, 'cancelled');
     this.#changed(id);
     const local = this.#runs.get(id);
     if (local) local.stop();
@@ -228,17 +241,19 @@ export class TaskService {
 
   /**
    * Waits for the owner's task to end, following its stored status: changes made here are heard at
-   * once, those of another instance within `REMOTE_POLL_MS`. `null` when there is no such task;
-   * `undefined` when `gone()` says the waiter left first.
+   * once, those of another instance within `REMOTE_POLL_MS`; `seen` reads it while it runs.
+   * `null` when there is no such task; `undefined` when `gone()` says the waiter left first.
    */
   async waitForEnd(
     id: string,
     owner: TaskOwner,
     gone: () => boolean,
+    seen?: (task: TaskRecord) => void,
   ): Promise<TaskRecord | null | undefined> {
     for (;;) {
       const task = await this.get(id, owner);
       if (!task || isTerminal(task.status)) return task;
+      seen?.(task);
       await this.#nextChange(id, REMOTE_POLL_MS);
       if (gone()) return undefined;
     }

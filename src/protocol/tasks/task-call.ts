@@ -1,15 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { McpError, RPC_CODES } from '../../errors/mcp-error.js';
 import type { TaskError, TaskOwner, TaskRecord } from '../../store/tasks/types.js';
+import { type Asker, type AskingRun, InputRequired } from '../../tool/ask.js';
 import type { CallToolResult } from '../../tool/call.js';
 import { callScope } from '../../tool/inflight.js';
 import type { AppProgress, RunObserver } from '../../tool/observer.js';
 import type { TaskSupport } from '../../types/index.js';
+import { elicitsOnStream, isModernVersion } from '../../versions.js';
 import { DEFAULT_CLIENT_NAME } from '../client-name.js';
 import type { EraContext } from '../context.js';
+import type { RoundsAsker, TaskLink } from '../input-required.js';
 import type { RequestId } from '../messages.js';
+import { sessionMayAsk } from '../session-id.js';
 import type { ServingTarget } from '../target.js';
+import type { AskingParts, TaskAsking, ToolCall } from '../tool-call.js';
 import type { TaskOutcome, TaskRun, TaskService } from './service.js';
+import { LegacyTaskQuestions, ModernTaskAsker } from './task-asker.js';
 
 /** A server's task support; absent means `"optional"` (docs/tasks.md). */
 export const taskSupportOf = (target: ServingTarget): TaskSupport => target.server.taskSupport ?? 'optional';
@@ -22,14 +28,53 @@ export async function ownerOf(target: ServingTarget, clientName: string | undefi
 
 /**
  * Follows a task's run: the app's progress becomes the task's status message (written once the
- * task exists), and an app that failed is told apart from one that returned an error result.
+ * task exists), an app that failed is told apart from one that returned an error result, and the
+ * run's questions become the task's input requests (made on the run's first `ask`).
  */
-export class TaskObserver implements RunObserver {
+export class TaskObserver implements RunObserver, TaskAsking {
   #taskId: string | undefined;
   #pending: string | undefined;
+  /** The task side of the run's asking, once it asks. */
+  #link: TaskLink | undefined;
+  /** Whether the call is a task: from the start (2025-11-25), or once `toTask` says so. */
+  #tasked: boolean;
   failed = false;
 
-  constructor(readonly service: TaskService) {}
+  constructor(
+    readonly service: TaskService,
+    tasked: boolean,
+  ) {
+    this.#tasked = tasked;
+  }
+
+  askerFor(run: AskingRun, call: ToolCall<unknown>, parts: AskingParts): Asker {
+    const { server } = call.target;
+    const { inputs } = this.service;
+    let asker: Asker & TaskLink;
+    if (isModernVersion(call.protocolVersion)) {
+      const rounds = { id: call.id, params: call.params, server, subject: call.target.auth?.subject };
+      asker = new ModernTaskAsker(run, rounds, parts, inputs);
+    } else {
+      // The client declared elicitation at `initialize` (its signed session id says so).
+      const canAsk =
+        elicitsOnStream(call.protocolVersion) && sessionMayAsk(parts.signer, server, call.sessionId);
+      asker = new LegacyTaskQuestions(canAsk, run, inputs, server.id, parts);
+    }
+    this.#link = asker;
+    if (this.#tasked) asker.toTask();
+    if (this.#taskId !== undefined) asker.bind(this.#taskId);
+    return asker;
+  }
+
+  adopt(rounds: RoundsAsker): void {
+    if (rounds.link) this.#link = rounds.link;
+  }
+
+  /** The call is a task from now on (2026-07-28: decided by the server, after its grace window). */
+  toTask(): void {
+    this.#tasked = true;
+    this.#link?.toTask();
+  }
 
   progress(report: AppProgress): void {
     const message = progressMessage(report);
@@ -50,6 +95,7 @@ export class TaskObserver implements RunObserver {
     this.#taskId = taskId;
     if (this.#pending !== undefined) this.service.note(taskId, this.#pending);
     this.#pending = undefined;
+    this.#link?.bind(taskId);
   }
 }
 
@@ -69,11 +115,16 @@ export interface TaskCall<HostRequest> {
   clientName?: string;
   /** See `ToolCall.onClosed`; absent: the client going away never stops the run. */
   onClosed?: (listener: () => void) => () => void;
+  /** The request's `Mcp-Session-Id` (2025-11-25), which says whether its client can be asked. */
+  sessionId?: string;
 }
 
-/** A task's run, started: the raw result to come, the observer, and the run as a task follows it. */
+/**
+ * A task's run, started: the raw outcome to come (2026-07-28: an `input_required` result while
+ * the call is not a task yet), the observer, and the run as a task follows it.
+ */
 export interface StartedTaskRun {
-  result: Promise<CallToolResult>;
+  result: Promise<CallToolResult | InputRequired>;
   observer: TaskObserver;
   stop(): void;
 }
@@ -90,7 +141,7 @@ export function startTaskRun<HostRequest>(
   ctx: EraContext<HostRequest>,
   call: TaskCall<HostRequest>,
 ): StartedTaskRun {
-  const observer = new TaskObserver(ctx.tasks);
+  const observer = new TaskObserver(ctx.tasks, !isModernVersion(call.protocolVersion));
   const runKey = `task-run:${randomUUID()}`;
   const result = ctx.methods.callTool({
     id: call.id,
@@ -100,14 +151,15 @@ export function startTaskRun<HostRequest>(
     onClosed: call.onClosed ?? ignoreClose,
     request: call.request,
     ...(call.clientName === undefined ? {} : { clientName: call.clientName }),
+    ...(call.sessionId === undefined ? {} : { sessionId: call.sessionId }),
     observer,
+    tasked: observer,
     runKey,
     untimed: true,
   });
   const scope = callScope(call.target.server.id, call.target.auth?.subject);
-  // A task's run reaches no person yet (its asker cannot ask), so it never ends `input_required`.
   return {
-    result: result as Promise<CallToolResult>,
+    result,
     observer,
     stop: () => void ctx.methods.stop(scope, runKey),
   };
@@ -121,7 +173,10 @@ export function taskRun<HostRequest>(
   outcome: (result: CallToolResult, appFailed: boolean) => TaskOutcome,
 ): TaskRun {
   const done = started.result.then(
-    (result) => outcome(result, started.observer.failed),
+    (result) =>
+      result instanceof InputRequired
+        ? failedWith(new McpError('internal', 'Internal error: the run asked in a way its task cannot carry'))
+        : outcome(result, started.observer.failed),
     (error: unknown) => failedWith(ctx.opaque(error, call.id, call.target)),
   );
   return { done, stop: started.stop };
