@@ -77,15 +77,43 @@ export async function runTaskFixture(run) {
       // Not an AppRunError: the app itself fails, and its task fails with a JSON-RPC error.
       await sleep(PAST_GRACE_MS, signal);
       throw new Error('the job crashed');
-    case 'confirm_delete':
+    case 'confirm_delete': {
+      // Asks once it is a task: the question is the task's input request.
       await sleep(PAST_GRACE_MS, signal);
-      return { answer: `deleted ${inputs.filename ?? 'nothing'}` };
-    case 'multi_input':
+      const answer = await run.ask({
+        message: `Delete ${inputs.filename ?? 'the file'}?`,
+        fields: [{ type: 'checkbox', variable: 'confirm', label: 'Confirm', required: true }],
+      });
+      const confirmed = answer.action === 'accept' && answer.values.confirm === true;
+      return { answer: confirmed ? `deleted ${inputs.filename ?? 'nothing'}` : 'kept it' };
+    }
+    case 'multi_input': {
+      // Two questions at once: the task waits on both keys, answered one by one.
       await sleep(PAST_GRACE_MS, signal);
-      return { answer: 'both answers taken' };
-    case 'test_tool_with_task':
+      const [name, confirm] = await Promise.all([
+        run.ask({
+          key: 'name',
+          message: 'Your name?',
+          fields: [{ type: 'text-input', variable: 'name', label: 'Name', required: true }],
+        }),
+        run.ask({
+          key: 'confirm',
+          message: 'Go on?',
+          fields: [{ type: 'checkbox', variable: 'confirm', label: 'Confirm', required: true }],
+        }),
+      ]);
+      return { answer: `both answers taken: ${name.action}, ${confirm.action}` };
+    }
+    case 'test_tool_with_task': {
+      // Asks at once, before any task (an input_required result), then works past the grace window.
+      const answer = await run.ask({
+        key: 'user_name',
+        message: 'What is your name?',
+        fields: [{ type: 'text-input', variable: 'name', label: 'Name', required: true }],
+      });
       await sleep(PAST_GRACE_MS, signal);
-      return { answer: 'Hello from a task' };
+      return { answer: `Hello, ${answer.action === 'accept' ? answer.values.name : 'nobody'}!` };
+    }
     default:
       return undefined;
   }

@@ -1,7 +1,8 @@
 import { McpError, RPC_CODES } from '../../errors/mcp-error.js';
 import type { TaskRecord } from '../../store/tasks/types.js';
+import { InputRequired } from '../../tool/ask.js';
 import type { CallToolResult } from '../../tool/call.js';
-import { isPlainRecord } from '../../util/plain-object.js';
+import { isJsonObject, isPlainRecord } from '../../util/plain-object.js';
 import type { EraContext } from '../context.js';
 import { META_CLIENT_CAPABILITIES, META_SERVER_INFO } from '../era.js';
 import type { RequestId } from '../messages.js';
@@ -66,7 +67,9 @@ export function tasksExtensionRequired(what: string, id: RequestId): McpError {
 /**
  * A `tools/call` the tasks extension decides about; `undefined` for a plain call. A `required`
  * tool refuses a client without the extension (-32021); with it, a tool that is not `forbidden`
- * runs for `TASK_GRACE_MS`, and becomes a task if it has not ended by then (`required`: at once).
+ * runs for `TASK_GRACE_MS`, and becomes a task if it has not ended by then (`required`: whenever
+ * it has not asked by then). A question within that window is an `input_required` result, and
+ * the retry that answers it starts the window again.
  * The 2025 `task` param is not part of this era, and is ignored.
  */
 export function modernTaskCall<HostRequest>(
@@ -105,11 +108,13 @@ async function serverDirected<HostRequest>(
         if (!tasked) listener();
       }),
   });
-  if (!required) {
-    const quick = await within(started.result, TASK_GRACE_MS);
-    if (quick) return { resultType: COMPLETE, ...quick.value, _meta: meta };
-  }
+  // What the run asks within the grace window is asked before any task (SEP-2663: input rounds
+  // come first); a `required` tool's quick result still makes a task.
+  const early = await within(started.result, TASK_GRACE_MS);
+  if (early?.value instanceof InputRequired) return { ...early.value.result, _meta: meta };
+  if (early && !required) return { resultType: COMPLETE, ...early.value, _meta: meta };
   tasked = true;
+  started.observer.toTask();
   let record: TaskRecord;
   try {
     const owner = await ownerOf(call.target, call.clientName);
@@ -183,9 +188,21 @@ async function answerTaskMethod<HostRequest>(
   }
   const task = await ctx.tasks.get(taskId, owner);
   if (!task) throw taskNotFound(id);
-  // Input responses for keys the task does not wait on are ignored (SEP-2663).
-  if (call.method === 'tasks/update') return { resultType: COMPLETE, _meta: meta };
+  // Answers reach the run before the ack, so that a tasks/get right after sees them taken;
+  // answers for keys the task does not wait on are ignored (SEP-2663).
+  if (call.method === 'tasks/update') {
+    await ctx.tasks.inputs.answer(task, inputResponsesOf(call.params, id));
+    return { resultType: COMPLETE, _meta: meta };
+  }
   return { resultType: COMPLETE, ...detailed(task), _meta: meta };
+}
+
+/** `tasks/update`'s `inputResponses`: an object of answers by key, or -32602. */
+function inputResponsesOf(params: Record<string, unknown>, id: RequestId): Record<string, unknown> {
+  const responses = params.inputResponses;
+  if (responses === undefined || responses === null) return {};
+  if (isJsonObject(responses)) return responses;
+  throw new McpError('invalidParams', 'Invalid params: inputResponses must be an object', undefined, id);
 }
 
 /** SEP-2663 `DetailedTask`: what the task ended with, or what it waits on. */
