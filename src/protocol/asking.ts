@@ -30,6 +30,8 @@ export interface Asking extends AskChannel<ToolCall<unknown>> {
    * this request's. Invalid params for a state that is not good (tampered, expired, used).
    */
   resume(call: ToolCall<unknown>): Promise<unknown>;
+  /** Whether the run a retry's `requestState` names waits in this process (`true` too for a state that is not good). */
+  waitsHere(call: ToolCall<unknown>): boolean;
 }
 
 /** What passes input between the instances of a farm: its PostgreSQL channel, and where retries are stored. */
@@ -67,6 +69,14 @@ export function createAsking(signer: Signer, farmed?: FarmedInput, emit?: EmitEv
 
     answer(target, id, reply) {
       if (!waiting.answer(target.server.id, id, reply)) relay?.answer(target.server.id, id, reply);
+    },
+
+    waitsHere(call) {
+      try {
+        return parked.get(readRequestState(signer, roundsCall(call)).runId) !== undefined;
+      } catch {
+        return true;
+      }
     },
 
     resume(call) {

@@ -27,8 +27,8 @@ export interface AppRun<HostRequest = unknown> {
   /** On an `"oauth"` server: who called, as `verifyToken` said (never the token). Absent otherwise. */
   auth?: AuthInfo;
   /**
-   * Whether this call can reach a person: the client declared elicitation (docs/asking-a-person.md).
-   * Without it, `ask` rejects with `HumanInputUnavailable`.
+   * Whether this call can reach a person: the client declared elicitation (docs/asking-a-person.md),
+   * in a task too (docs/tasks.md). Without it, `ask` rejects with `HumanInputUnavailable`.
    */
   readonly canAsk: boolean;
   /**

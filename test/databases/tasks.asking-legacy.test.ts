@@ -6,7 +6,11 @@
  * answer (POSTed, 202) resumes the run.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  type ElicitRequest,
+  TaskStatusNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpEvent } from '../../src/index.js';
@@ -49,11 +53,15 @@ describe('a task that asks a person, 2025 era, on the Knex store on SQLite', () 
     return client;
   };
 
-  it('input_required with the question, the elicitation on tasks/result’s stream, the answer resumes the run', async () => {
+  it('input_required with the question, the elicitation on tasks/result’s stream, the answer resumes the run, notifications/tasks/status tells it', async () => {
     const asked: ElicitRequest['params'][] = [];
     const client = await connect((request) => {
       asked.push(request.params);
       return { action: 'accept', content: { month: 'June' } };
+    });
+    const notified: unknown[] = [];
+    client.setNotificationHandler(TaskStatusNotificationSchema, (notification) => {
+      notified.push(notification.params);
     });
     const stream = client.experimental.tasks.callToolStream(
       { name: 'Asking_Report', arguments: {} },
@@ -95,8 +103,22 @@ describe('a task that asks a person, 2025 era, on the Knex store on SQLite', () 
         ttl: 60_000,
         pollInterval: 1000,
       });
+    // tasks/result, waiting on its stream, tells the change of status; the end is its result.
+    await expect
+      .poll(() => notified)
+      .toEqual([
+        {
+          taskId,
+          status: 'working',
+          createdAt: expect.any(String),
+          lastUpdatedAt: expect.any(String),
+          ttl: 60_000,
+          pollInterval: 1000,
+        },
+      ]);
     answered.finish();
     await collected;
+    expect(notified).toHaveLength(1);
     expect(messages.at(-1)).toEqual({
       type: 'result',
       result: {

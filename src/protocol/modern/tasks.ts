@@ -82,10 +82,23 @@ export function modernTaskCall<HostRequest>(
     return undefined;
   }
   if (support === 'forbidden') return undefined;
+  // A retry whose run waits on another instance of a farm is served from there as a plain round:
+  // the task it might become would not hold the run (docs/tasks.md, "A task that asks").
+  if (call.params.requestState !== undefined && !ctx.asking.waitsHere(toolCallOf(call))) return undefined;
   return ctx
     .guarded(() => serverDirected(call, support === 'required', ctx), call.id, call.target)
     .then((result) => jsonReply(200, resultResponse(call.id, result)));
 }
+
+/** The request as `tools/call` reads it, for the question of where its run waits. */
+const toolCallOf = <HostRequest>(call: ModernTaskRequest<HostRequest>) => ({
+  id: call.id,
+  params: call.params,
+  protocolVersion: call.version,
+  target: call.target,
+  onClosed: call.request.onClosed,
+  request: call.request.request,
+});
 
 async function serverDirected<HostRequest>(
   call: ModernTaskRequest<HostRequest>,

@@ -217,7 +217,7 @@ async function taskResult<HostRequest>(
   });
   let task: TaskRecord | null | undefined;
   try {
-    task = await ctx.tasks.waitForEnd(taskId, owner, () => gone, live && askOn(live));
+    task = await ctx.tasks.waitForEnd(taskId, owner, () => gone, live && followOn(live));
   } finally {
     unwatch();
   }
@@ -235,10 +235,20 @@ async function taskResult<HostRequest>(
   throw new McpError('taskFailed', 'Task was cancelled', undefined, id);
 }
 
-/** Sends the requests a task waits on to the client on `live`, each once. */
-function askOn(live: ReplyStream): (task: TaskRecord) => void {
+/**
+ * What `tasks/result` says on its stream while it waits: the requests the task waits on, each once,
+ * and `notifications/tasks/status` when the status changes (MCP 2025-11-25: a receiver may send
+ * it; the terminal one is the result itself). A task that never asks stays `working` until it
+ * ends, so its reply stays what it was.
+ */
+function followOn(live: ReplyStream): (task: TaskRecord) => void {
   const sent = new Set<string>();
+  let status: string | undefined;
   return (task) => {
+    if (status !== undefined && status !== task.status) {
+      live.say({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: legacyTask(task) });
+    }
+    status = task.status;
     if (task.status !== 'input_required' || !task.inputRequests) return;
     for (const [id, request] of Object.entries(task.inputRequests)) {
       if (sent.has(id)) continue;
