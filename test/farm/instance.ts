@@ -52,10 +52,22 @@ async function* hang(signal: AbortSignal): AsyncIterable<AppEvent> {
   yield { event: 'workflow_finished', outputs: {} };
 }
 
-/** `wait` runs until cancelled, `ticker` and `hang` stream; every other app answers at once. */
+/**
+ * `wait` runs until cancelled, `ticker` and `hang` stream, `ask` asks a person once it is past the
+ * grace window of a task; every other app answers at once.
+ */
 async function runApp(run: AppRun) {
   const tag = String(run.inputs.tag);
   runs.push({ tag, event: 'started' });
+  if (run.app.id === 'ask') {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const answer = await run.ask({
+      key: 'go',
+      message: 'Go on?',
+      fields: [{ type: 'checkbox', variable: 'go', label: 'Go', required: true }],
+    });
+    return { outputs: { tag, answer } };
+  }
   if (run.app.id === 'ticker') return tick(tag);
   if (run.app.id === 'hang') return hang(run.signal);
   if (run.app.id === 'wait') {

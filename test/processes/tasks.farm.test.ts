@@ -11,6 +11,7 @@ import { knexServerStore, migrate } from '../../src/store/index.js';
 import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import { bundleInstance, type FarmProcess, startInstance, stopInstance } from '../helpers/farm-processes.js';
 import { type Reply, request, send } from '../helpers/hosts.js';
+import { CLIENT_CAPABILITIES, envelope, standardHeaders } from '../helpers/modern.js';
 
 /** A short lease for the instance that stops, so that its task fails within the suite's patience. */
 const LEASE_MS = 1000;
@@ -35,7 +36,7 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))(
       knex = db.connect();
       await migrate(knex);
       const writer = knexServerStore(knex);
-      for (const appId of ['wait', 'ticker']) {
+      for (const appId of ['wait', 'ticker', 'ask']) {
         const server = await writer.createServer({
           tenantId: 't',
           appId,
@@ -112,6 +113,50 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))(
         })
         .toEqual(['started', 'aborted']);
       expect(resultOf(await post(a, 'wait', request(3, 'tasks/get', { taskId }))).status).toBe('cancelled');
+    });
+
+    it('2026-07-28: tasks/update on the other instance answers the run where it runs, before its ack', async () => {
+      const tag = randomUUID();
+      const caps = {
+        [CLIENT_CAPABILITIES]: { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+      };
+      const modern = (instance: FarmProcess, id: number, method: string, params: Record<string, unknown>) =>
+        send(instance.url, {
+          path: `/mcp/server/${codes.ask}/mcp`,
+          body: request(id, method, { _meta: envelope(caps), ...params }),
+          headers: standardHeaders(method, (params.taskId ?? params.name) as string),
+        });
+      const created = resultOf(await modern(a, 1, 'tools/call', { name: 'ask', arguments: { tag } }));
+      const taskId = created.taskId as string;
+      expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+      const get = async () => resultOf(await modern(b, 2, 'tasks/get', { taskId }));
+      await expect.poll(async () => (await get()).status, { timeout: 5000 }).toBe('input_required');
+      expect((await get()).inputRequests).toEqual({
+        go: {
+          method: 'elicitation/create',
+          params: {
+            mode: 'form',
+            message: 'Go on?',
+            requestedSchema: {
+              type: 'object',
+              properties: { go: { type: 'boolean', title: 'Go' } },
+              required: ['go'],
+            },
+          },
+        },
+      });
+      const update = await modern(b, 3, 'tasks/update', {
+        taskId,
+        inputResponses: { go: { action: 'accept', content: { go: true } } },
+      });
+      expect(resultOf(update)).toMatchObject({ resultType: 'complete' });
+      expect(await get()).not.toHaveProperty('inputRequests');
+      await expect.poll(async () => (await get()).status, { timeout: 5000 }).toBe('completed');
+      expect(((await get()).result as { structuredContent: unknown }).structuredContent).toEqual({
+        tag,
+        answer: { action: 'accept', values: { go: true } },
+      });
+      expect((await runsOf(b)).some((run) => run.tag === tag)).toBe(false);
     });
 
     it('the task of an instance that stops dead fails, saying so, within two leases', async () => {
