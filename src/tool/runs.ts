@@ -83,8 +83,8 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
   #ask: ((options: AskOptions) => Promise<AskAnswer>) | undefined = undefined;
   /** Only for a failure before the run, the end user's lookup: the app's own failures are results. */
   #reject: ((error: unknown) => void) | undefined;
-  /** This run's place among the call timeouts. */
-  #deadline: Delayed<RunStop> | undefined = undefined;
+  /** This run's place among the call timeouts; `null` while it waits for a person; never one for an untimed run. */
+  #deadline: Delayed<RunStop> | null | undefined = undefined;
   #appFailed = false;
 
   constructor(
@@ -253,8 +253,8 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
     if (!timeouts || this.#done) return;
     if (waiting && this.#deadline) {
       timeouts.remove(this.#deadline);
-      this.#deadline = undefined;
-    } else if (!waiting && !this.#deadline) this.#deadline = timeouts.add(this);
+      this.#deadline = null;
+    } else if (!waiting && this.#deadline === null) this.#deadline = timeouts.add(this);
   }
 
   get replying(): boolean {

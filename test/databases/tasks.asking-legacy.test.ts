@@ -37,7 +37,8 @@ describe('a task that asks a person, 2025 era, on the Knex store on SQLite', () 
     world = await createTaskWorld(knexServerStore(knex));
     const pkg = await loadPackage(5);
     const metrics = { onEvent: (event: McpEvent) => void events.push(event) };
-    host = await startHost(hostVariants[0]!, pkg, world.options({ metrics }));
+    // A task's run has no call timeout, before its question or after it.
+    host = await startHost(hostVariants[0]!, pkg, world.options({ metrics, callTimeoutMs: 200 }));
   });
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close()));
@@ -116,6 +117,9 @@ describe('a task that asks a person, 2025 era, on the Knex store on SQLite', () 
           pollInterval: 1000,
         },
       ]);
+    // Longer than callTimeoutMs after the answer: the run is not stopped.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(answered.run.signal.aborted).toBe(false);
     answered.finish();
     await collected;
     expect(notified).toHaveLength(1);
