@@ -4,14 +4,11 @@
  * stay free. On a farm, a cancellation is passed to the other instances (`NOTIFY`) only for a call
  * one of them told running, so a flood of unknown ids sends nothing to the database.
  */
-import type { Knex } from 'knex';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { McpServerOptions } from '../../src/index.js';
-import { knexServerStore, migrate } from '../../src/store/index.js';
-import type { KnexServerStore } from '../../src/store/types.js';
-import { createWorld, FAQ_BOT, SLOW_APP, TENANT, TEXT_STATS, type World } from '../helpers/apps.js';
-import { databases, type TestDatabase } from '../helpers/databases.js';
+import { createWorld, type World } from '../helpers/apps.js';
+import { databases, twoInstances } from '../helpers/databases.js';
 import {
   expectAccepted,
   expectRpcReply,
@@ -23,7 +20,7 @@ import {
   request,
   rpcError,
   rpcResult,
-  startHost,
+  suiteHosts,
 } from '../helpers/hosts.js';
 
 const variant = hostVariants[0]!;
@@ -41,20 +38,13 @@ const outcomes = (reply: Reply) =>
 
 describe('what a rate limit counts, on one instance', () => {
   let world: World;
-  const hosts: Host[] = [];
-  const start = async (overrides: Partial<McpServerOptions>) => {
-    const pkg = await loadPackage(variant.major);
-    const host = await startHost(variant, pkg, world.options(overrides));
-    hosts.push(host);
-    return host;
-  };
+  const suite = suiteHosts(variant);
+  const start = (overrides: Partial<McpServerOptions>) => suite.start(world.options(overrides));
   beforeEach(async () => {
     const pkg = await loadPackage(variant.major);
     world = await createWorld(pkg.memoryServerStore());
   });
-  afterAll(async () => {
-    await Promise.all(hosts.map((host) => host.close()));
-  });
+  afterAll(suite.close);
 
   it('five batches of 100 calls at 5 a minute run 5 calls, not 500', async () => {
     const host = await start({ rateLimit: { requests: 5, windowMs: 60_000 } });
@@ -131,28 +121,14 @@ async function listenForCalls(url: string, ids: () => string[]) {
 describe.each(databases.filter((kind) => kind.name === 'postgres'))(
   'cancellations on a farm on $name',
   (kind) => {
-    let db: TestDatabase;
+    let farm: Awaited<ReturnType<typeof twoInstances>>;
     let world: World;
-    let stores: KnexServerStore[];
     let hosts: Host[];
-    let knex: Knex;
     let listener: Awaited<ReturnType<typeof listenForCalls>>;
-    const APPS = [TEXT_STATS, FAQ_BOT, SLOW_APP];
-    const loadApp = (appId: string, tenantId: string) =>
-      tenantId === TENANT ? (APPS.find((app) => app.id === appId) ?? null) : null;
 
     beforeAll(async () => {
-      db = await kind.create();
-      knex = db.connect();
-      await migrate(knex);
-      world = await createWorld(knexServerStore(knex));
-      stores = [knexServerStore(db.connect()), knexServerStore(db.connect())];
-      const pkg = await loadPackage(variant.major);
-      hosts = await Promise.all(
-        stores.map((store) =>
-          startHost(variant, pkg, world.options({ resolveServer: store.resolver(loadApp), store })),
-        ),
-      );
+      farm = await twoInstances(kind);
+      ({ world, hosts } = farm);
       listener = await listenForCalls(process.env.TEST_POSTGRES_URL as string, () => [world.servers.slow.id]);
       // Both instances have looked the server up once, so both listen.
       for (const host of hosts)
@@ -160,9 +136,7 @@ describe.each(databases.filter((kind) => kind.name === 'postgres'))(
     });
     afterAll(async () => {
       await listener?.close();
-      await Promise.all((hosts ?? []).map((host) => host.close()));
-      await Promise.all((stores ?? []).map((store) => store.close()));
-      await db?.destroy();
+      await farm?.close();
     });
 
     it('5,000 cancellations of ids that run nowhere send no NOTIFY', async () => {

@@ -14,6 +14,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import type { McpServerOptions } from '../../src/index.js';
+import { knexServerStore, migrate } from '../../src/store/index.js';
+import { createWorld, loadWorldApp } from './apps.js';
+import { hostVariants, loadPackage, startHost } from './hosts.js';
 import { postgresSkipped, postgresUrl } from './postgres.js';
 
 export { describeEach } from './postgres.js';
@@ -127,3 +131,39 @@ export const databases: DatabaseKind[] = [
   sqlite,
   postgresUrl ? postgres(postgresUrl) : postgresSkippedKind(postgresSkipped as string),
 ];
+
+/** A fresh database of `kind`, migrated, and one connection to it: how a storage suite begins. */
+export async function createMigrated(kind: DatabaseKind): Promise<{ db: TestDatabase; knex: Knex }> {
+  const db = await kind.create();
+  const knex = db.connect();
+  await migrate(knex);
+  return { db, knex };
+}
+
+/**
+ * Two instances on one fresh database of `kind`, as two processes would be: a world of servers
+ * written through one connection, and two hosts of the first variant, each with a store on a
+ * connection of its own; `overrides` add to both hosts' options. `close` stops it all.
+ */
+export async function twoInstances(kind: DatabaseKind, overrides: Partial<McpServerOptions> = {}) {
+  const { db, knex } = await createMigrated(kind);
+  const world = await createWorld(knexServerStore(knex));
+  const stores = [knexServerStore(db.connect()), knexServerStore(db.connect())];
+  const variant = hostVariants[0]!;
+  const pkg = await loadPackage(variant.major);
+  const hosts = await Promise.all(
+    stores.map((store) =>
+      startHost(
+        variant,
+        pkg,
+        world.options({ resolveServer: store.resolver(loadWorldApp), store, ...overrides }),
+      ),
+    ),
+  );
+  const close = async () => {
+    await Promise.all(hosts.map((host) => host.close()));
+    await Promise.all(stores.map((store) => store.close()));
+    await db.destroy();
+  };
+  return { db, knex, world, stores, hosts, close };
+}

@@ -279,6 +279,17 @@ export async function startWorldHost<W extends Pick<import('./apps.js').World, '
   return { pkg, world, host };
 }
 
+/** Hosts a suite starts as it goes (`start`), on one variant, to `close` together after it. */
+export function suiteHosts(variant: HostVariant = hostVariants[0]!) {
+  const hosts: Host[] = [];
+  const start = async (options: McpServerOptions) => {
+    const host = await startHost(variant, await loadPackage(variant.major), options);
+    hosts.push(host);
+    return host;
+  };
+  return { hosts, start, close: async () => void (await Promise.all(hosts.map((host) => host.close()))) };
+}
+
 /** A valid `ping` whose JSON text is exactly `size` bytes long. */
 export function pingOfSize(size: number, id: number | string = 1): string {
   const bare = JSON.stringify({ ...request(id, 'ping'), params: { pad: '' } });
