@@ -3,8 +3,9 @@
  * answer `ask` resolved with, or the error it rejected with.
  */
 import express from 'express';
+import { afterAll, beforeAll } from 'vitest';
 import type { AppRun, AskField, HostApp, McpServerOptions, ServerStore } from '../../src/index.js';
-import { mcpServer } from '../../src/index.js';
+import { mcpServer, memoryServerStore } from '../../src/index.js';
 import { type Host, serveApp } from './hosts.js';
 
 const TENANT = 'tenant-asking';
@@ -153,6 +154,22 @@ export const APPROVAL_SCHEMA = {
   },
   required: ['decision'],
 };
+
+/**
+ * The asking world in a memory store and its host, heartbeats off, for the whole file: started
+ * before its tests, closed after them. Read `world` and `host` from the tests.
+ */
+export function askingSuite(): { world: AskingWorld; host: Host } {
+  const suite = {} as { world: AskingWorld; host: Host };
+  beforeAll(async () => {
+    suite.world = await createAskingWorld(memoryServerStore());
+    suite.host = await startAskingHost(suite.world, { heartbeatMs: 0 });
+  });
+  afterAll(async () => {
+    await suite.host?.close();
+  });
+  return suite;
+}
 
 /** Waits until `check` holds, polling; for what happens on the server after a reply. */
 export async function eventually(check: () => boolean, what: string): Promise<void> {
