@@ -6,6 +6,7 @@ import express from 'express';
 import { afterAll, beforeAll } from 'vitest';
 import type { AppRun, AskField, HostApp, McpServerOptions, ServerStore } from '../../src/index.js';
 import { mcpServer, memoryServerStore } from '../../src/index.js';
+import { publishApp } from './apps.js';
 import { type Host, serveApp } from './hosts.js';
 
 const TENANT = 'tenant-asking';
@@ -71,13 +72,7 @@ export async function createAskingWorld(
 ): Promise<AskingWorld> {
   const codes: Record<string, string> = {};
   for (const app of apps) {
-    const server = await store.createServer({
-      tenantId: TENANT,
-      appId: app.id,
-      name: app.name,
-      description: app.description ?? '',
-      parameters: {},
-    });
+    const server = await publishApp(store, app, { tenantId: TENANT, description: app.description ?? '' });
     codes[app.id] = server.serverCode;
   }
   const seen: Seen[] = [];

@@ -14,6 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppEvent, AppResult, AppRun, HostApp } from '../../src/index.js';
+import { publishApp } from '../helpers/apps.js';
 import {
   answeredInConversation,
   CONVERSATION_ID_INPUT,
@@ -131,13 +132,7 @@ describe('conversations', () => {
     const pkg = await loadPackage(variant.major);
     const store = pkg.memoryServerStore();
     for (const app of APPS) {
-      const server = await store.createServer({
-        tenantId: TENANT,
-        appId: app.id,
-        name: app.name,
-        description: app.description ?? '',
-        parameters: {},
-      });
+      const server = await publishApp(store, app, { tenantId: TENANT, description: app.description ?? '' });
       codes[app.id] = server.serverCode;
     }
     const loadApp = (appId: string) => APPS.find((app) => app.id === appId) ?? null;
