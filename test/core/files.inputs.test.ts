@@ -15,15 +15,9 @@ import { ConfigurationError, mcpServer } from '../../src/index.js';
 import { createFileWorld, type FileWorld } from '../helpers/apps.js';
 import { type CoreClient, startWorldCore } from '../helpers/core.js';
 import { FILE_INPUT_HOW, FILE_INPUT_SCHEMA } from '../helpers/file-schemas.js';
-import {
-  expectRpcReply,
-  type Host,
-  hostVariants,
-  rpcError,
-  rpcResult,
-  startWorldHost,
-} from '../helpers/hosts.js';
+import { type Host, hostVariants, startWorldHost } from '../helpers/hosts.js';
 import { jsonSchemaValidator } from '../helpers/json-schema.js';
+import { expectRpcReply, rpcError, rpcResult } from '../helpers/rpc.js';
 import { callTool, listTool, PNG_BASE64, receiptReaderCore } from '../helpers/sample-files.js';
 
 const ajv = jsonSchemaValidator();

@@ -29,8 +29,9 @@ import { PACKAGE_VERSION, SUPPORTED_VERSIONS } from '../../src/versions.js';
 import { createFileWorld, type FileWorld } from '../helpers/apps.js';
 import { type CoreClient, startWorldCore } from '../helpers/core.js';
 import { FILE_OUTPUT_SCHEMA } from '../helpers/file-schemas.js';
-import { expectRpcReply, type Host, hostVariants, rpcResult, startWorldHost } from '../helpers/hosts.js';
+import { type Host, hostVariants, startWorldHost } from '../helpers/hosts.js';
 import { jsonSchemaValidator } from '../helpers/json-schema.js';
+import { expectRpcReply, rpcResult } from '../helpers/rpc.js';
 import {
   callTool,
   decodedSize,

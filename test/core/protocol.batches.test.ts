@@ -13,7 +13,7 @@ import {
   request,
   rpcError,
   rpcResult,
-} from '../helpers/hosts.js';
+} from '../helpers/rpc.js';
 
 const TOOL = TEXT_STATS_TOOL.basic;
 

@@ -5,7 +5,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { createWorld, type World } from '../helpers/apps.js';
 import { type CoreClient, startWorldCore } from '../helpers/core.js';
-import { expectAccepted, expectRpcReply, request, rpcError, rpcResult } from '../helpers/hosts.js';
+import { expectAccepted, expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 describe('JSON-RPC messages', () => {
   let world: World;

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, DESCRIPTIONS, type World } from '../helpers/apps.js';
 import { type CoreClient, coreClient, startWorldCore } from '../helpers/core.js';
-import { expectAccepted, expectRpcReply, notification, request, rpcResult } from '../helpers/hosts.js';
+import { expectAccepted, expectRpcReply, notification, request, rpcResult } from '../helpers/rpc.js';
 
 const { version: PACKAGE_VERSION } = JSON.parse(
   await readFile(new URL('../../package.json', import.meta.url), 'utf8'),

@@ -13,14 +13,8 @@ import {
   type World,
 } from '../helpers/apps.js';
 import { type CoreClient, coreClient, startWorldCore } from '../helpers/core.js';
-import {
-  expectAccepted,
-  expectRpcReply,
-  notification,
-  type Reply,
-  request,
-  rpcError,
-} from '../helpers/hosts.js';
+import type { Reply } from '../helpers/hosts.js';
+import { expectAccepted, expectRpcReply, notification, request, rpcError } from '../helpers/rpc.js';
 
 const SUPPORTED = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
 const INITIALIZE = {

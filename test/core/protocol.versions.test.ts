@@ -15,7 +15,7 @@ import {
   request,
   rpcError,
   rpcResult,
-} from '../helpers/hosts.js';
+} from '../helpers/rpc.js';
 
 const SUPPORTED = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
 const { version: PACKAGE_VERSION } = JSON.parse(

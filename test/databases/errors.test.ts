@@ -26,17 +26,8 @@ import {
 } from '../../src/index.js';
 import { createWorld, type World } from '../helpers/apps.js';
 import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
-import {
-  expectRpcReply,
-  type Host,
-  type HostVariant,
-  hostVariants,
-  request,
-  rpcError,
-  rpcResult,
-  serveApp,
-  startWorldHost,
-} from '../helpers/hosts.js';
+import { type Host, type HostVariant, hostVariants, serveApp, startWorldHost } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const required = (): McpServerOptions => ({
   resolveServer: async () => null,

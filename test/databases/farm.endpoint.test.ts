@@ -8,20 +8,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { McpServerOptions, ResolvedServer } from '../../src/index.js';
 import { createWorld, UNKNOWN_CODE, type World } from '../helpers/apps.js';
 import { databases, describeEach, twoInstances } from '../helpers/databases.js';
+import { type Host, hostVariants, loadPackage, type Reply, startHost, suiteHosts } from '../helpers/hosts.js';
 import {
   expectAccepted,
   expectRpcReply,
-  type Host,
-  hostVariants,
-  loadPackage,
   notification,
-  type Reply,
   request,
   rpcError,
   rpcResult,
-  startHost,
-  suiteHosts,
-} from '../helpers/hosts.js';
+} from '../helpers/rpc.js';
 
 const variant = hostVariants[0]!;
 const UNAVAILABLE = 'MCP server temporarily unavailable: try again later';

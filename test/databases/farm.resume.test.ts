@@ -16,7 +16,8 @@ import type { KnexServerStore } from '../../src/store/types.js';
 import { publishApp } from '../helpers/apps.js';
 import { sleep } from '../helpers/common.js';
 import { createMigrated, databases, describeEach, type TestDatabase } from '../helpers/databases.js';
-import { expectRpcReply, type Host, rpcError } from '../helpers/hosts.js';
+import type { Host } from '../helpers/hosts.js';
+import { expectRpcReply, rpcError } from '../helpers/rpc.js';
 import { openSse, type SseEvent, said } from '../helpers/sse.js';
 import {
   resumeReply,

@@ -9,19 +9,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { McpServerOptions } from '../../src/index.js';
 import { createWorld, type World } from '../helpers/apps.js';
 import { databases, twoInstances } from '../helpers/databases.js';
+import { type Host, hostVariants, loadPackage, type Reply, suiteHosts } from '../helpers/hosts.js';
 import {
   expectAccepted,
   expectRpcReply,
-  type Host,
-  hostVariants,
-  loadPackage,
   notification,
-  type Reply,
   request,
   rpcError,
   rpcResult,
-  suiteHosts,
-} from '../helpers/hosts.js';
+} from '../helpers/rpc.js';
 
 const variant = hostVariants[0]!;
 const TOO_MANY = 'Too many requests';

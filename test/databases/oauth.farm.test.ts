@@ -12,16 +12,15 @@ import { knexServerStore } from '../../src/store/index.js';
 import type { KnexServerStore } from '../../src/store/types.js';
 import { publishApp } from '../helpers/apps.js';
 import { createMigrated, databases, describeEach, type TestDatabase } from '../helpers/databases.js';
+import { hostVariants, suiteHosts } from '../helpers/hosts.js';
 import {
   expectAccepted,
   expectRpcReply,
-  hostVariants,
   notification,
   request,
   rpcError,
   rpcResult,
-  suiteHosts,
-} from '../helpers/hosts.js';
+} from '../helpers/rpc.js';
 import { openSse, said } from '../helpers/sse.js';
 
 const TENANT = 'acme';

@@ -6,8 +6,9 @@
 import { afterEach, beforeAll } from 'vitest';
 import { createFileWorld, type FileWorld } from './apps.js';
 import { type CoreClient, startWorldCore } from './core.js';
-import { type Headers, type Reply, request } from './hosts.js';
+import type { Headers, Reply } from './hosts.js';
 import { envelope, MODERN, PROTOCOL_VERSION, standardHeaders } from './modern.js';
+import { request } from './rpc.js';
 
 /** What takes a JSON-RPC payload for a server code: a real host, or the core without HTTP. */
 export interface Poster {

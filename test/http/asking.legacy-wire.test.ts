@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { APPROVAL_MESSAGE, APPROVAL_SCHEMA, askingSuite } from '../helpers/asking.js';
-import { expectAccepted, expectRpcReply, request, rpcResult } from '../helpers/hosts.js';
+import { expectAccepted, expectRpcReply, request, rpcResult } from '../helpers/rpc.js';
 import { dataOf, event, expectStreamHeaders, postLive } from '../helpers/streaming.js';
 
 const suite = askingSuite();

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { APPROVAL_MESSAGE, APPROVAL_SCHEMA, askingSuite } from '../helpers/asking.js';
-import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/hosts.js';
 import { CLIENT_CAPABILITIES, envelope, SERVER_INFO, standardHeaders } from '../helpers/modern.js';
+import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const suite = askingSuite();
 

@@ -21,17 +21,8 @@ import {
   CONVERSATION_OUTPUT_SCHEMA,
   HOW_TO_CONTINUE,
 } from '../helpers/conversations.js';
-import {
-  expectRpcReply,
-  type Host,
-  type HostVariant,
-  hostVariants,
-  loadPackage,
-  request,
-  rpcError,
-  rpcResult,
-  startHost,
-} from '../helpers/hosts.js';
+import { type Host, type HostVariant, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const TENANT = 'tenant-chat';
 const QUERY = { type: 'string', description: 'User Input/Question content' };

@@ -7,14 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileWorld, type FileWorld } from '../helpers/apps.js';
-import {
-  expectRpcReply,
-  type Host,
-  hostVariants,
-  rpcError,
-  rpcResult,
-  startWorldHost,
-} from '../helpers/hosts.js';
+import { type Host, hostVariants, startWorldHost } from '../helpers/hosts.js';
+import { expectRpcReply, rpcError, rpcResult } from '../helpers/rpc.js';
 import { callTool, receiptReaderCore } from '../helpers/sample-files.js';
 
 const TOOL = 'Receipt_Reader';

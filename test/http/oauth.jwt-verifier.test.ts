@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as pkg from '../../src/index.js';
 import { ConfigurationError, type ErrorContext, jwtVerifier, type VerifyToken } from '../../src/index.js';
 import { type AuthorizationServer, startAuthorizationServer } from '../helpers/authorization-server.js';
-import { expectRpcReply, type Host, hostVariants, request, rpcError, startHost } from '../helpers/hosts.js';
+import { type Host, hostVariants, startHost } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcError } from '../helpers/rpc.js';
 
 const RESOURCE = 'http://127.0.0.1:4000/mcp/server/AbCdEfGhIjKlMnOp/mcp';
 const context = { resource: RESOURCE, req: undefined };

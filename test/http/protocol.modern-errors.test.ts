@@ -6,7 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_VERSION } from '../../src/versions.js';
 import { DESCRIPTIONS, UNKNOWN_CODE } from '../helpers/apps.js';
-import { expectRpcReply, notification, request, rpcError, rpcResult } from '../helpers/hosts.js';
 import {
   ALL_VERSIONS,
   CLIENT_CAPABILITIES,
@@ -17,6 +16,7 @@ import {
   standardHeaders,
   useModernCore,
 } from '../helpers/modern.js';
+import { expectRpcReply, notification, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 describe('the 2026-07-28 era: errors', () => {
   const { post, modern, call } = useModernCore();

@@ -23,17 +23,16 @@ import {
   startInstance,
   stopInstance,
 } from '../helpers/farm-processes.js';
+import { type Reply, send } from '../helpers/hosts.js';
+import { type RoundRobinProxy, startRoundRobinProxy } from '../helpers/round-robin-proxy.js';
 import {
   expectAccepted,
   expectRpcReply,
   notification,
-  type Reply,
   request,
   rpcError,
   rpcResult,
-  send,
-} from '../helpers/hosts.js';
-import { type RoundRobinProxy, startRoundRobinProxy } from '../helpers/round-robin-proxy.js';
+} from '../helpers/rpc.js';
 import { openSse, said } from '../helpers/sse.js';
 import { startTcpProxy, type TcpProxy, throughProxy } from '../helpers/tcp-proxy.js';
 
