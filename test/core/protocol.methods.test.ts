@@ -1,16 +1,15 @@
-/**
- * docs/http-contract.md, "Methods": the methods of the 2025 era (initialize, ping, tools/list,
- * notifications/cancelled), driven through the protocol core.
- */
-import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, DESCRIPTIONS, type World } from '../helpers/apps.js';
 import { type CoreClient, coreClient, startWorldCore } from '../helpers/core.js';
-import { expectAccepted, expectRpcReply, notification, request, rpcResult } from '../helpers/rpc.js';
+import {
+  expectAccepted,
+  expectRpcReply,
+  initializeResult,
+  notification,
+  request,
+  rpcResult,
+} from '../helpers/rpc.js';
 
-const { version: PACKAGE_VERSION } = JSON.parse(
-  await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
-);
 const CLIENT = {
   protocolVersion: '2025-11-25',
   capabilities: {},
@@ -29,35 +28,12 @@ describe('methods', () => {
   describe('initialize', () => {
     it('answers the version, the tools capability, serverInfo and the server description as instructions', async () => {
       const reply = await core.post(world.codes.textStats, request(1, 'initialize', CLIENT));
-      expectRpcReply(
-        reply,
-        200,
-        rpcResult(1, {
-          protocolVersion: '2025-11-25',
-          capabilities: {
-            tools: { listChanged: false },
-            tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-          },
-          serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
-          instructions: DESCRIPTIONS.textStats,
-        }),
-      );
+      expectRpcReply(reply, 200, rpcResult(1, initializeResult(DESCRIPTIONS.textStats)));
     });
 
     it('a server without a description has no instructions', async () => {
       const reply = await core.post(world.codes.faqBot, request(1, 'initialize', CLIENT));
-      expectRpcReply(
-        reply,
-        200,
-        rpcResult(1, {
-          protocolVersion: '2025-11-25',
-          capabilities: {
-            tools: { listChanged: false },
-            tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-          },
-          serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
-        }),
-      );
+      expectRpcReply(reply, 200, rpcResult(1, initializeResult()));
     });
 
     it('serverInfo comes from the serverInfo option when given', async () => {
@@ -66,15 +42,7 @@ describe('methods', () => {
       expectRpcReply(
         reply,
         200,
-        rpcResult('i', {
-          protocolVersion: '2025-11-25',
-          capabilities: {
-            tools: { listChanged: false },
-            tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-          },
-          serverInfo: { name: 'acme-apps', version: '7.1.0' },
-          instructions: DESCRIPTIONS.textStats,
-        }),
+        rpcResult('i', initializeResult(DESCRIPTIONS.textStats, { name: 'acme-apps', version: '7.1.0' })),
       );
     });
   });

@@ -15,6 +15,7 @@ import {
   request,
   rpcError,
   rpcResult,
+  SERVER_CAPABILITIES,
 } from '../helpers/rpc.js';
 
 const SUPPORTED = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
@@ -64,13 +65,7 @@ describe('protocol versions', () => {
   const initializeResult = (protocolVersion: string) => ({
     protocolVersion,
     // MCP 2025-11-25 brought tasks.
-    capabilities:
-      protocolVersion >= '2025-11-25'
-        ? {
-            tools: { listChanged: false },
-            tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-          }
-        : { tools: { listChanged: false } },
+    capabilities: protocolVersion >= '2025-11-25' ? SERVER_CAPABILITIES : { tools: { listChanged: false } },
     serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
     instructions: DESCRIPTIONS.textStats,
   });

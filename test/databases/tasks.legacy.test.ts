@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { knexServerStore, migrate } from '../../src/store/index.js';
 import { databases, type TestDatabase } from '../helpers/databases.js';
 import { type Host, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
-import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
+import { expectRpcReply, request, rpcError, rpcResult, SERVER_CAPABILITIES } from '../helpers/rpc.js';
 import { connectV1, createTaskWorld, type TaskWorld } from '../helpers/tasks.js';
 
 const sqlite = databases.find((database) => database.name === 'sqlite')!;
@@ -51,10 +51,7 @@ describe('tasks in the 2025 era, on the Knex store on SQLite', () => {
 
   it('initialize declares tasks for tools/call, and the tool says it may run as one', async () => {
     const client = await connect(world.codes.quick);
-    expect(client.getServerCapabilities()).toEqual({
-      tools: { listChanged: false },
-      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-    });
+    expect(client.getServerCapabilities()).toEqual(SERVER_CAPABILITIES);
     expect((await toolOf(client)).execution).toEqual({ taskSupport: 'optional' });
   });
 

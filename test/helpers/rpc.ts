@@ -2,8 +2,18 @@
  * JSON-RPC messages and the whole replies the endpoint answers them with, for every suite: those
  * that drive the core without a socket and those that run a host.
  */
+
+import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { Reply } from './hosts.js';
+
+/** The package's name and version as package.json has them, not as the sources say. */
+const PACKAGE_SERVER_INFO = {
+  name: 'express-app-mcp',
+  version: (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  ).version,
+};
 
 /** The whole reply of a JSON-RPC answer: status, JSON content type, and the exact envelope. */
 export function expectRpcReply(reply: Reply, status: number, body: unknown): void {
@@ -50,3 +60,20 @@ export function pingOfSize(size: number, id: number | string = 1): string {
   if (padding < 0) throw new Error(`a ping cannot be ${size} bytes`);
   return JSON.stringify({ ...request(id, 'ping'), params: { pad: 'x'.repeat(padding) } });
 }
+
+/** The capabilities a server declares in `initialize` from 2025-11-25 on: its tools, and tasks for `tools/call`. */
+export const SERVER_CAPABILITIES = {
+  tools: { listChanged: false },
+  tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+};
+
+/**
+ * The result of a 2025-11-25 `initialize`: the version, the capabilities, `serverInfo` (the
+ * package's own unless given), and the server's description as `instructions` when it has one.
+ */
+export const initializeResult = (instructions?: string, serverInfo: unknown = PACKAGE_SERVER_INFO) => ({
+  protocolVersion: '2025-11-25',
+  capabilities: SERVER_CAPABILITIES,
+  serverInfo,
+  ...(instructions === undefined ? {} : { instructions }),
+});

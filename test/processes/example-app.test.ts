@@ -46,6 +46,7 @@ import {
   stopAll,
   waitFor,
 } from '../helpers/processes.js';
+import { SERVER_CAPABILITIES } from '../helpers/rpc.js';
 
 afterAll(stopAll);
 
@@ -135,10 +136,7 @@ describeEach(databaseKinds)('the example app on $name, started with npm start', 
 
     it('initializes with the server info and the description as instructions', () => {
       expect(client.getServerVersion()).toEqual(SERVER_INFO);
-      expect(client.getServerCapabilities()).toEqual({
-        tools: { listChanged: false },
-        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-      });
+      expect(client.getServerCapabilities()).toEqual(SERVER_CAPABILITIES);
       expect(client.getInstructions()).toBe(demo.instructions ?? demo.tool.description);
     });
 
