@@ -5,38 +5,27 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, McpError as SdkError } from '@modelcontextprotocol/sdk/types.js';
-import type { Knex } from 'knex';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { knexServerStore, migrate } from '../../src/store/index.js';
-import { databases, type TestDatabase } from '../helpers/databases.js';
-import { type Host, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
+import type { Host } from '../helpers/hosts.js';
 import { expectRpcReply, request, rpcError, rpcResult, SERVER_CAPABILITIES } from '../helpers/rpc.js';
-import { connectV1, createTaskWorld, type TaskWorld } from '../helpers/tasks.js';
+import { connectV1, startTaskHost, type TaskWorld } from '../helpers/tasks.js';
 
-const sqlite = databases.find((database) => database.name === 'sqlite')!;
 const V = { 'mcp-protocol-version': '2025-11-25' };
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('tasks in the 2025 era, on the Knex store on SQLite', () => {
-  let db: TestDatabase;
-  let knex: Knex;
   let world: TaskWorld;
   let host: Host;
+  let close: () => Promise<void>;
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    db = await sqlite.create();
-    knex = db.connect();
-    await migrate(knex);
-    world = await createTaskWorld(knexServerStore(knex));
-    const pkg = await loadPackage(5);
-    host = await startHost(hostVariants[0]!, pkg, world.options({ maxTaskResultBytes: 1000 }));
+    ({ world, host, close } = await startTaskHost(() => ({ maxTaskResultBytes: 1000 })));
   });
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close()));
-    await host?.close();
-    await db?.destroy();
+    await close?.();
   });
   afterEach(() => {
     world.support.clear();
