@@ -37,6 +37,17 @@ describe('tasks in the 2025 era, on the Knex store on SQLite', () => {
     return client;
   };
   const toolOf = async (client: Client) => (await client.listTools()).tools[0]!;
+  /** A client of `code`'s server, and the stream of a call of its tool as a task. */
+  const streamTask = async (code: string) => {
+    const client = await connect(code);
+    const tool = await toolOf(client);
+    const stream = client.experimental.tasks.callToolStream(
+      { name: tool.name, arguments: {} },
+      CallToolResultSchema,
+      { task: { ttl: 60_000 } },
+    );
+    return { client, stream };
+  };
 
   it('initialize declares tasks for tools/call, and the tool says it may run as one', async () => {
     const client = await connect(world.codes.quick);
@@ -45,13 +56,7 @@ describe('tasks in the 2025 era, on the Knex store on SQLite', () => {
   });
 
   it('callToolStream: the task is created at once, its progress is its status message, and its result comes when the run ends', async () => {
-    const client = await connect(world.codes.gated);
-    const tool = await toolOf(client);
-    const stream = client.experimental.tasks.callToolStream(
-      { name: tool.name, arguments: {} },
-      CallToolResultSchema,
-      { task: { ttl: 60_000 } },
-    );
+    const { client, stream } = await streamTask(world.codes.gated);
     const first = await stream.next();
     expect(first.value).toEqual({
       type: 'taskCreated',
@@ -91,15 +96,7 @@ describe('tasks in the 2025 era, on the Knex store on SQLite', () => {
   });
 
   it('cancelTask stops the run, the task stays cancelled, and cancelling it again is -32602', async () => {
-    const client = await connect(world.codes.gated);
-    const tool = await toolOf(client);
-    const stream = client.experimental.tasks.callToolStream(
-      { name: tool.name, arguments: {} },
-      CallToolResultSchema,
-      {
-        task: { ttl: 60_000 },
-      },
-    );
+    const { client, stream } = await streamTask(world.codes.gated);
     const created = (await stream.next()).value as { task: { taskId: string } };
     const gated = await world.nextGatedRun();
     const cancelled = await client.experimental.tasks.cancelTask(created.task.taskId);
@@ -117,17 +114,9 @@ describe('tasks in the 2025 era, on the Knex store on SQLite', () => {
   });
 
   it('a run that returns an error result fails its task, and tasks/result still gives that result', async () => {
-    const client = await connect(world.codes.refusing);
-    const tool = await toolOf(client);
+    const { client, stream } = await streamTask(world.codes.refusing);
     const messages = [];
-    for await (const message of client.experimental.tasks.callToolStream(
-      { name: tool.name, arguments: {} },
-      CallToolResultSchema,
-      {
-        task: { ttl: 60_000 },
-      },
-    ))
-      messages.push(message);
+    for await (const message of stream) messages.push(message);
     expect(messages[0]).toMatchObject({ type: 'taskCreated' });
     expect(messages.at(-1)).toMatchObject({ type: 'error' });
     const taskId = (messages[0] as { task: { taskId: string } }).task.taskId;
@@ -143,15 +132,7 @@ describe('tasks in the 2025 era, on the Knex store on SQLite', () => {
   });
 
   it('a result larger than maxTaskResultBytes fails the task with a message that says so', async () => {
-    const client = await connect(world.codes.big);
-    const tool = await toolOf(client);
-    const stream = client.experimental.tasks.callToolStream(
-      { name: tool.name, arguments: {} },
-      CallToolResultSchema,
-      {
-        task: { ttl: 60_000 },
-      },
-    );
+    const { client, stream } = await streamTask(world.codes.big);
     const created = (await stream.next()).value as { task: { taskId: string } };
     for await (const _ of stream);
     const message = expect.stringMatching(
