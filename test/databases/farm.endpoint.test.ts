@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { McpServerOptions, ResolvedServer } from '../../src/index.js';
 import { createWorld, UNKNOWN_CODE, type World } from '../helpers/apps.js';
-import { databases, describeEach, twoInstances } from '../helpers/databases.js';
+import { databases, describeEach, expectCancelledAcross, twoInstances } from '../helpers/databases.js';
 import { type Host, hostVariants, loadPackage, type Reply, startHost, suiteHosts } from '../helpers/hosts.js';
 import {
   expectAccepted,
@@ -218,19 +218,10 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('two instance
 
   // The slow server takes 6 messages in these tests (cancellations count), within its allowance.
   it('a cancellation sent to instance B stops the run on instance A', async () => {
-    const [a, b] = hosts as [Host, Host];
     // Both instances have looked the server up once, so both listen.
     for (const host of hosts)
       expectRpcReply(await host.post(world.codes.slow, request(0, 'ping')), 200, rpcResult(0, {}));
-    const replying = a.post(world.codes.slow, call('long'));
-    const run = await world.nextSlowRun();
-    expectAccepted(await b.post(world.codes.slow, cancel('long')));
-    expectRpcReply(
-      await replying,
-      200,
-      rpcResult('long', { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true }),
-    );
-    expect(run.run.signal.aborted).toBe(true);
+    await expectCancelledAcross(hosts, world, 'long', cancel);
   });
 
   it('a cancellation for the same request id of another server stops nothing', async () => {

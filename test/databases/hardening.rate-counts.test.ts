@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { McpServerOptions } from '../../src/index.js';
 import { createWorld, type World } from '../helpers/apps.js';
-import { databases, twoInstances } from '../helpers/databases.js';
+import { databases, expectCancelledAcross, twoInstances } from '../helpers/databases.js';
 import { type Host, hostVariants, loadPackage, type Reply, suiteHosts } from '../helpers/hosts.js';
 import {
   expectAccepted,
@@ -150,26 +150,13 @@ describe.each(databases.filter((kind) => kind.name === 'postgres'))(
     });
 
     it('a call that runs is told, and a cancellation sent to the other instance stops it', async () => {
-      const [a, b] = hosts as [Host, Host];
       const slow = world.servers.slow.id;
       listener.heard.length = 0;
-      const replying = a.post(
-        world.codes.slow,
-        request('told', 'tools/call', { name: 'Slow', arguments: {} }),
+      await expectCancelledAcross(hosts, world, 'told', cancel, () =>
+        vi.waitFor(() => expect(listener.heard).toEqual([JSON.stringify({ running: [slow, 'told'] })]), {
+          timeout: 5000,
+        }),
       );
-      const run = await world.nextSlowRun();
-      await vi.waitFor(() => expect(listener.heard).toEqual([JSON.stringify({ running: [slow, 'told'] })]), {
-        timeout: 5000,
-      });
-
-      expectAccepted(await b.post(world.codes.slow, cancel('told')));
-
-      expectRpcReply(
-        await replying,
-        200,
-        rpcResult('told', { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true }),
-      );
-      expect(run.run.signal.aborted).toBe(true);
       await vi.waitFor(() =>
         expect(listener.heard).toEqual([
           JSON.stringify({ running: [slow, 'told'] }),
@@ -180,21 +167,7 @@ describe.each(databases.filter((kind) => kind.name === 'postgres'))(
     });
 
     it('a cancellation that comes before the call is told waits for it, and stops it', async () => {
-      const [a, b] = hosts as [Host, Host];
-      const replying = a.post(
-        world.codes.slow,
-        request('early', 'tools/call', { name: 'Slow', arguments: {} }),
-      );
-      const run = await world.nextSlowRun();
-
-      expectAccepted(await b.post(world.codes.slow, cancel('early')));
-
-      expectRpcReply(
-        await replying,
-        200,
-        rpcResult('early', { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true }),
-      );
-      expect(run.run.signal.aborted).toBe(true);
+      await expectCancelledAcross(hosts, world, 'early', cancel);
     });
 
     it('a call that ends before it is told sends nothing', async () => {

@@ -14,11 +14,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import { expect } from 'vitest';
 import type { McpServerOptions } from '../../src/index.js';
 import { knexServerStore, migrate } from '../../src/store/index.js';
-import { createWorld, loadWorldApp } from './apps.js';
-import { hostVariants, loadPackage, startHost } from './hosts.js';
+import { createWorld, loadWorldApp, type World } from './apps.js';
+import { type Host, hostVariants, loadPackage, startHost } from './hosts.js';
 import { postgresSkipped, postgresUrl } from './postgres.js';
+import { expectAccepted, expectRpcReply, request, rpcResult } from './rpc.js';
 
 export { describeEach } from './postgres.js';
 
@@ -166,4 +168,28 @@ export async function twoInstances(kind: DatabaseKind, overrides: Partial<McpSer
     await db.destroy();
   };
   return { db, knex, world, stores, hosts, close };
+}
+
+/**
+ * A call of the world's slow app on instance `a`, cancelled with `cancel` sent to instance `b`
+ * (after `whileRunning`, once the run has started): the call answers that it was cancelled, and
+ * the run's signal fired.
+ */
+export async function expectCancelledAcross(
+  [a, b]: Host[],
+  world: World,
+  id: string,
+  cancel: (id: string) => unknown,
+  whileRunning: () => Promise<void> = async () => {},
+) {
+  const replying = a!.post(world.codes.slow, request(id, 'tools/call', { name: 'Slow', arguments: {} }));
+  const run = await world.nextSlowRun();
+  await whileRunning();
+  expectAccepted(await b!.post(world.codes.slow, cancel(id)));
+  expectRpcReply(
+    await replying,
+    200,
+    rpcResult(id, { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true }),
+  );
+  expect(run.run.signal.aborted).toBe(true);
 }
