@@ -14,7 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { McpServerOptions } from '../../src/index.js';
 import { knexServerStore, migrate } from '../../src/store/index.js';
 import { createWorld, loadWorldApp, type World } from './apps.js';
@@ -192,4 +192,20 @@ export async function expectCancelledAcross(
     rpcResult(id, { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true }),
   );
   expect(run.run.signal.aborted).toBe(true);
+}
+
+/**
+ * A fresh, empty database of `kind` for the `describe` it is called in, not migrated: made before
+ * its tests, dropped after them. Read `db` and `knex` from the tests.
+ */
+export function databaseFor(kind: DatabaseKind): { db: TestDatabase; knex: Knex } {
+  const fresh = {} as { db: TestDatabase; knex: Knex };
+  beforeAll(async () => {
+    fresh.db = await kind.create();
+    fresh.knex = fresh.db.connect();
+  });
+  afterAll(async () => {
+    await fresh.db?.destroy();
+  });
+  return fresh;
 }
