@@ -4,16 +4,10 @@
  * the `annotations` column that migration `0003_server_annotations` adds (and its `down` removes).
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  knexServerStore,
-  migrate,
-  rollback,
-  type ServerStore,
-  type ToolAnnotations,
-} from '../../src/index.js';
+import { expect, it } from 'vitest';
+import { knexServerStore, migrate, rollback, type ToolAnnotations } from '../../src/index.js';
 import { databaseFor, databases, describeEach } from '../helpers/databases.js';
-import { type OpenStore, storeKinds } from '../helpers/stores.js';
+import { storeFor, storeKinds } from '../helpers/stores.js';
 
 const ALL_HINTS: ToolAnnotations = {
   readOnlyHint: false,
@@ -23,19 +17,10 @@ const ALL_HINTS: ToolAnnotations = {
 };
 
 describeEach(storeKinds)('the store contract on $name: annotations', (kind) => {
-  let opened: OpenStore;
-  let store: ServerStore;
-
-  beforeAll(async () => {
-    opened = await kind.open();
-    store = opened.store;
-  });
-  afterAll(async () => {
-    await opened?.close();
-  });
+  const opened = storeFor(kind);
 
   const publish = (annotations?: ToolAnnotations) =>
-    store.createServer({
+    opened.store.createServer({
       tenantId: 'tenant',
       appId: `app-${randomUUID()}`,
       name: 'Title Case',
@@ -47,10 +32,10 @@ describeEach(storeKinds)('the store contract on $name: annotations', (kind) => {
   it('a server published with hints keeps them, found by id, app and code', async () => {
     const server = await publish({ readOnlyHint: true, openWorldHint: false });
     expect(server.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
-    expect(await store.getServerById(server.id)).toEqual(server);
-    expect(await store.getServerByApp(server.tenantId, server.appId)).toEqual(server);
-    expect(await store.getServerByCode(server.serverCode)).toEqual(server);
-    expect((await store.getServerByCode(server.serverCode))?.annotations).toEqual({
+    expect(await opened.store.getServerById(server.id)).toEqual(server);
+    expect(await opened.store.getServerByApp(server.tenantId, server.appId)).toEqual(server);
+    expect(await opened.store.getServerByCode(server.serverCode)).toEqual(server);
+    expect((await opened.store.getServerByCode(server.serverCode))?.annotations).toEqual({
       readOnlyHint: true,
       openWorldHint: false,
     });
@@ -59,7 +44,7 @@ describeEach(storeKinds)('the store contract on $name: annotations', (kind) => {
   it('a server published without hints, or with none, has no annotations field', async () => {
     for (const server of [await publish(), await publish({})]) {
       expect(Object.hasOwn(server, 'annotations')).toBe(false);
-      const found = await store.getServerById(server.id);
+      const found = await opened.store.getServerById(server.id);
       expect(found).toEqual(server);
       expect(Object.hasOwn(found!, 'annotations')).toBe(false);
     }
@@ -72,7 +57,7 @@ describeEach(storeKinds)('the store contract on $name: annotations', (kind) => {
       destructiveHint: true,
       readOnlyHint: false,
     });
-    const found = await store.getServerByCode(server.serverCode);
+    const found = await opened.store.getServerByCode(server.serverCode);
     expect(found?.annotations).toEqual(ALL_HINTS);
     expect(Object.keys(found!.annotations!)).toEqual([
       'readOnlyHint',
@@ -89,41 +74,45 @@ describeEach(storeKinds)('the store contract on $name: annotations', (kind) => {
       destructiveHint: 'no',
     } as unknown as ToolAnnotations);
     expect(server.annotations).toEqual({ readOnlyHint: true });
-    expect((await store.getServerById(server.id))?.annotations).toEqual({ readOnlyHint: true });
+    expect((await opened.store.getServerById(server.id))?.annotations).toEqual({ readOnlyHint: true });
   });
 
   it('updateServer replaces every hint, keeps them when absent, clears them with {}, and moves updatedAt', async () => {
     const server = await publish({ readOnlyHint: true, openWorldHint: false });
-    const replaced = await store.updateServer(server.id, { annotations: { destructiveHint: false } });
+    const replaced = await opened.store.updateServer(server.id, { annotations: { destructiveHint: false } });
     expect(replaced).toEqual({
       ...server,
       annotations: { destructiveHint: false },
       updatedAt: expect.any(Date),
     });
     expect(replaced!.updatedAt.getTime()).toBeGreaterThanOrEqual(server.updatedAt.getTime());
-    expect(await store.getServerByCode(server.serverCode)).toEqual(replaced);
+    expect(await opened.store.getServerByCode(server.serverCode)).toEqual(replaced);
 
-    const kept = await store.updateServer(server.id, { description: 'Edited' });
+    const kept = await opened.store.updateServer(server.id, { description: 'Edited' });
     expect(kept?.annotations).toEqual({ destructiveHint: false });
 
-    const cleared = await store.updateServer(server.id, { annotations: {} });
+    const cleared = await opened.store.updateServer(server.id, { annotations: {} });
     expect(Object.hasOwn(cleared!, 'annotations')).toBe(false);
-    expect(Object.hasOwn((await store.getServerByCode(server.serverCode))!, 'annotations')).toBe(false);
+    expect(Object.hasOwn((await opened.store.getServerByCode(server.serverCode))!, 'annotations')).toBe(
+      false,
+    );
   });
 
   it('rotating or deactivating keeps the hints', async () => {
     const server = await publish({ readOnlyHint: true });
-    expect((await store.rotateCode(server.id))?.annotations).toEqual({ readOnlyHint: true });
-    expect((await store.deactivateServer(server.id))?.annotations).toEqual({ readOnlyHint: true });
+    expect((await opened.store.rotateCode(server.id))?.annotations).toEqual({ readOnlyHint: true });
+    expect((await opened.store.deactivateServer(server.id))?.annotations).toEqual({ readOnlyHint: true });
   });
 
   it('a returned record is a copy: changing its hints changes nothing stored', async () => {
     const server = await publish({ readOnlyHint: true });
-    const found = await store.getServerByCode(server.serverCode);
+    const found = await opened.store.getServerByCode(server.serverCode);
     found!.annotations!.readOnlyHint = false;
     server.annotations!.readOnlyHint = false;
-    expect((await store.getServerByCode(server.serverCode))?.annotations).toEqual({ readOnlyHint: true });
-    expect((await store.getServerById(server.id))?.annotations).toEqual({ readOnlyHint: true });
+    expect((await opened.store.getServerByCode(server.serverCode))?.annotations).toEqual({
+      readOnlyHint: true,
+    });
+    expect((await opened.store.getServerById(server.id))?.annotations).toEqual({ readOnlyHint: true });
   });
 });
 
