@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/common.js';
 import { answeredInConversation } from '../helpers/conversations.js';
 import {
   answer,
@@ -31,7 +32,6 @@ import {
   type ConsoleServerJson,
   databaseKinds,
   type ExampleDatabase,
-  freePort,
   inspector,
   type Launched,
   launch,
