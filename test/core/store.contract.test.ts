@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { ServerExistsError } from '../../src/errors/package-errors.js';
 import type { NewServer } from '../../src/store/index.js';
-import type { HostApp } from '../../src/types/index.js';
+import type { HostApp, ServerRecord } from '../../src/types/index.js';
 import { describeEach } from '../helpers/postgres.js';
 import { publishFresh, storeFor, storeKinds } from '../helpers/stores.js';
 
@@ -17,6 +17,12 @@ const CODE = /^[A-Za-z0-9]{16}$/;
 describeEach(storeKinds)('the store contract on $name', (kind) => {
   const opened = storeFor(kind);
 
+  /** The server as each lookup hands it out: by id, by app, by code. */
+  const lookedUp = async (server: ServerRecord) => [
+    await opened.store.getServerById(server.id),
+    await opened.store.getServerByApp(server.tenantId, server.appId),
+    await opened.store.getServerByCode(server.serverCode),
+  ];
   /** A new server for an app nobody else uses, so tests never share records. */
   const publish = (overrides: Partial<NewServer> = {}) => publishFresh(opened.store, overrides);
 
@@ -159,20 +165,14 @@ describeEach(storeKinds)('the store contract on $name', (kind) => {
       // Every way a caller gets a record; each one's Dates are its own.
       const handedOut = [
         server,
-        await opened.store.getServerById(server.id),
-        await opened.store.getServerByApp(server.tenantId, server.appId),
-        await opened.store.getServerByCode(server.serverCode),
+        ...(await lookedUp(server)),
         await opened.store.getServerByCode(server.serverCode),
       ];
       for (const record of handedOut) {
         record!.updatedAt.setTime(0);
         record!.createdAt.setTime(0);
       }
-      for (const record of [
-        await opened.store.getServerById(server.id),
-        await opened.store.getServerByApp(server.tenantId, server.appId),
-        await opened.store.getServerByCode(server.serverCode),
-      ]) {
+      for (const record of await lookedUp(server)) {
         expect(record!.createdAt.getTime()).toBe(created);
         expect(record!.updatedAt.getTime()).toBe(created);
       }
@@ -187,18 +187,12 @@ describeEach(storeKinds)('the store contract on $name', (kind) => {
       given.readOnlyHint = false;
       const handedOut = [
         server,
-        await opened.store.getServerById(server.id),
-        await opened.store.getServerByApp(server.tenantId, server.appId),
-        await opened.store.getServerByCode(server.serverCode),
+        ...(await lookedUp(server)),
         await opened.store.getServerByCode(server.serverCode),
       ];
       for (const record of handedOut) record!.annotations!.readOnlyHint = false;
-      const stored = [
-        await opened.store.getServerById(server.id),
-        await opened.store.getServerByApp(server.tenantId, server.appId),
-        await opened.store.getServerByCode(server.serverCode),
-      ];
-      for (const record of stored) expect(record!.annotations).toEqual({ readOnlyHint: true });
+      for (const record of await lookedUp(server))
+        expect(record!.annotations).toEqual({ readOnlyHint: true });
 
       const changes = { openWorldHint: false };
       const updated = await opened.store.updateServer(server.id, { annotations: changes });
