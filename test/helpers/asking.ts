@@ -150,6 +150,14 @@ export const APPROVAL_SCHEMA = {
   required: ['decision'],
 };
 
+/** The content of the isError result a call gets when its app asks and its client cannot be asked. */
+export const CANNOT_ASK_CONTENT = [
+  {
+    type: 'text',
+    text: "the app needs a person's answer, and this client cannot ask one (it did not declare the elicitation capability)",
+  },
+];
+
 /**
  * The asking world in a memory store and its host, heartbeats off, for the whole file: started
  * before its tests, closed after them. Read `world` and `host` from the tests.

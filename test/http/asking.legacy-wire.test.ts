@@ -4,7 +4,7 @@
  * the client's answer POSTed back with 202 (docs/http-contract.md, "Asking a person").
  */
 import { describe, expect, it } from 'vitest';
-import { APPROVAL_MESSAGE, APPROVAL_SCHEMA, askingSuite } from '../helpers/asking.js';
+import { APPROVAL_MESSAGE, APPROVAL_SCHEMA, askingSuite, CANNOT_ASK_CONTENT } from '../helpers/asking.js';
 import { expectAccepted, expectRpcReply, request, rpcResult } from '../helpers/rpc.js';
 import { dataOf, event, expectStreamHeaders, postLive } from '../helpers/streaming.js';
 
@@ -116,12 +116,7 @@ describe('a call that cannot ask', () => {
       reply,
       200,
       rpcResult(6, {
-        content: [
-          {
-            type: 'text',
-            text: "the app needs a person's answer, and this client cannot ask one (it did not declare the elicitation capability)",
-          },
-        ],
+        content: CANNOT_ASK_CONTENT,
         isError: true,
       }),
     );

@@ -4,7 +4,7 @@
  * is not good is an error, never a resumption (docs/http-contract.md, "Asking a person").
  */
 import { describe, expect, it } from 'vitest';
-import { APPROVAL_MESSAGE, APPROVAL_SCHEMA, askingSuite } from '../helpers/asking.js';
+import { APPROVAL_MESSAGE, APPROVAL_SCHEMA, askingSuite, CANNOT_ASK_CONTENT } from '../helpers/asking.js';
 import { CLIENT_CAPABILITIES, envelope, SERVER_INFO, standardHeaders } from '../helpers/modern.js';
 import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
@@ -209,12 +209,7 @@ describe('a run that asks, in the 2026-07-28 era', () => {
       200,
       rpcResult(1, {
         resultType: 'complete',
-        content: [
-          {
-            type: 'text',
-            text: "the app needs a person's answer, and this client cannot ask one (it did not declare the elicitation capability)",
-          },
-        ],
+        content: CANNOT_ASK_CONTENT,
         isError: true,
         _meta: SERVER_INFO,
       }),

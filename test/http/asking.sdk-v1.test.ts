@@ -7,7 +7,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { APPROVAL_MESSAGE, APPROVAL_SCHEMA, askingSuite, eventually } from '../helpers/asking.js';
+import {
+  APPROVAL_MESSAGE,
+  APPROVAL_SCHEMA,
+  askingSuite,
+  CANNOT_ASK_CONTENT,
+  eventually,
+} from '../helpers/asking.js';
 
 const suite = askingSuite();
 const clients: Client[] = [];
@@ -121,12 +127,7 @@ describe('a client without the elicitation capability', () => {
     const before = suite.world.seen.length;
     const result = await client.callTool({ name: 'Approval', arguments: {} });
     expect(result).toEqual({
-      content: [
-        {
-          type: 'text',
-          text: "the app needs a person's answer, and this client cannot ask one (it did not declare the elicitation capability)",
-        },
-      ],
+      content: CANNOT_ASK_CONTENT,
       isError: true,
     });
     expect(suite.world.seen[before]).toEqual({

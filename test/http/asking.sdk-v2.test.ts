@@ -5,7 +5,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { APPROVAL_MESSAGE, APPROVAL_SCHEMA, askingSuite } from '../helpers/asking.js';
+import { APPROVAL_MESSAGE, APPROVAL_SCHEMA, askingSuite, CANNOT_ASK_CONTENT } from '../helpers/asking.js';
 
 const suite = askingSuite();
 const clients: Client[] = [];
@@ -98,12 +98,7 @@ describe('the v2 client pinned to 2026-07-28', () => {
     const result = await client.callTool({ name: 'Approval', arguments: {} });
     // The client keeps `resultType` to itself.
     expect(result).toEqual({
-      content: [
-        {
-          type: 'text',
-          text: "the app needs a person's answer, and this client cannot ask one (it did not declare the elicitation capability)",
-        },
-      ],
+      content: CANNOT_ASK_CONTENT,
       isError: true,
       _meta: expect.any(Object),
     });
