@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_APPS, runApp, SLOW_REPORT_STAGES, slowReport } from '../../example-app/apps.js';
 import type { AppEvent, AppRun } from '../../src/index.js';
+import { slowReportOutputs } from '../helpers/demo-cases.js';
 
 const SLOW_REPORT = DEMO_APPS.find((app) => app.id === 'slow-report')!;
 
@@ -49,16 +50,7 @@ describe('the Slow Report', () => {
       })),
       { event: 'workflow_finished', outputs: slowReport('tides') },
     ]);
-    expect(slowReport('tides')).toEqual({
-      title: 'A report on tides',
-      sections: [
-        'gathering sources: done',
-        'reading: done',
-        'outlining: done',
-        'drafting: done',
-        'proofreading: done',
-      ],
-    });
+    expect(slowReport('tides')).toEqual(slowReportOutputs('tides'));
   });
 
   it.each([[-1], [601]])(

@@ -9,22 +9,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMcpServerOptions } from '../../src/endpoint/mcp-server-options.js';
 import { ConfigurationError, mcpServer } from '../../src/index.js';
 import { createFileWorld, type FileWorld } from '../helpers/apps.js';
 import { type CoreClient, startWorldCore } from '../helpers/core.js';
 import { FILE_INPUT_HOW, FILE_INPUT_SCHEMA } from '../helpers/file-schemas.js';
-import {
-  expectRpcReply,
-  type Host,
-  hostVariants,
-  rpcError,
-  rpcResult,
-  startWorldHost,
-} from '../helpers/hosts.js';
+import { type Host, hostVariants, startWorldHost } from '../helpers/hosts.js';
 import { jsonSchemaValidator } from '../helpers/json-schema.js';
-import { callTool, listTool, PNG_BASE64 } from '../helpers/sample-files.js';
+import { expectRpcReply, rpcError, rpcResult } from '../helpers/rpc.js';
+import { callTool, listTool, PNG_BASE64, receiptReaderCore } from '../helpers/sample-files.js';
 
 const ajv = jsonSchemaValidator();
 
@@ -37,19 +31,8 @@ const PNG_DATA_URL = `data:image/png;base64,${PNG_BASE64}`;
 const TOOL = 'Receipt_Reader';
 
 describe('file inputs', () => {
-  let world: FileWorld;
-  let core: CoreClient;
-
-  beforeAll(async () => {
-    ({ world, core } = await startWorldCore(createFileWorld));
-    world.respond = () => ({ outputs: { ok: true } });
-  });
-  afterEach(() => {
-    world.runs.length = 0;
-  });
-
-  const call = (args: Record<string, unknown>, version = '2025-11-25') =>
-    callTool(core, world.codes.receiptReader, version, TOOL, args);
+  const receipts = receiptReaderCore();
+  const { call } = receipts;
 
   /** The reply to arguments that fail: an error result with every problem (SEP-1303). */
   const expectProblems = async (args: Record<string, unknown>, problems: string[]) => {
@@ -61,11 +44,11 @@ describe('file inputs', () => {
         isError: true,
       }),
     );
-    expect(world.runs).toEqual([]);
+    expect(receipts.world.runs).toEqual([]);
   };
 
   it('the input schema: files as URL objects, their types in the description, upload-only files hidden', async () => {
-    const tool = await listTool(core, world.codes.receiptReader, '2025-11-25');
+    const tool = await listTool(receipts.core, receipts.world.codes.receiptReader, '2025-11-25');
     expect(tool.inputSchema).toEqual({
       type: 'object',
       properties: {
@@ -84,7 +67,7 @@ describe('file inputs', () => {
   });
 
   it('the schema and the checker agree on the shape; the type, scheme and size of a file only the checker knows', async () => {
-    const tool = await listTool(core, world.codes.receiptReader, '2025-11-25');
+    const tool = await listTool(receipts.core, receipts.world.codes.receiptReader, '2025-11-25');
     const validate = ajv.compile(tool.inputSchema as object);
     const cases: [Record<string, unknown>, { schema: boolean; checker: boolean }][] = [
       [{ receipt: { url: 'https://files.example.com/a.png' } }, { schema: true, checker: true }],
@@ -140,7 +123,7 @@ describe('file inputs', () => {
     };
     const result = (await call(args)).json as { result: { isError: boolean } };
     expect(result.result.isError).toBe(false);
-    expect(world.runs.map((run) => run.inputs)).toEqual([
+    expect(receipts.world.runs.map((run) => run.inputs)).toEqual([
       {
         receipt: { type: 'image', url: PNG_DATA_URL, filename: 'receipt.png', mimeType: 'image/png' },
         attachments: [
@@ -170,7 +153,7 @@ describe('file inputs', () => {
       const expected: Record<string, unknown> = { type: 'image', ...receipt };
       delete expected.mime_type;
       if (mimeType) expected.mimeType = mimeType;
-      expect(world.runs.pop()?.inputs.receipt).toEqual(expected);
+      expect(receipts.world.runs.pop()?.inputs.receipt).toEqual(expected);
     }
   });
 

@@ -22,15 +22,16 @@ import {
   ResourceLinkSchema,
   TextContentSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AppEvent, AppFile } from '../../src/index.js';
 import { PACKAGE_VERSION, SUPPORTED_VERSIONS } from '../../src/versions.js';
 import { createFileWorld, type FileWorld } from '../helpers/apps.js';
-import { type CoreClient, startWorldCore } from '../helpers/core.js';
+import { worldOnCore } from '../helpers/core.js';
 import { FILE_OUTPUT_SCHEMA } from '../helpers/file-schemas.js';
-import { expectRpcReply, type Host, hostVariants, rpcResult, startWorldHost } from '../helpers/hosts.js';
+import { type Host, hostVariants, startWorldHost } from '../helpers/hosts.js';
 import { jsonSchemaValidator } from '../helpers/json-schema.js';
+import { expectRpcReply, rpcResult } from '../helpers/rpc.js';
 import {
   callTool,
   decodedSize,
@@ -128,36 +129,28 @@ async function* events(...list: AppEvent[]): AsyncIterable<AppEvent> {
 }
 
 describe('files in results, protocol version by protocol version', () => {
-  let world: FileWorld;
-  let core: CoreClient;
-
-  beforeAll(async () => {
-    ({ world, core } = await startWorldCore(createFileWorld));
-  });
-  afterEach(() => {
-    world.reports.length = 0;
-  });
+  const suite = worldOnCore(createFileWorld);
 
   it.each(SUPPORTED_VERSIONS)(
     '%s: declared file outputs become content blocks after the text',
     async (version) => {
-      world.respond = () => ({ outputs: REPORT_OUTPUTS });
-      const reply = await callTool(core, world.codes.reportMaker, version, 'Report_Maker');
+      suite.world.respond = () => ({ outputs: REPORT_OUTPUTS });
+      const reply = await callTool(suite.core, suite.world.codes.reportMaker, version, 'Report_Maker');
       const result = resultOf(reply, version);
 
       const expected: Record<string, unknown> = { content: expectedReportContent(version), isError: false };
       if (version >= '2025-06-18') expected.structuredContent = STRUCTURED;
       if (version >= MODERN) Object.assign(expected, MODERN_RESULT);
       expect(result).toEqual(expected);
-      expect(world.reports).toEqual([]);
+      expect(suite.world.reports).toEqual([]);
     },
   );
 
   it.each(SUPPORTED_VERSIONS.filter((version) => version >= '2025-06-18'))(
     '%s: the outputSchema is JSON Schema 2020-12 and the structuredContent follows it',
     async (version) => {
-      world.respond = () => ({ outputs: REPORT_OUTPUTS });
-      const tool = await listTool(core, world.codes.reportMaker, version);
+      suite.world.respond = () => ({ outputs: REPORT_OUTPUTS });
+      const tool = await listTool(suite.core, suite.world.codes.reportMaker, version);
       const fileSchema = FILE_OUTPUT_SCHEMA;
       expect(tool.outputSchema).toEqual({
         type: 'object',
@@ -171,7 +164,7 @@ describe('files in results, protocol version by protocol version', () => {
       expect(ajv.validateSchema(tool.outputSchema as object), ajv.errorsText(ajv.errors)).toBe(true);
       const validate = ajv.compile(tool.outputSchema as object);
       const result = resultOf(
-        await callTool(core, world.codes.reportMaker, version, 'Report_Maker'),
+        await callTool(suite.core, suite.world.codes.reportMaker, version, 'Report_Maker'),
         version,
       );
       expect(validate(result.structuredContent), ajv.errorsText(validate.errors)).toBe(true);
@@ -183,7 +176,7 @@ describe('files in results, protocol version by protocol version', () => {
   it.each(['2024-11-05', '2025-11-25', MODERN])(
     '%s: a chat answer with message_file events and returned files',
     async (version) => {
-      world.respond = () =>
+      suite.world.respond = () =>
         events(
           { event: 'message', answer: 'Here is ' },
           { event: 'message_file', file: { url: 'https://files.example.com/a.png' } },
@@ -191,10 +184,10 @@ describe('files in results, protocol version by protocol version', () => {
           { event: 'message_file', file: { url: `data:image/png;base64,${PNG_BASE64}`, name: 'inline.png' } },
         );
       const streamed = resultOf(
-        await callTool(core, world.codes.fileChat, version, 'File_Chat', { query: 'q' }),
+        await callTool(suite.core, suite.world.codes.fileChat, version, 'File_Chat', { query: 'q' }),
         version,
       );
-      world.respond = () => ({
+      suite.world.respond = () => ({
         answer: 'Here is your chart.',
         files: [
           { url: 'https://files.example.com/a.png' },
@@ -202,7 +195,7 @@ describe('files in results, protocol version by protocol version', () => {
         ],
       });
       const plain = resultOf(
-        await callTool(core, world.codes.fileChat, version, 'File_Chat', { query: 'q' }),
+        await callTool(suite.core, suite.world.codes.fileChat, version, 'File_Chat', { query: 'q' }),
         version,
       );
 
@@ -239,7 +232,7 @@ describe('files in results, protocol version by protocol version', () => {
   );
 
   it('links as the URL parser writes them and media types in any case: the output schema holds', async () => {
-    world.respond = () => ({
+    suite.world.respond = () => ({
       outputs: {
         summary: 'raw',
         image: { data: PNG_BASE64, mimeType: ' Image/PNG', name: 'chart.png' },
@@ -250,7 +243,10 @@ describe('files in results, protocol version by protocol version', () => {
       },
     });
     const version = '2025-11-25';
-    const result = resultOf(await callTool(core, world.codes.reportMaker, version, 'Report_Maker'), version);
+    const result = resultOf(
+      await callTool(suite.core, suite.world.codes.reportMaker, version, 'Report_Maker'),
+      version,
+    );
     const accented = 'https://files.example.com/%C3%A4.png';
     const documents = [
       { url: LINK, name: 'q3 report.pdf', mime_type: 'application/pdf', size: 1234 },
@@ -267,14 +263,16 @@ describe('files in results, protocol version by protocol version', () => {
       structuredContent: { summary: 'raw', image: { data: PNG_BASE64, ...image }, documents },
       isError: false,
     });
-    const tool = await listTool(core, world.codes.reportMaker, version);
+    const tool = await listTool(suite.core, suite.world.codes.reportMaker, version);
     const validate = ajv.compile(tool.outputSchema as object);
     expect(validate(result.structuredContent), ajv.errorsText(validate.errors)).toBe(true);
   });
 
   it('a chat answer without files keeps its plain structuredContent', async () => {
-    world.respond = () => ({ answer: 'no files', files: [] });
-    const reply = await callTool(core, world.codes.fileChat, '2025-11-25', 'File_Chat', { query: 'q' });
+    suite.world.respond = () => ({ answer: 'no files', files: [] });
+    const reply = await callTool(suite.core, suite.world.codes.fileChat, '2025-11-25', 'File_Chat', {
+      query: 'q',
+    });
     expectRpcReply(
       reply,
       200,
@@ -288,22 +286,14 @@ describe('files in results, protocol version by protocol version', () => {
 });
 
 describe('results that cannot carry their files', () => {
-  let world: FileWorld;
-  let core: CoreClient;
   const limit = 2 * 1024;
-
-  beforeAll(async () => {
-    ({ world, core } = await startWorldCore(createFileWorld, { maxInlineResultBytes: limit }));
-  });
-  afterEach(() => {
-    world.reports.length = 0;
-  });
+  const suite = worldOnCore(createFileWorld, { maxInlineResultBytes: limit });
 
   const errorReply = (text: string) => rpcResult(1, { content: [{ type: 'text', text }], isError: true });
 
   it('more inline bytes than maxInlineResultBytes is an error result, reported to onError', async () => {
     const big = Buffer.alloc(1500, 1).toString('base64');
-    world.respond = () => ({
+    suite.world.respond = () => ({
       outputs: {
         summary: 'too much',
         image: { data: big, mimeType: 'image/png' },
@@ -312,24 +302,26 @@ describe('results that cannot carry their files', () => {
     });
     const text = `the app returned 3000 bytes of inline files, more than the ${limit} bytes one result may carry`;
     expectRpcReply(
-      await callTool(core, world.codes.reportMaker, '2025-11-25', 'Report_Maker'),
+      await callTool(suite.core, suite.world.codes.reportMaker, '2025-11-25', 'Report_Maker'),
       200,
       errorReply(text),
     );
-    expect(world.reports.map(({ error, context }) => [(error as Error).message, context])).toEqual([
+    expect(suite.world.reports.map(({ error, context }) => [(error as Error).message, context])).toEqual([
       [text, { phase: 'outputs', serverId: expect.any(String), appId: 'report-maker' }],
     ]);
   });
 
   it('links do not count: a result of links only passes whatever their sizes', async () => {
-    world.respond = () => ({ answer: 'links', files: [{ url: LINK, size: 10 * limit }] });
-    const reply = await callTool(core, world.codes.fileChat, '2025-11-25', 'File_Chat', { query: 'q' });
+    suite.world.respond = () => ({ answer: 'links', files: [{ url: LINK, size: 10 * limit }] });
+    const reply = await callTool(suite.core, suite.world.codes.fileChat, '2025-11-25', 'File_Chat', {
+      query: 'q',
+    });
     expect(resultOf(reply, '2025-11-25')).toMatchObject({ isError: false });
-    expect(world.reports).toEqual([]);
+    expect(suite.world.reports).toEqual([]);
   });
 
   it('a declared file output that is no file breaks the declared output schema', async () => {
-    world.respond = () => ({
+    suite.world.respond = () => ({
       outputs: {
         summary: 's',
         image: { name: 'chart.png' },
@@ -339,11 +331,11 @@ describe('results that cannot carry their files', () => {
     const text =
       'the app returned outputs that do not match its declared output schema: image must be a file: an object with a url or base64 data; documents[1].data must be base64';
     expectRpcReply(
-      await callTool(core, world.codes.reportMaker, '2025-11-25', 'Report_Maker'),
+      await callTool(suite.core, suite.world.codes.reportMaker, '2025-11-25', 'Report_Maker'),
       200,
       errorReply(text),
     );
-    expect(world.reports.map(({ context }) => context.phase)).toEqual(['outputs']);
+    expect(suite.world.reports.map(({ context }) => context.phase)).toEqual(['outputs']);
   });
 
   it.each<[string, unknown, string]>([
@@ -363,17 +355,17 @@ describe('results that cannot carry their files', () => {
     ],
     ['with a negative size', { url: LINK, size: -1 }, 'file 1 size must be a whole number of bytes'],
   ])('a message_file %s is an error result, reported to onError', async (_, file, problem) => {
-    world.respond = () =>
+    suite.world.respond = () =>
       events({ event: 'message', answer: 'see attached' }, { event: 'message_file', file: file as AppFile });
     const text = `the app returned a file that cannot be sent: ${problem}`;
     expectRpcReply(
-      await callTool(core, world.codes.fileChat, '2025-11-25', 'File_Chat', { query: 'q' }),
+      await callTool(suite.core, suite.world.codes.fileChat, '2025-11-25', 'File_Chat', { query: 'q' }),
       200,
       errorReply(text),
     );
-    expect(world.reports.map(({ error, context }) => [(error as Error).message, context.phase])).toEqual([
-      [text, 'outputs'],
-    ]);
+    expect(
+      suite.world.reports.map(({ error, context }) => [(error as Error).message, context.phase]),
+    ).toEqual([[text, 'outputs']]);
   });
 });
 

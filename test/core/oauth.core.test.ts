@@ -246,19 +246,22 @@ describe('bearerTokenOf', () => {
     });
   });
 
+  /** As the store does with `staleIfErrorMs`: the database hangs, the copy at hand is served at the deadline. */
+  const staleAtDeadline: EndpointRequest['resolve'] = (options) =>
+    new Promise<ResolvedServer>((resolve, reject) => {
+      options?.signal?.addEventListener('abort', () => {
+        (options.checkServer?.(server('oauth')) ?? Promise.resolve()).then(
+          () => resolve({ server: server('oauth'), app: APP }),
+          reject,
+        );
+      });
+    });
+
   it('a stale copy answered at the deadline is served on an "oauth" server too: its token check gets time of its own', async () => {
     const { ask, runs, reports } = core(100);
     const reply = await ask({
       // As the store does with `staleIfErrorMs`: the database hangs, the copy at hand is served.
-      resolve: (options) =>
-        new Promise<ResolvedServer>((resolve, reject) => {
-          options?.signal?.addEventListener('abort', () => {
-            (options.checkServer?.(server('oauth')) ?? Promise.resolve()).then(
-              () => resolve({ server: server('oauth'), app: APP }),
-              reject,
-            );
-          });
-        }),
+      resolve: staleAtDeadline,
       // A JWT check answers after a turn or two of the event loop (keys, WebCrypto).
       authenticate: () => new Promise<AuthInfo>((resolve) => setTimeout(() => resolve(ALICE), 20)),
     });
@@ -271,15 +274,7 @@ describe('bearerTokenOf', () => {
     const { ask, reports } = core(100);
     const started = Date.now();
     const reply = await ask({
-      resolve: (options) =>
-        new Promise<ResolvedServer>((resolve, reject) => {
-          options?.signal?.addEventListener('abort', () => {
-            (options.checkServer?.(server('oauth')) ?? Promise.resolve()).then(
-              () => resolve({ server: server('oauth'), app: APP }),
-              reject,
-            );
-          });
-        }),
+      resolve: staleAtDeadline,
       authenticate: () => new Promise<AuthInfo>(() => {}),
     });
     expect(reply).toMatchObject({ kind: 'json', status: 503, headers: { 'Retry-After': '5' } });

@@ -3,9 +3,9 @@
  * absent or equal to it), driven through the protocol core.
  * Each element is handled as a single message; the reply is the array of the responses.
  */
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createWorld, TEXT_STATS_TOOL, UNKNOWN_CODE, type World } from '../helpers/apps.js';
-import { type CoreClient, startWorldCore } from '../helpers/core.js';
+import { describe, expect, it } from 'vitest';
+import { createWorld, TEXT_STATS_TOOL, UNKNOWN_CODE } from '../helpers/apps.js';
+import { worldOnCore } from '../helpers/core.js';
 import {
   expectAccepted,
   expectRpcReply,
@@ -13,23 +13,18 @@ import {
   request,
   rpcError,
   rpcResult,
-} from '../helpers/hosts.js';
+} from '../helpers/rpc.js';
 
 const TOOL = TEXT_STATS_TOOL.basic;
 
 describe('batches', () => {
-  let world: World;
-  let core: CoreClient;
+  const suite = worldOnCore(createWorld);
 
-  beforeAll(async () => {
-    ({ world, core } = await startWorldCore(createWorld));
-  });
-  beforeEach(() => {
-    world.runs.length = 0;
-  });
-
-  const batch = (elements: unknown[], headers: Record<string, string> = {}, code = world.codes.textStats) =>
-    core.post(code, elements, headers);
+  const batch = (
+    elements: unknown[],
+    headers: Record<string, string> = {},
+    code = suite.world.codes.textStats,
+  ) => suite.core.post(code, elements, headers);
 
   it.each([
     ['without a protocol header', {}],
@@ -52,7 +47,7 @@ describe('batches', () => {
         isError: false,
       }),
     ]);
-    expect(world.runs.map((run) => run.protocolVersion)).toEqual(['2025-03-26']);
+    expect(suite.world.runs.map((run) => run.protocolVersion)).toEqual(['2025-03-26']);
   });
 
   it('a batch of notifications only answers 202 with an empty body', async () => {
@@ -133,7 +128,7 @@ describe('batches', () => {
   });
 
   it('a batch to an inactive server answers 404 once, with id null', async () => {
-    const reply = await batch([request(1, 'ping')], {}, world.codes.inactive);
+    const reply = await batch([request(1, 'ping')], {}, suite.world.codes.inactive);
     expectRpcReply(reply, 404, rpcError(null, -32600, 'MCP server is not active'));
   });
 });

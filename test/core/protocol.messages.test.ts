@@ -2,27 +2,22 @@
  * docs/http-contract.md, row 8 and the ids: JSON that is not a JSON-RPC message, and how ids are
  * echoed, driven through the protocol core (the transport suite sends such bodies over HTTP).
  */
-import { beforeAll, describe, it } from 'vitest';
-import { createWorld, type World } from '../helpers/apps.js';
-import { type CoreClient, startWorldCore } from '../helpers/core.js';
-import { expectAccepted, expectRpcReply, request, rpcError, rpcResult } from '../helpers/hosts.js';
+import { describe, it } from 'vitest';
+import { createWorld } from '../helpers/apps.js';
+import { worldOnCore } from '../helpers/core.js';
+import { expectAccepted, expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 describe('JSON-RPC messages', () => {
-  let world: World;
-  let core: CoreClient;
+  const suite = worldOnCore(createWorld);
 
-  beforeAll(async () => {
-    ({ world, core } = await startWorldCore(createWorld));
-  });
-
-  const ping = (id: string | number) => core.post(world.codes.textStats, request(id, 'ping'));
+  const ping = (id: string | number) => suite.core.post(suite.world.codes.textStats, request(id, 'ping'));
 
   describe('row 8: JSON that is not a JSON-RPC message', () => {
     const invalid = (id: string | number | null, text: string, issues: { path: string; message: string }[]) =>
       rpcError(id, -32600, `Invalid request: ${text}`, { issues });
 
     it('a message without method answers 400 -32600 and echoes its id', async () => {
-      const reply = await core.post(world.codes.textStats, { jsonrpc: '2.0', id: 'abc' });
+      const reply = await suite.core.post(suite.world.codes.textStats, { jsonrpc: '2.0', id: 'abc' });
       expectRpcReply(
         reply,
         400,
@@ -33,7 +28,11 @@ describe('JSON-RPC messages', () => {
     });
 
     it('jsonrpc "1.0" answers 400 -32600 and echoes the id', async () => {
-      const reply = await core.post(world.codes.textStats, { jsonrpc: '1.0', id: 0, method: 'ping' });
+      const reply = await suite.core.post(suite.world.codes.textStats, {
+        jsonrpc: '1.0',
+        id: 0,
+        method: 'ping',
+      });
       expectRpcReply(
         reply,
         400,
@@ -42,7 +41,7 @@ describe('JSON-RPC messages', () => {
     });
 
     it('a message without jsonrpc answers 400 -32600', async () => {
-      const reply = await core.post(world.codes.textStats, { id: 4, method: 'ping' });
+      const reply = await suite.core.post(suite.world.codes.textStats, { id: 4, method: 'ping' });
       expectRpcReply(
         reply,
         400,
@@ -55,7 +54,12 @@ describe('JSON-RPC messages', () => {
       ['a string', 'ping'],
       ['null', null],
     ])('params that are %s answer 400 -32600', async (_label, params) => {
-      const reply = await core.post(world.codes.textStats, { jsonrpc: '2.0', id: 5, method: 'ping', params });
+      const reply = await suite.core.post(suite.world.codes.textStats, {
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'ping',
+        params,
+      });
       expectRpcReply(
         reply,
         400,
@@ -71,7 +75,11 @@ describe('JSON-RPC messages', () => {
       ['an object', { n: 1 }],
       ['an array', [1]],
     ])('an id that is %s answers 400 -32600 with id null', async (_label, id) => {
-      const reply = await core.post(world.codes.textStats, { jsonrpc: '2.0', id, method: 'ping' });
+      const reply = await suite.core.post(suite.world.codes.textStats, {
+        jsonrpc: '2.0',
+        id,
+        method: 'ping',
+      });
       expectRpcReply(
         reply,
         400,
@@ -82,12 +90,12 @@ describe('JSON-RPC messages', () => {
     });
 
     it('a JSON-RPC response (result, no method) is a client answering the server: 202, no body', async () => {
-      const reply = await core.post(world.codes.textStats, { jsonrpc: '2.0', id: 9, result: {} });
+      const reply = await suite.core.post(suite.world.codes.textStats, { jsonrpc: '2.0', id: 9, result: {} });
       expectAccepted(reply);
     });
 
     it('a JSON-RPC error response from the client is accepted too: 202, no body', async () => {
-      const reply = await core.post(world.codes.textStats, {
+      const reply = await suite.core.post(suite.world.codes.textStats, {
         jsonrpc: '2.0',
         id: 'elicitation-1',
         error: { code: -32603, message: 'the form could not be shown' },
@@ -96,7 +104,7 @@ describe('JSON-RPC messages', () => {
     });
 
     it('a response-shaped message with neither result nor error answers 400 -32600', async () => {
-      const reply = await core.post(world.codes.textStats, { jsonrpc: '2.0', id: 9 });
+      const reply = await suite.core.post(suite.world.codes.textStats, { jsonrpc: '2.0', id: 9 });
       expectRpcReply(
         reply,
         400,
@@ -107,7 +115,7 @@ describe('JSON-RPC messages', () => {
     });
 
     it('nothing is resolved for a malformed request: an unknown code still answers 400, not 404', async () => {
-      const reply = await core.post('Unknown000000000', { jsonrpc: '2.0', id: 1 });
+      const reply = await suite.core.post('Unknown000000000', { jsonrpc: '2.0', id: 1 });
       expectRpcReply(
         reply,
         400,
@@ -122,7 +130,7 @@ describe('JSON-RPC messages', () => {
       ['null', null],
     ])('a JSON value that is %s answers 400 -32600 with id null', async (_label, payload) => {
       expectRpcReply(
-        await core.post(world.codes.textStats, payload),
+        await suite.core.post(suite.world.codes.textStats, payload),
         400,
         invalid(null, 'a JSON-RPC message must be a JSON object', [
           { path: '', message: 'a JSON-RPC message must be a JSON object' },

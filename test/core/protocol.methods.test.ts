@@ -1,16 +1,15 @@
-/**
- * docs/http-contract.md, "Methods": the methods of the 2025 era (initialize, ping, tools/list,
- * notifications/cancelled), driven through the protocol core.
- */
-import { readFile } from 'node:fs/promises';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, DESCRIPTIONS, type World } from '../helpers/apps.js';
-import { type CoreClient, coreClient, startWorldCore } from '../helpers/core.js';
-import { expectAccepted, expectRpcReply, notification, request, rpcResult } from '../helpers/hosts.js';
+import { describe, expect, it } from 'vitest';
+import { createWorld, DESCRIPTIONS } from '../helpers/apps.js';
+import { coreClient, worldOnCore } from '../helpers/core.js';
+import {
+  expectAccepted,
+  expectRpcReply,
+  initializeResult,
+  notification,
+  request,
+  rpcResult,
+} from '../helpers/rpc.js';
 
-const { version: PACKAGE_VERSION } = JSON.parse(
-  await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
-);
 const CLIENT = {
   protocolVersion: '2025-11-25',
   capabilities: {},
@@ -19,68 +18,36 @@ const CLIENT = {
 const CANCELLED = { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true };
 
 describe('methods', () => {
-  let world: World;
-  let core: CoreClient;
-
-  beforeAll(async () => {
-    ({ world, core } = await startWorldCore(createWorld));
-  });
+  const suite = worldOnCore(createWorld);
 
   describe('initialize', () => {
     it('answers the version, the tools capability, serverInfo and the server description as instructions', async () => {
-      const reply = await core.post(world.codes.textStats, request(1, 'initialize', CLIENT));
-      expectRpcReply(
-        reply,
-        200,
-        rpcResult(1, {
-          protocolVersion: '2025-11-25',
-          capabilities: {
-            tools: { listChanged: false },
-            tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-          },
-          serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
-          instructions: DESCRIPTIONS.textStats,
-        }),
-      );
+      const reply = await suite.core.post(suite.world.codes.textStats, request(1, 'initialize', CLIENT));
+      expectRpcReply(reply, 200, rpcResult(1, initializeResult(DESCRIPTIONS.textStats)));
     });
 
     it('a server without a description has no instructions', async () => {
-      const reply = await core.post(world.codes.faqBot, request(1, 'initialize', CLIENT));
-      expectRpcReply(
-        reply,
-        200,
-        rpcResult(1, {
-          protocolVersion: '2025-11-25',
-          capabilities: {
-            tools: { listChanged: false },
-            tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-          },
-          serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
-        }),
-      );
+      const reply = await suite.core.post(suite.world.codes.faqBot, request(1, 'initialize', CLIENT));
+      expectRpcReply(reply, 200, rpcResult(1, initializeResult()));
     });
 
     it('serverInfo comes from the serverInfo option when given', async () => {
-      const custom = coreClient(world.options({ serverInfo: { name: 'acme-apps', version: '7.1.0' } }));
-      const reply = await custom.post(world.codes.textStats, request('i', 'initialize', CLIENT));
+      const custom = coreClient(suite.world.options({ serverInfo: { name: 'acme-apps', version: '7.1.0' } }));
+      const reply = await custom.post(suite.world.codes.textStats, request('i', 'initialize', CLIENT));
       expectRpcReply(
         reply,
         200,
-        rpcResult('i', {
-          protocolVersion: '2025-11-25',
-          capabilities: {
-            tools: { listChanged: false },
-            tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-          },
-          serverInfo: { name: 'acme-apps', version: '7.1.0' },
-          instructions: DESCRIPTIONS.textStats,
-        }),
+        rpcResult('i', initializeResult(DESCRIPTIONS.textStats, { name: 'acme-apps', version: '7.1.0' })),
       );
     });
   });
 
   it('ping answers an empty result', async () => {
-    expectRpcReply(await core.post(world.codes.textStats, request('p', 'ping')), 200, rpcResult('p', {}));
+    expectRpcReply(
+      await suite.core.post(suite.world.codes.textStats, request('p', 'ping')),
+      200,
+      rpcResult('p', {}),
+    );
   });
 
   describe('tools/list', () => {
@@ -92,27 +59,37 @@ describe('methods', () => {
 
     it('lists exactly one tool and no nextCursor', async () => {
       expectRpcReply(
-        await core.post(world.codes.slow, request(1, 'tools/list')),
+        await suite.core.post(suite.world.codes.slow, request(1, 'tools/list')),
         200,
         rpcResult(1, { tools: [slowTool] }),
       );
     });
 
     it('accepts a cursor and ignores it', async () => {
-      const reply = await core.post(world.codes.slow, request(2, 'tools/list', { cursor: 'page-2' }));
+      const reply = await suite.core.post(
+        suite.world.codes.slow,
+        request(2, 'tools/list', { cursor: 'page-2' }),
+      );
       expectRpcReply(reply, 200, rpcResult(2, { tools: [slowTool] }));
     });
   });
 
   describe('notifications/cancelled', () => {
     const call = (id: string | number, headers = {}) =>
-      core.post(world.codes.slow, request(id, 'tools/call', { name: 'Slow', arguments: {} }), headers);
-    const cancel = (requestId: string | number, code = world.codes.slow) =>
-      core.post(code, notification('notifications/cancelled', { requestId, reason: 'the user gave up' }));
+      suite.core.post(
+        suite.world.codes.slow,
+        request(id, 'tools/call', { name: 'Slow', arguments: {} }),
+        headers,
+      );
+    const cancel = (requestId: string | number, code = suite.world.codes.slow) =>
+      suite.core.post(
+        code,
+        notification('notifications/cancelled', { requestId, reason: 'the user gave up' }),
+      );
 
     it("aborts the in-flight call's signal; the call answers that it was cancelled", async () => {
       const reply = call('long-1');
-      const { run } = await world.nextSlowRun();
+      const { run } = await suite.world.nextSlowRun();
       expect(run.signal.aborted).toBe(false);
       expectAccepted(await cancel('long-1'));
       expect(run.signal.aborted).toBe(true);
@@ -121,7 +98,7 @@ describe('methods', () => {
 
     it('a numeric id is cancelled by the same number, 0 included', async () => {
       const reply = call(0);
-      const { run } = await world.nextSlowRun();
+      const { run } = await suite.world.nextSlowRun();
       expectAccepted(await cancel(0));
       expect(run.signal.aborted).toBe(true);
       expectRpcReply(await reply, 200, rpcResult(0, CANCELLED));
@@ -129,10 +106,10 @@ describe('methods', () => {
 
     it('a cancel for another id, an id of another type, or another server aborts nothing', async () => {
       const reply = call(1);
-      const slow = await world.nextSlowRun();
+      const slow = await suite.world.nextSlowRun();
       expectAccepted(await cancel(2));
       expectAccepted(await cancel('1'));
-      expectAccepted(await cancel(1, world.codes.textStats));
+      expectAccepted(await cancel(1, suite.world.codes.textStats));
       const abortedBeforeRelease = slow.release('finished');
       expect(abortedBeforeRelease).toBe(false);
       expectRpcReply(
@@ -144,7 +121,7 @@ describe('methods', () => {
 
     it('a cancel after the call finished is accepted and changes nothing', async () => {
       const reply = call('done', { 'mcp-protocol-version': '2025-06-18' });
-      (await world.nextSlowRun()).release('all done');
+      (await suite.world.nextSlowRun()).release('all done');
       expectRpcReply(
         await reply,
         200,

@@ -3,24 +3,17 @@
  * for each kind of server, method and failure, driven through the protocol core. Every reply is
  * checked whole (status, content type, envelope).
  */
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createWorld,
   RESOLVER_FAILS_CODE,
   RESOLVER_FAILURE,
   STORE_FAILURE,
   UNKNOWN_CODE,
-  type World,
 } from '../helpers/apps.js';
-import { type CoreClient, coreClient, startWorldCore } from '../helpers/core.js';
-import {
-  expectAccepted,
-  expectRpcReply,
-  notification,
-  type Reply,
-  request,
-  rpcError,
-} from '../helpers/hosts.js';
+import { coreClient, worldOnCore } from '../helpers/core.js';
+import type { Reply } from '../helpers/hosts.js';
+import { expectAccepted, expectRpcReply, notification, request, rpcError } from '../helpers/rpc.js';
 
 const SUPPORTED = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
 const INITIALIZE = {
@@ -30,16 +23,7 @@ const INITIALIZE = {
 };
 
 describe('JSON-RPC requests', () => {
-  let world: World;
-  let core: CoreClient;
-
-  beforeAll(async () => {
-    ({ world, core } = await startWorldCore(createWorld));
-  });
-  beforeEach(() => {
-    world.reports.length = 0;
-    world.runs.length = 0;
-  });
+  const suite = worldOnCore(createWorld);
 
   describe('row 10: a request needs an id', () => {
     const idRequired = rpcError(null, -32600, 'Invalid request: request id is required');
@@ -47,17 +31,24 @@ describe('JSON-RPC requests', () => {
     it.each(['tools/list', 'tools/call', 'initialize', 'ping'])(
       '%s without an id answers 400',
       async (method) => {
-        expectRpcReply(await core.post(world.codes.textStats, { jsonrpc: '2.0', method }), 400, idRequired);
+        expectRpcReply(
+          await suite.core.post(suite.world.codes.textStats, { jsonrpc: '2.0', method }),
+          400,
+          idRequired,
+        );
       },
     );
 
     it('a request with id null answers 400 with id null', async () => {
-      const reply = await core.post(world.codes.textStats, request(null, 'tools/list'));
+      const reply = await suite.core.post(suite.world.codes.textStats, request(null, 'tools/list'));
       expectRpcReply(reply, 400, idRequired);
     });
 
     it('an unknown method without an id that is not a notification answers 400', async () => {
-      const reply = await core.post(world.codes.textStats, { jsonrpc: '2.0', method: 'tools/frobnicate' });
+      const reply = await suite.core.post(suite.world.codes.textStats, {
+        jsonrpc: '2.0',
+        method: 'tools/frobnicate',
+      });
       expectRpcReply(reply, 400, idRequired);
     });
   });
@@ -68,7 +59,7 @@ describe('JSON-RPC requests', () => {
       ['not a date', 'latest', 0],
       ['a date written differently', '2025-6-18', 12],
     ])('%s answers 400, lists the supported versions and echoes the id', async (_label, version, id) => {
-      const reply = await core.post(world.codes.textStats, request(id, 'tools/list'), {
+      const reply = await suite.core.post(suite.world.codes.textStats, request(id, 'tools/list'), {
         'mcp-protocol-version': version,
       });
       expectRpcReply(
@@ -79,7 +70,9 @@ describe('JSON-RPC requests', () => {
     });
 
     it('is checked before the server code is looked up', async () => {
-      const reply = await core.post(UNKNOWN_CODE, request(3, 'ping'), { 'mcp-protocol-version': 'bogus' });
+      const reply = await suite.core.post(UNKNOWN_CODE, request(3, 'ping'), {
+        'mcp-protocol-version': 'bogus',
+      });
       expectRpcReply(
         reply,
         400,
@@ -92,38 +85,47 @@ describe('JSON-RPC requests', () => {
     it.each([
       ['an unknown code', () => UNKNOWN_CODE, 404, -32600, 'MCP server not found'],
       ['a string that cannot be a code', () => 'not-a-code', 404, -32600, 'MCP server not found'],
-      ['an inactive server', () => world.codes.inactive, 404, -32600, 'MCP server is not active'],
-      ['a server whose app is gone', () => world.codes.appGone, 404, -32600, 'app not found'],
-      ['a server whose app is unavailable', () => world.codes.unavailable, 503, -32603, 'app is unavailable'],
+      ['an inactive server', () => suite.world.codes.inactive, 404, -32600, 'MCP server is not active'],
+      ['a server whose app is gone', () => suite.world.codes.appGone, 404, -32600, 'app not found'],
+      [
+        'a server whose app is unavailable',
+        () => suite.world.codes.unavailable,
+        503,
+        -32603,
+        'app is unavailable',
+      ],
     ])('%s answers %i with the request id echoed', async (_label, code, status, rpcCode, message) => {
       for (const id of ['req-1', 0]) {
-        const reply = await core.post(code(), request(id, 'tools/list'));
+        const reply = await suite.core.post(code(), request(id, 'tools/list'));
         expectRpcReply(reply, status, rpcError(id, rpcCode, message));
       }
     });
 
     it.each([
       ['an unknown code', () => UNKNOWN_CODE, 'MCP server not found'],
-      ['an inactive server', () => world.codes.inactive, 'MCP server is not active'],
-      ['a server whose app is gone', () => world.codes.appGone, 'app not found'],
+      ['an inactive server', () => suite.world.codes.inactive, 'MCP server is not active'],
+      ['a server whose app is gone', () => suite.world.codes.appGone, 'app not found'],
     ])('a notification to %s answers 404 with id null', async (_label, code, message) => {
-      const reply = await core.post(code(), notification('notifications/initialized'));
+      const reply = await suite.core.post(code(), notification('notifications/initialized'));
       expectRpcReply(reply, 404, rpcError(null, -32600, message));
     });
 
     it('initialize for an unavailable app answers 503', async () => {
-      const reply = await core.post(world.codes.unavailable, request(1, 'initialize', INITIALIZE));
+      const reply = await suite.core.post(
+        suite.world.codes.unavailable,
+        request(1, 'initialize', INITIALIZE),
+      );
       expectRpcReply(reply, 503, rpcError(1, -32603, 'app is unavailable'));
     });
 
     it('nothing runs for a server that cannot serve', async () => {
       const call = request(1, 'tools/call', { name: 'Under_Maintenance', arguments: {} });
       expectRpcReply(
-        await core.post(world.codes.unavailable, call),
+        await suite.core.post(suite.world.codes.unavailable, call),
         503,
         rpcError(1, -32603, 'app is unavailable'),
       );
-      expect(world.runs).toEqual([]);
+      expect(suite.world.runs).toEqual([]);
     });
   });
 
@@ -135,12 +137,12 @@ describe('JSON-RPC requests', () => {
       ['notifications/roots/list_changed', undefined],
       ['notifications/something_new', { any: 'thing' }],
     ])('%s answers 202 with an empty body', async (method, params) => {
-      expectAccepted(await core.post(world.codes.textStats, notification(method, params)));
+      expectAccepted(await suite.core.post(suite.world.codes.textStats, notification(method, params)));
     });
 
     it('a notification with malformed params is still accepted', async () => {
-      const reply = await core.post(
-        world.codes.textStats,
+      const reply = await suite.core.post(
+        suite.world.codes.textStats,
         notification('notifications/cancelled', { requestId: 1.5 }),
       );
       expectAccepted(reply);
@@ -159,24 +161,24 @@ describe('JSON-RPC requests', () => {
       'sampling/createMessage',
       'no/such/method',
     ])('%s answers 200 with -32601', async (method) => {
-      const reply = await core.post(world.codes.textStats, request('m', method, {}));
+      const reply = await suite.core.post(suite.world.codes.textStats, request('m', method, {}));
       expectRpcReply(reply, 200, rpcError('m', -32601, `Method not found: ${method}`));
     });
   });
 
   describe('row 18: a tool name that is not this server’s', () => {
     it('answers 200 with -32602 and runs nothing', async () => {
-      const reply = await core.post(
-        world.codes.textStats,
+      const reply = await suite.core.post(
+        suite.world.codes.textStats,
         request(8, 'tools/call', { name: 'FAQ_Bot', arguments: {} }),
       );
       expectRpcReply(reply, 200, rpcError(8, -32602, 'Unknown tool: FAQ_Bot'));
-      expect(world.runs).toEqual([]);
+      expect(suite.world.runs).toEqual([]);
     });
 
     it('the tool name is matched exactly, not case-insensitively', async () => {
-      const reply = await core.post(
-        world.codes.textStats,
+      const reply = await suite.core.post(
+        suite.world.codes.textStats,
         request(9, 'tools/call', { name: 'text_stats', arguments: {} }),
       );
       expectRpcReply(reply, 200, rpcError(9, -32602, 'Unknown tool: text_stats'));
@@ -185,7 +187,10 @@ describe('JSON-RPC requests', () => {
 
   describe('row 19: params that fail the method schema', () => {
     it('tools/call without name answers 200 with -32602 and the issues in data', async () => {
-      const reply = await core.post(world.codes.textStats, request(10, 'tools/call', { arguments: {} }));
+      const reply = await suite.core.post(
+        suite.world.codes.textStats,
+        request(10, 'tools/call', { arguments: {} }),
+      );
       expectRpcReply(
         reply,
         200,
@@ -196,8 +201,8 @@ describe('JSON-RPC requests', () => {
     });
 
     it('tools/call with arguments that are not an object answers -32602', async () => {
-      const reply = await core.post(
-        world.codes.textStats,
+      const reply = await suite.core.post(
+        suite.world.codes.textStats,
         request('a', 'tools/call', { name: 'Text_Stats', arguments: ['hello'] }),
       );
       expectRpcReply(
@@ -210,7 +215,10 @@ describe('JSON-RPC requests', () => {
     });
 
     it('initialize without protocolVersion answers -32602', async () => {
-      const reply = await core.post(world.codes.textStats, request(11, 'initialize', { capabilities: {} }));
+      const reply = await suite.core.post(
+        suite.world.codes.textStats,
+        request(11, 'initialize', { capabilities: {} }),
+      );
       expectRpcReply(
         reply,
         200,
@@ -221,7 +229,7 @@ describe('JSON-RPC requests', () => {
     });
 
     it('tools/call without params at all answers -32602', async () => {
-      const reply = await core.post(world.codes.textStats, request(12, 'tools/call'));
+      const reply = await suite.core.post(suite.world.codes.textStats, request(12, 'tools/call'));
       expectRpcReply(
         reply,
         200,
@@ -236,21 +244,21 @@ describe('JSON-RPC requests', () => {
     /** Neither the reply nor what the hook is told about the request carries a server code. */
     const expectNoCode = (reply: Reply, code: string) => {
       expect(reply.text).not.toContain(code);
-      expect(JSON.stringify(world.reports.map((report) => report.context))).not.toContain(code);
+      expect(JSON.stringify(suite.world.reports.map((report) => report.context))).not.toContain(code);
     };
 
     it('a resolver that throws answers 500 -32603 "Internal error"; the hook gets the cause', async () => {
-      const reply = await core.post(RESOLVER_FAILS_CODE, request('r', 'tools/list'));
+      const reply = await suite.core.post(RESOLVER_FAILS_CODE, request('r', 'tools/list'));
       expectRpcReply(reply, 500, rpcError('r', -32603, 'Internal error'));
-      expect(world.reports).toEqual([{ error: RESOLVER_FAILURE, context: { phase: 'resolve' } }]);
+      expect(suite.world.reports).toEqual([{ error: RESOLVER_FAILURE, context: { phase: 'resolve' } }]);
       expectNoCode(reply, RESOLVER_FAILS_CODE);
       expect(reply.text).not.toContain('database is down');
     });
 
     it('a resolver that throws on a notification answers 500 with id null', async () => {
-      const reply = await core.post(RESOLVER_FAILS_CODE, notification('notifications/initialized'));
+      const reply = await suite.core.post(RESOLVER_FAILS_CODE, notification('notifications/initialized'));
       expectRpcReply(reply, 500, rpcError(null, -32603, 'Internal error'));
-      expect(world.reports).toEqual([{ error: RESOLVER_FAILURE, context: { phase: 'resolve' } }]);
+      expect(suite.world.reports).toEqual([{ error: RESOLVER_FAILURE, context: { phase: 'resolve' } }]);
     });
 
     it.each([
@@ -259,23 +267,23 @@ describe('JSON-RPC requests', () => {
     ])(
       'a store that fails during %s answers 500 -32603; the hook gets the cause',
       async (_label, message) => {
-        const reply = await core.post(world.codes.storeFails, message());
+        const reply = await suite.core.post(suite.world.codes.storeFails, message());
         expectRpcReply(reply, 500, rpcError(5, -32603, 'Internal error'));
-        expect(world.reports).toEqual([
+        expect(suite.world.reports).toEqual([
           {
             error: STORE_FAILURE,
-            context: { phase: 'dispatch', serverId: world.servers.storeFails.id, appId: 'store-fails' },
+            context: { phase: 'dispatch', serverId: suite.world.servers.storeFails.id, appId: 'store-fails' },
           },
         ]);
-        expectNoCode(reply, world.codes.storeFails);
+        expectNoCode(reply, suite.world.codes.storeFails);
         expect(reply.text).not.toContain('connection reset');
-        expect(world.runs).toEqual([]);
+        expect(suite.world.runs).toEqual([]);
       },
     );
 
     it('a hook that throws itself changes nothing in the reply', async () => {
       const throwing = coreClient(
-        world.options({
+        suite.world.options({
           onError: () => {
             throw new Error('the hook is broken too');
           },

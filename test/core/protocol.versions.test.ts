@@ -5,9 +5,9 @@
  * requests; and the tool and call-result shapes follow the version.
  */
 import { readFile } from 'node:fs/promises';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createWorld, DESCRIPTIONS, TEXT_STATS_TOOL, type World } from '../helpers/apps.js';
-import { type CoreClient, startWorldCore } from '../helpers/core.js';
+import { describe, expect, it } from 'vitest';
+import { createWorld, DESCRIPTIONS, TEXT_STATS_TOOL } from '../helpers/apps.js';
+import { worldOnCore } from '../helpers/core.js';
 import {
   expectAccepted,
   expectRpcReply,
@@ -15,7 +15,8 @@ import {
   request,
   rpcError,
   rpcResult,
-} from '../helpers/hosts.js';
+  SERVER_CAPABILITIES,
+} from '../helpers/rpc.js';
 
 const SUPPORTED = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
 const { version: PACKAGE_VERSION } = JSON.parse(
@@ -51,32 +52,18 @@ const CALL = { name: 'Text_Stats', arguments: { text: 'one two three four', top_
 const OUTPUTS = { word_count: 4, top_words: ['one', 'two'] };
 
 describe('protocol versions', () => {
-  let world: World;
-  let core: CoreClient;
-
-  beforeAll(async () => {
-    ({ world, core } = await startWorldCore(createWorld));
-  });
-  beforeEach(() => {
-    world.runs.length = 0;
-  });
+  const suite = worldOnCore(createWorld);
 
   const initializeResult = (protocolVersion: string) => ({
     protocolVersion,
     // MCP 2025-11-25 brought tasks.
-    capabilities:
-      protocolVersion >= '2025-11-25'
-        ? {
-            tools: { listChanged: false },
-            tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-          }
-        : { tools: { listChanged: false } },
+    capabilities: protocolVersion >= '2025-11-25' ? SERVER_CAPABILITIES : { tools: { listChanged: false } },
     serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
     instructions: DESCRIPTIONS.textStats,
   });
   const initialize = (protocolVersion: unknown, headers: Record<string, string> = {}) =>
-    core.post(
-      world.codes.textStats,
+    suite.core.post(
+      suite.world.codes.textStats,
       request('init', 'initialize', {
         protocolVersion,
         capabilities: {},
@@ -116,7 +103,7 @@ describe('protocol versions', () => {
     it('issues no Mcp-Session-Id, and a session id sent by the client changes nothing', async () => {
       const reply = await initialize('2025-11-25');
       expect(reply.headers['mcp-session-id']).toBeUndefined();
-      const listed = await core.post(world.codes.textStats, request(2, 'tools/list'), {
+      const listed = await suite.core.post(suite.world.codes.textStats, request(2, 'tools/list'), {
         'mcp-session-id': 'made-up-session',
         'mcp-protocol-version': '2025-11-25',
       });
@@ -126,7 +113,7 @@ describe('protocol versions', () => {
 
   describe('other requests take the version from their own header', () => {
     const list = (headers: Record<string, string>) =>
-      core.post(world.codes.textStats, request('l', 'tools/list'), headers);
+      suite.core.post(suite.world.codes.textStats, request('l', 'tools/list'), headers);
 
     it('no header means 2025-03-26', async () => {
       expectRpcReply(await list({}), 200, rpcResult('l', { tools: [TEXT_STATS_BASIC] }));
@@ -168,16 +155,20 @@ describe('protocol versions', () => {
       ['a supported header', '2025-06-18'],
       // A header of 2026-07-28 or later makes the request modern, with its own version rules.
     ])('notifications are accepted whatever the header: %s', async (_label, header) => {
-      const reply = await core.post(world.codes.textStats, notification('notifications/initialized'), {
-        'mcp-protocol-version': header,
-      });
+      const reply = await suite.core.post(
+        suite.world.codes.textStats,
+        notification('notifications/initialized'),
+        {
+          'mcp-protocol-version': header,
+        },
+      );
       expectAccepted(reply);
     });
   });
 
   describe('version-gated tool fields', () => {
-    const listAt = (version: string, code = world.codes.textStats) =>
-      core.post(code, request(1, 'tools/list'), { 'mcp-protocol-version': version });
+    const listAt = (version: string, code = suite.world.codes.textStats) =>
+      suite.core.post(code, request(1, 'tools/list'), { 'mcp-protocol-version': version });
 
     it.each([
       ['2024-11-05', TEXT_STATS_BASIC],
@@ -196,13 +187,13 @@ describe('protocol versions', () => {
       ['2025-06-18', FAQ_BOT_STRUCTURED],
       ['2025-11-25', { ...FAQ_BOT_STRUCTURED, execution: { taskSupport: 'optional' } }],
     ])('%s never shows an icon that is not https or data', async (version, tool) => {
-      expectRpcReply(await listAt(version, world.codes.faqBot), 200, rpcResult(1, { tools: [tool] }));
+      expectRpcReply(await listAt(version, suite.world.codes.faqBot), 200, rpcResult(1, { tools: [tool] }));
     });
   });
 
   describe('version-gated call results', () => {
     const callAt = (version: string, params: Record<string, unknown> = CALL) =>
-      core.post(world.codes.textStats, request('c', 'tools/call', params), {
+      suite.core.post(suite.world.codes.textStats, request('c', 'tools/call', params), {
         'mcp-protocol-version': version,
       });
     const content = [{ type: 'text', text: JSON.stringify(OUTPUTS) }];
@@ -222,7 +213,7 @@ describe('protocol versions', () => {
     it('the run receives the version it was called with', async () => {
       await callAt('2024-11-05');
       await callAt('2025-11-25');
-      expect(world.runs.map((run) => run.protocolVersion)).toEqual(['2024-11-05', '2025-11-25']);
+      expect(suite.world.runs.map((run) => run.protocolVersion)).toEqual(['2024-11-05', '2025-11-25']);
     });
 
     const badArguments = { name: 'Text_Stats', arguments: { top_n: 'many' } };
@@ -237,7 +228,7 @@ describe('protocol versions', () => {
           200,
           rpcError('c', -32602, problemText, { problems }),
         );
-        expect(world.runs).toEqual([]);
+        expect(suite.world.runs).toEqual([]);
       },
     );
 
@@ -247,7 +238,7 @@ describe('protocol versions', () => {
         200,
         rpcResult('c', { content: [{ type: 'text', text: problemText }], isError: true }),
       );
-      expect(world.runs).toEqual([]);
+      expect(suite.world.runs).toEqual([]);
     });
   });
 });

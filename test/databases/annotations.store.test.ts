@@ -4,17 +4,10 @@
  * the `annotations` column that migration `0003_server_annotations` adds (and its `down` removes).
  */
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  knexServerStore,
-  migrate,
-  rollback,
-  type ServerStore,
-  type ToolAnnotations,
-} from '../../src/index.js';
-import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
-import { type OpenStore, storeKinds } from '../helpers/stores.js';
+import { expect, it } from 'vitest';
+import { knexServerStore, migrate, rollback, type ToolAnnotations } from '../../src/index.js';
+import { databaseFor, databases, describeEach } from '../helpers/databases.js';
+import { storeFor, storeKinds } from '../helpers/stores.js';
 
 const ALL_HINTS: ToolAnnotations = {
   readOnlyHint: false,
@@ -24,19 +17,10 @@ const ALL_HINTS: ToolAnnotations = {
 };
 
 describeEach(storeKinds)('the store contract on $name: annotations', (kind) => {
-  let opened: OpenStore;
-  let store: ServerStore;
-
-  beforeAll(async () => {
-    opened = await kind.open();
-    store = opened.store;
-  });
-  afterAll(async () => {
-    await opened?.close();
-  });
+  const opened = storeFor(kind);
 
   const publish = (annotations?: ToolAnnotations) =>
-    store.createServer({
+    opened.store.createServer({
       tenantId: 'tenant',
       appId: `app-${randomUUID()}`,
       name: 'Title Case',
@@ -48,10 +32,10 @@ describeEach(storeKinds)('the store contract on $name: annotations', (kind) => {
   it('a server published with hints keeps them, found by id, app and code', async () => {
     const server = await publish({ readOnlyHint: true, openWorldHint: false });
     expect(server.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
-    expect(await store.getServerById(server.id)).toEqual(server);
-    expect(await store.getServerByApp(server.tenantId, server.appId)).toEqual(server);
-    expect(await store.getServerByCode(server.serverCode)).toEqual(server);
-    expect((await store.getServerByCode(server.serverCode))?.annotations).toEqual({
+    expect(await opened.store.getServerById(server.id)).toEqual(server);
+    expect(await opened.store.getServerByApp(server.tenantId, server.appId)).toEqual(server);
+    expect(await opened.store.getServerByCode(server.serverCode)).toEqual(server);
+    expect((await opened.store.getServerByCode(server.serverCode))?.annotations).toEqual({
       readOnlyHint: true,
       openWorldHint: false,
     });
@@ -60,7 +44,7 @@ describeEach(storeKinds)('the store contract on $name: annotations', (kind) => {
   it('a server published without hints, or with none, has no annotations field', async () => {
     for (const server of [await publish(), await publish({})]) {
       expect(Object.hasOwn(server, 'annotations')).toBe(false);
-      const found = await store.getServerById(server.id);
+      const found = await opened.store.getServerById(server.id);
       expect(found).toEqual(server);
       expect(Object.hasOwn(found!, 'annotations')).toBe(false);
     }
@@ -73,7 +57,7 @@ describeEach(storeKinds)('the store contract on $name: annotations', (kind) => {
       destructiveHint: true,
       readOnlyHint: false,
     });
-    const found = await store.getServerByCode(server.serverCode);
+    const found = await opened.store.getServerByCode(server.serverCode);
     expect(found?.annotations).toEqual(ALL_HINTS);
     expect(Object.keys(found!.annotations!)).toEqual([
       'readOnlyHint',
@@ -90,59 +74,54 @@ describeEach(storeKinds)('the store contract on $name: annotations', (kind) => {
       destructiveHint: 'no',
     } as unknown as ToolAnnotations);
     expect(server.annotations).toEqual({ readOnlyHint: true });
-    expect((await store.getServerById(server.id))?.annotations).toEqual({ readOnlyHint: true });
+    expect((await opened.store.getServerById(server.id))?.annotations).toEqual({ readOnlyHint: true });
   });
 
   it('updateServer replaces every hint, keeps them when absent, clears them with {}, and moves updatedAt', async () => {
     const server = await publish({ readOnlyHint: true, openWorldHint: false });
-    const replaced = await store.updateServer(server.id, { annotations: { destructiveHint: false } });
+    const replaced = await opened.store.updateServer(server.id, { annotations: { destructiveHint: false } });
     expect(replaced).toEqual({
       ...server,
       annotations: { destructiveHint: false },
       updatedAt: expect.any(Date),
     });
     expect(replaced!.updatedAt.getTime()).toBeGreaterThanOrEqual(server.updatedAt.getTime());
-    expect(await store.getServerByCode(server.serverCode)).toEqual(replaced);
+    expect(await opened.store.getServerByCode(server.serverCode)).toEqual(replaced);
 
-    const kept = await store.updateServer(server.id, { description: 'Edited' });
+    const kept = await opened.store.updateServer(server.id, { description: 'Edited' });
     expect(kept?.annotations).toEqual({ destructiveHint: false });
 
-    const cleared = await store.updateServer(server.id, { annotations: {} });
+    const cleared = await opened.store.updateServer(server.id, { annotations: {} });
     expect(Object.hasOwn(cleared!, 'annotations')).toBe(false);
-    expect(Object.hasOwn((await store.getServerByCode(server.serverCode))!, 'annotations')).toBe(false);
+    expect(Object.hasOwn((await opened.store.getServerByCode(server.serverCode))!, 'annotations')).toBe(
+      false,
+    );
   });
 
   it('rotating or deactivating keeps the hints', async () => {
     const server = await publish({ readOnlyHint: true });
-    expect((await store.rotateCode(server.id))?.annotations).toEqual({ readOnlyHint: true });
-    expect((await store.deactivateServer(server.id))?.annotations).toEqual({ readOnlyHint: true });
+    expect((await opened.store.rotateCode(server.id))?.annotations).toEqual({ readOnlyHint: true });
+    expect((await opened.store.deactivateServer(server.id))?.annotations).toEqual({ readOnlyHint: true });
   });
 
   it('a returned record is a copy: changing its hints changes nothing stored', async () => {
     const server = await publish({ readOnlyHint: true });
-    const found = await store.getServerByCode(server.serverCode);
+    const found = await opened.store.getServerByCode(server.serverCode);
     found!.annotations!.readOnlyHint = false;
     server.annotations!.readOnlyHint = false;
-    expect((await store.getServerByCode(server.serverCode))?.annotations).toEqual({ readOnlyHint: true });
-    expect((await store.getServerById(server.id))?.annotations).toEqual({ readOnlyHint: true });
+    expect((await opened.store.getServerByCode(server.serverCode))?.annotations).toEqual({
+      readOnlyHint: true,
+    });
+    expect((await opened.store.getServerById(server.id))?.annotations).toEqual({ readOnlyHint: true });
   });
 });
 
 describeEach(databases)('the annotations column and its migration on $name', (kind) => {
-  let db: TestDatabase;
-  let knex: Knex;
-
-  beforeAll(async () => {
-    db = await kind.create();
-    knex = db.connect();
-  });
-  afterAll(async () => {
-    await db?.destroy();
-  });
+  const fresh = databaseFor(kind);
 
   it('the Knex store keeps the hints as JSON text, and NULL when there are none', async () => {
-    await migrate(knex, { tablePrefix: 'col_' });
-    const store = knexServerStore(knex, { tablePrefix: 'col_' });
+    await migrate(fresh.knex, { tablePrefix: 'col_' });
+    const store = knexServerStore(fresh.knex, { tablePrefix: 'col_' });
     const publish = (annotations?: ToolAnnotations) =>
       store.createServer({
         tenantId: 't',
@@ -152,7 +131,8 @@ describeEach(databases)('the annotations column and its migration on $name', (ki
         parameters: {},
         annotations,
       });
-    const column = async (id: string) => (await knex('col_mcp_servers').where({ id }).first()).annotations;
+    const column = async (id: string) =>
+      (await fresh.knex('col_mcp_servers').where({ id }).first()).annotations;
     const withHints = await publish(ALL_HINTS);
     expect(await column(withHints.id)).toBe(
       '{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":true,"openWorldHint":false}',
@@ -161,7 +141,7 @@ describeEach(databases)('the annotations column and its migration on $name', (ki
     expect(await column((await publish({})).id)).toBeNull();
     await store.updateServer(withHints.id, { annotations: {} });
     expect(await column(withHints.id)).toBeNull();
-    await rollback(knex, { tablePrefix: 'col_', all: true });
+    await rollback(fresh.knex, { tablePrefix: 'col_', all: true });
   });
 
   /**
@@ -169,14 +149,17 @@ describeEach(databases)('the annotations column and its migration on $name', (ki
    * server exists. Made by migrating and then taking the later migrations back by hand.
    */
   async function databaseBeforeAnnotations(tablePrefix: string): Promise<string> {
-    await migrate(knex, { tablePrefix });
-    await knex.schema.dropTable(`${tablePrefix}mcp_tool_providers`);
-    await knex.schema.alterTable(`${tablePrefix}mcp_servers`, (table) => table.dropColumn('annotations'));
-    await knex(`${tablePrefix}mcp_migrations`)
+    await migrate(fresh.knex, { tablePrefix });
+    await fresh.knex.schema.dropTable(`${tablePrefix}mcp_tool_providers`);
+    await fresh.knex.schema.alterTable(`${tablePrefix}mcp_servers`, (table) =>
+      table.dropColumn('annotations'),
+    );
+    await fresh
+      .knex(`${tablePrefix}mcp_migrations`)
       .whereIn('name', ['0003_server_annotations', '0004_create_tool_providers'])
       .delete();
     const id = randomUUID();
-    await knex(`${tablePrefix}mcp_servers`).insert({
+    await fresh.knex(`${tablePrefix}mcp_servers`).insert({
       id,
       tenant_id: 'tenant',
       app_id: 'app',
@@ -193,41 +176,41 @@ describeEach(databases)('the annotations column and its migration on $name', (ki
 
   it('migrate adds the column to an existing database; its servers keep no hints and can get some', async () => {
     const id = await databaseBeforeAnnotations('up_');
-    expect(await knex.schema.hasColumn('up_mcp_servers', 'annotations')).toBe(false);
+    expect(await fresh.knex.schema.hasColumn('up_mcp_servers', 'annotations')).toBe(false);
 
-    expect(await migrate(knex, { tablePrefix: 'up_' })).toEqual([
+    expect(await migrate(fresh.knex, { tablePrefix: 'up_' })).toEqual([
       '0003_server_annotations',
       '0004_create_tool_providers',
     ]);
-    expect(await knex.schema.hasColumn('up_mcp_servers', 'annotations')).toBe(true);
-    const store = knexServerStore(knex, { tablePrefix: 'up_' });
+    expect(await fresh.knex.schema.hasColumn('up_mcp_servers', 'annotations')).toBe(true);
+    const store = knexServerStore(fresh.knex, { tablePrefix: 'up_' });
     const old = await store.getServerById(id);
     expect(old).toMatchObject({ id, name: 'Old Server', serverCode: 'OldServerCode000' });
     expect(Object.hasOwn(old!, 'annotations')).toBe(false);
     expect((await store.updateServer(id, { annotations: { readOnlyHint: true } }))?.annotations).toEqual({
       readOnlyHint: true,
     });
-    expect(await migrate(knex, { tablePrefix: 'up_' })).toEqual([]);
-    await rollback(knex, { tablePrefix: 'up_', all: true });
+    expect(await migrate(fresh.knex, { tablePrefix: 'up_' })).toEqual([]);
+    await rollback(fresh.knex, { tablePrefix: 'up_', all: true });
   });
 
   it('its down removes the column and keeps the servers', async () => {
     const id = await databaseBeforeAnnotations('down_');
-    await migrate(knex, { tablePrefix: 'down_' });
-    const store = knexServerStore(knex, { tablePrefix: 'down_', cacheTtlMs: 0 });
+    await migrate(fresh.knex, { tablePrefix: 'down_' });
+    const store = knexServerStore(fresh.knex, { tablePrefix: 'down_', cacheTtlMs: 0 });
     await store.updateServer(id, { annotations: { readOnlyHint: true } });
 
-    expect(await rollback(knex, { tablePrefix: 'down_' })).toEqual([
+    expect(await rollback(fresh.knex, { tablePrefix: 'down_' })).toEqual([
       '0004_create_tool_providers',
       '0003_server_annotations',
     ]);
-    expect(await knex.schema.hasColumn('down_mcp_servers', 'annotations')).toBe(false);
-    const row = await knex('down_mcp_servers').where({ id }).first();
+    expect(await fresh.knex.schema.hasColumn('down_mcp_servers', 'annotations')).toBe(false);
+    const row = await fresh.knex('down_mcp_servers').where({ id }).first();
     expect(row).toMatchObject({ id, name: 'Old Server', server_code: 'OldServerCode000', status: 'active' });
     // The unique code index survives the column's removal (SQLite rebuilds the table to drop a column).
     await expect(
-      knex('down_mcp_servers').insert({ ...row, id: randomUUID(), app_id: 'another-app' }),
+      fresh.knex('down_mcp_servers').insert({ ...row, id: randomUUID(), app_id: 'another-app' }),
     ).rejects.toThrow();
-    await rollback(knex, { tablePrefix: 'down_', all: true });
+    await rollback(fresh.knex, { tablePrefix: 'down_', all: true });
   });
 });

@@ -15,14 +15,8 @@ import {
   type ServerRecord,
 } from '../../src/index.js';
 import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
-import {
-  expectRpcReply,
-  type HostVariant,
-  hostVariants,
-  request,
-  rpcResult,
-  serveApp,
-} from '../helpers/hosts.js';
+import { type HostVariant, hostVariants, serveApp } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcResult } from '../helpers/rpc.js';
 
 const APP: HostApp = { id: 'a', name: 'A', mode: 'completion', inputForm: [] };
 /** The Express request, which the store's resolver does not read. */

@@ -7,20 +7,9 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knexServerStore, migrate } from '../../src/store/index.js';
 import type { KnexServerStore } from '../../src/store/types.js';
-import {
-  callWithoutReading,
-  LOUD_APP,
-  LOUD_EVENTS,
-  LoudRuns,
-  rssMiB,
-  whenSettled,
-} from '../helpers/backpressure.js';
+import { callWithoutReading, expectHeld, LoudRuns, rssMiB, startLoudHost } from '../helpers/backpressure.js';
 import { databases, type TestDatabase } from '../helpers/databases.js';
-import { type Host, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
-
-/** As in the suite without a store: what loopback's buffers hold, with room to spare; 200 MiB is 3,200. */
-const MAX_TAKEN = 320;
-const MAX_GROWTH_MIB = 64;
+import type { Host } from '../helpers/hosts.js';
 
 describe.each(databases)('a client that does not read a stored stream, on $name', (kind) => {
   let db: TestDatabase;
@@ -35,23 +24,7 @@ describe.each(databases)('a client that does not read a stored stream, on $name'
     knex = db.connect();
     await migrate(knex);
     store = knexServerStore(knex);
-    const server = await store.createServer({
-      tenantId: 't',
-      appId: LOUD_APP.id,
-      name: LOUD_APP.name,
-      description: '',
-      parameters: {},
-    });
-    const pkg = await loadPackage(5);
-    host = await startHost(hostVariants[0]!, pkg, {
-      resolveServer: store.resolver((appId) => (appId === LOUD_APP.id ? LOUD_APP : null)),
-      runApp: () => loud.run(),
-      store,
-      onError: (error) => {
-        throw error;
-      },
-    });
-    path = host.path(server.serverCode);
+    ({ host, path } = await startLoudHost(loud, store, { store }));
   });
   afterAll(async () => {
     await host?.close();
@@ -68,11 +41,7 @@ describe.each(databases)('a client that does not read a stored stream, on $name'
     const before = rssMiB();
     const call = await callWithoutReading(host.url, path);
     try {
-      const held = await whenSettled(() => loud.taken, LOUD_EVENTS);
-      const growth = rssMiB() - before;
-      expect(held).toBeGreaterThan(0);
-      expect(held).toBeLessThan(MAX_TAKEN);
-      expect(growth).toBeLessThan(MAX_GROWTH_MIB);
+      const held = await expectHeld(loud, before);
       const stored = await storedEvents();
       expect(stored).toBeGreaterThan(0);
       expect(stored).toBeLessThanOrEqual(held);

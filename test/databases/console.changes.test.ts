@@ -8,9 +8,11 @@ import { describe, expect, it } from 'vitest';
 import {
   CODE,
   expectError,
+  expectForbidden,
   expectJson,
   expectMcpRefuses,
   expectMcpServes,
+  expectUnauthenticated,
   HOST_404,
   TENANT_A,
   TENANT_B,
@@ -197,23 +199,13 @@ describeEach(databases)('the console API: editing, rotating and unpublishing on 
 
     it('a read-only caller gets 403 and nothing changes', async () => {
       const { app, server } = await c.published();
-      expectError(
-        await c.viewer.update(app.id, { id: server.id, parameters: {}, status: 'inactive' }),
-        403,
-        'forbidden',
-        'You are not allowed to edit MCP servers',
-      );
+      expectForbidden(await c.viewer.update(app.id, { id: server.id, parameters: {}, status: 'inactive' }));
       expect((await c.editor.get(app.id)).body).toEqual(server);
     });
 
     it('a caller who is not signed in gets 401', async () => {
       const { app, server } = await c.published();
-      expectError(
-        await c.anonymous.update(app.id, { id: server.id, parameters: {} }),
-        401,
-        'unauthorized',
-        'Authentication required',
-      );
+      expectUnauthenticated(await c.anonymous.update(app.id, { id: server.id, parameters: {} }));
     });
   });
 
@@ -256,23 +248,13 @@ describeEach(databases)('the console API: editing, rotating and unpublishing on 
 
     it('a read-only caller gets 403 and the code stays', async () => {
       const { app, server } = await c.published();
-      expectError(
-        await c.viewer.refresh(server.id, method),
-        403,
-        'forbidden',
-        'You are not allowed to edit MCP servers',
-      );
+      expectForbidden(await c.viewer.refresh(server.id, method));
       expect((await c.editor.get(app.id)).body).toEqual(server);
     });
 
     it('a caller who is not signed in gets 401', async () => {
       const { server } = await c.published();
-      expectError(
-        await c.anonymous.refresh(server.id, method),
-        401,
-        'unauthorized',
-        'Authentication required',
-      );
+      expectUnauthenticated(await c.anonymous.refresh(server.id, method));
     });
   });
 
@@ -311,18 +293,13 @@ describeEach(databases)('the console API: editing, rotating and unpublishing on 
 
     it('a read-only caller gets 403 and the server stays', async () => {
       const { app, server } = await c.published();
-      expectError(
-        await c.viewer.unpublish(app.id),
-        403,
-        'forbidden',
-        'You are not allowed to edit MCP servers',
-      );
+      expectForbidden(await c.viewer.unpublish(app.id));
       expect((await c.editor.get(app.id)).body).toEqual(server);
     });
 
     it('a caller who is not signed in gets 401', async () => {
       const { app } = await c.published();
-      expectError(await c.anonymous.unpublish(app.id), 401, 'unauthorized', 'Authentication required');
+      expectUnauthenticated(await c.anonymous.unpublish(app.id));
     });
   });
 

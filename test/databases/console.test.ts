@@ -9,8 +9,10 @@ import {
   CODE,
   consoleAs,
   expectError,
+  expectForbidden,
   expectJson,
   expectMcpServes,
+  expectUnauthenticated,
   nowSeconds,
   TENANT_A,
   TENANT_B,
@@ -63,13 +65,8 @@ describeEach(databases)('the console API: reading and publishing on $name', (kin
 
     it('a caller who is not signed in gets 401', async () => {
       const { app } = await c.published();
-      expectError(await c.anonymous.get(app.id), 401, 'unauthorized', 'Authentication required');
-      expectError(
-        await consoleAs(c.host.app, 'forged').get(app.id),
-        401,
-        'unauthorized',
-        'Authentication required',
-      );
+      expectUnauthenticated(await c.anonymous.get(app.id));
+      expectUnauthenticated(await consoleAs(c.host.app, 'forged').get(app.id));
     });
   });
 
@@ -193,22 +190,12 @@ describeEach(databases)('the console API: reading and publishing on $name', (kin
 
     it('a read-only caller gets 403 and nothing is published', async () => {
       const app = c.apps.add(TENANT_A);
-      expectError(
-        await c.viewer.publish(app.id),
-        403,
-        'forbidden',
-        'You are not allowed to edit MCP servers',
-      );
+      expectForbidden(await c.viewer.publish(app.id));
       expect(await c.store.getServerByApp(TENANT_A, app.id)).toBeNull();
     });
 
     it('a read-only caller gets 403 for an unknown app too, so refusals do not reveal which apps exist', async () => {
-      expectError(
-        await c.viewer.publish(`app-${randomUUID()}`, { nonsense: true }),
-        403,
-        'forbidden',
-        'You are not allowed to edit MCP servers',
-      );
+      expectForbidden(await c.viewer.publish(`app-${randomUUID()}`, { nonsense: true }));
     });
 
     it('a caller who is not signed in gets 401, before the body is even looked at', async () => {
@@ -217,7 +204,7 @@ describeEach(databases)('the console API: reading and publishing on $name', (kin
         .publish(app.id)
         .set('Content-Type', 'application/json')
         .send('{not json');
-      expectError(reply, 401, 'unauthorized', 'Authentication required');
+      expectUnauthenticated(reply);
     });
 
     it('parameters keys that are not input variables of the app answer 400 naming each, and nothing is stored', async () => {

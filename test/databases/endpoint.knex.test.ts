@@ -17,18 +17,15 @@ import {
   type World,
 } from '../helpers/apps.js';
 import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
+import { type Host, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
 import {
   expectAccepted,
   expectRpcReply,
-  type Host,
-  hostVariants,
-  loadPackage,
   notification,
   request,
   rpcError,
   rpcResult,
-  startHost,
-} from '../helpers/hosts.js';
+} from '../helpers/rpc.js';
 
 const variant = hostVariants[0]!;
 const { version: PACKAGE_VERSION } = JSON.parse(

@@ -25,18 +25,9 @@ import {
   ServerExistsError,
 } from '../../src/index.js';
 import { createWorld, type World } from '../helpers/apps.js';
-import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
-import {
-  expectRpcReply,
-  type Host,
-  type HostVariant,
-  hostVariants,
-  request,
-  rpcError,
-  rpcResult,
-  serveApp,
-  startWorldHost,
-} from '../helpers/hosts.js';
+import { databaseFor, databases, describeEach } from '../helpers/databases.js';
+import { type Host, type HostVariant, hostVariants, serveApp, startWorldHost } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const required = (): McpServerOptions => ({
   resolveServer: async () => null,
@@ -192,19 +183,10 @@ describe("every factory's errors start with its name", () => {
 });
 
 describeEach(databases)('a store used before migrate() on $name', (kind) => {
-  let database: TestDatabase;
-  let knex: Knex;
-
-  beforeAll(async () => {
-    database = await kind.create();
-    knex = database.connect();
-  });
-  afterAll(async () => {
-    await database?.destroy();
-  });
+  const fresh = databaseFor(kind);
 
   it('every store method says to run migrate() first, naming the missing table', async () => {
-    const store = knexServerStore(knex);
+    const store = knexServerStore(fresh.knex);
     const server = {
       id: 'x',
       tenantId: 't',
@@ -236,7 +218,7 @@ describeEach(databases)('a store used before migrate() on $name', (kind) => {
   });
 
   it('every tool provider store method says so too, naming its table', async () => {
-    const providers = knexToolProviderStore(knex, { encryptionKey: 'ab'.repeat(32) });
+    const providers = knexToolProviderStore(fresh.knex, { encryptionKey: 'ab'.repeat(32) });
     const attempts = [
       providers.createProvider({ tenantId: 't', name: 'p', serverUrl: 'https://tools.example.com/mcp' }),
       providers.listProviders('t'),
@@ -253,7 +235,7 @@ describeEach(databases)('a store used before migrate() on $name', (kind) => {
 
   it('the endpoint answers a plain internal error and hands the clear one to onError', async () => {
     const reports: { error: unknown; context: ErrorContext }[] = [];
-    const store = knexServerStore(knex);
+    const store = knexServerStore(fresh.knex);
     const express = (await import('express')).default;
     const app = express();
     app.use(
@@ -281,8 +263,8 @@ describeEach(databases)('a store used before migrate() on $name', (kind) => {
   });
 
   it("a missing table of the host's own, met in loadApp, is passed on untouched", async () => {
-    await migrate(knex);
-    const store = knexServerStore(knex);
+    await migrate(fresh.knex);
+    const store = knexServerStore(fresh.knex);
     const server = await store.createServer({
       tenantId: 't',
       appId: 'a',
@@ -290,7 +272,9 @@ describeEach(databases)('a store used before migrate() on $name', (kind) => {
       description: '',
       parameters: {},
     });
-    const resolve = store.resolver(async () => knex('apps').where({ id: 'a' }).first(), { appCacheTtlMs: 0 });
+    const resolve = store.resolver(async () => fresh.knex('apps').where({ id: 'a' }).first(), {
+      appCacheTtlMs: 0,
+    });
     const error = await resolve(server.serverCode, {} as never).then(
       () => null,
       (failure: unknown) => failure,
@@ -300,7 +284,7 @@ describeEach(databases)('a store used before migrate() on $name', (kind) => {
   });
 
   it('a store with another tablePrefix than migrate() names the table it looked for', async () => {
-    const store = knexServerStore(knex, { tablePrefix: 'other_' });
+    const store = knexServerStore(fresh.knex, { tablePrefix: 'other_' });
     await expect(store.getServerByApp('t', 'a')).rejects.toMatchObject({
       code: 'migration_required',
       table: 'other_mcp_servers',

@@ -13,8 +13,9 @@ import { knexServerStore, migrate } from '../../src/store/index.js';
 import type { KnexServerStore } from '../../src/store/types.js';
 import { APPROVAL_APP, type AskingWorld, createAskingWorld, TWO_STEP_APP } from '../helpers/asking.js';
 import { databases, type TestDatabase } from '../helpers/databases.js';
-import { expectRpcReply, type Host, request, rpcError, rpcResult, serveApp } from '../helpers/hosts.js';
+import { type Host, serveApp } from '../helpers/hosts.js';
 import { CLIENT_CAPABILITIES, envelope, SERVER_INFO, standardHeaders } from '../helpers/modern.js';
+import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const APPS = [APPROVAL_APP, TWO_STEP_APP];
 

@@ -4,40 +4,22 @@
  * hosts on one PostgreSQL, each with its own store, as two instances: a cancellation sent to one
  * stops the run on the other, for the same server only, and the rate limit is counted for both.
  */
-import type { Knex } from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { McpServerOptions, ResolvedServer } from '../../src/index.js';
-import { knexServerStore, migrate } from '../../src/store/index.js';
-import type { KnexServerStore } from '../../src/store/types.js';
-import {
-  createWorld,
-  FAQ_BOT,
-  SLOW_APP,
-  TENANT,
-  TEXT_STATS,
-  UNKNOWN_CODE,
-  type World,
-} from '../helpers/apps.js';
-import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
+import { createWorld, UNKNOWN_CODE, type World } from '../helpers/apps.js';
+import { databases, describeEach, expectCancelledAcross, twoInstances } from '../helpers/databases.js';
+import { type Host, hostVariants, loadPackage, type Reply, startHost, suiteHosts } from '../helpers/hosts.js';
 import {
   expectAccepted,
   expectRpcReply,
-  type Host,
-  hostVariants,
-  loadPackage,
   notification,
-  type Reply,
   request,
   rpcError,
   rpcResult,
-  startHost,
-} from '../helpers/hosts.js';
+} from '../helpers/rpc.js';
 
 const variant = hostVariants[0]!;
 const UNAVAILABLE = 'MCP server temporarily unavailable: try again later';
-const APPS = [TEXT_STATS, FAQ_BOT, SLOW_APP];
-const loadApp = (appId: string, tenantId: string) =>
-  tenantId === TENANT ? (APPS.find((app) => app.id === appId) ?? null) : null;
 
 /** A JSON-RPC error reply that also tells when to come back. */
 function expectRetryLater(
@@ -53,13 +35,8 @@ function expectRetryLater(
 
 describe('database trouble and rate limits, on one instance', () => {
   let world: World;
-  const hosts: Host[] = [];
-  const start = async (overrides: Partial<McpServerOptions>) => {
-    const pkg = await loadPackage(variant.major);
-    const host = await startHost(variant, pkg, world.options(overrides));
-    hosts.push(host);
-    return host;
-  };
+  const suite = suiteHosts(variant);
+  const start = (overrides: Partial<McpServerOptions>) => suite.start(world.options(overrides));
 
   beforeAll(async () => {
     const pkg = await loadPackage(variant.major);
@@ -68,9 +45,7 @@ describe('database trouble and rate limits, on one instance', () => {
   beforeEach(() => {
     world.reports.length = 0;
   });
-  afterAll(async () => {
-    await Promise.all(hosts.map((host) => host.close()));
-  });
+  afterAll(suite.close);
 
   it('a lookup that does not answer within resolveTimeoutMs answers 503 with Retry-After, and is reported', async () => {
     const host = await start({ resolveServer: () => new Promise(() => {}), resolveTimeoutMs: 100 });
@@ -192,7 +167,7 @@ describe('database trouble and rate limits, on one instance', () => {
         pkg,
         world.options({ rateLimit: { requests: 1, windowMs: 60_000 } }),
       );
-      hosts.push(host);
+      suite.hosts.push(host);
       await vi.waitFor(() => expect(world.reports).toHaveLength(1));
       for (const id of [1, 2, 3]) {
         expectRpcReply(await host.post(world.codes.faqBot, request(id, 'ping')), 200, rpcResult(id, {}));
@@ -225,37 +200,16 @@ describe('database trouble and rate limits, on one instance', () => {
 });
 
 describeEach(databases.filter((kind) => kind.name === 'postgres'))('two instances on one $name', (kind) => {
-  let db: TestDatabase;
+  let farm: Awaited<ReturnType<typeof twoInstances>>;
   let world: World;
-  let stores: KnexServerStore[];
   let hosts: Host[];
-  let knex: Knex;
 
   beforeAll(async () => {
-    db = await kind.create();
-    knex = db.connect();
-    await migrate(knex);
-    world = await createWorld(knexServerStore(knex));
-    stores = [knexServerStore(db.connect()), knexServerStore(db.connect())];
-    const pkg = await loadPackage(variant.major);
-    hosts = await Promise.all(
-      stores.map((store) =>
-        startHost(
-          variant,
-          pkg,
-          world.options({
-            resolveServer: store.resolver(loadApp),
-            store,
-            rateLimit: { requests: 8, windowMs: 60_000 },
-          }),
-        ),
-      ),
-    );
+    farm = await twoInstances(kind, { rateLimit: { requests: 8, windowMs: 60_000 } });
+    ({ world, hosts } = farm);
   });
   afterAll(async () => {
-    await Promise.all((hosts ?? []).map((host) => host.close()));
-    await Promise.all((stores ?? []).map((store) => store.close()));
-    await db?.destroy();
+    await farm?.close();
   });
 
   const call = (id: string) => request(id, 'tools/call', { name: 'Slow', arguments: {} });
@@ -264,19 +218,10 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('two instance
 
   // The slow server takes 6 messages in these tests (cancellations count), within its allowance.
   it('a cancellation sent to instance B stops the run on instance A', async () => {
-    const [a, b] = hosts as [Host, Host];
     // Both instances have looked the server up once, so both listen.
     for (const host of hosts)
       expectRpcReply(await host.post(world.codes.slow, request(0, 'ping')), 200, rpcResult(0, {}));
-    const replying = a.post(world.codes.slow, call('long'));
-    const run = await world.nextSlowRun();
-    expectAccepted(await b.post(world.codes.slow, cancel('long')));
-    expectRpcReply(
-      await replying,
-      200,
-      rpcResult('long', { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true }),
-    );
-    expect(run.run.signal.aborted).toBe(true);
+    await expectCancelledAcross(hosts, world, 'long', cancel);
   });
 
   it('a cancellation for the same request id of another server stops nothing', async () => {
@@ -311,7 +256,8 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('two instance
     const over = rpcError('over', -32000, 'Too many requests');
     expectRetryLater(await a.post(code, request('over', 'ping')), 429, over, () => {});
     expectRetryLater(await b.post(code, request('over', 'ping')), 429, over, () => {});
-    const rows = await knex('mcp_rate_limits')
+    const rows = await farm
+      .knex('mcp_rate_limits')
       .where({ key: `mcp:${world.servers.textStats.id}` })
       .select('points');
     expect(rows).toEqual([{ points: 10 }]);

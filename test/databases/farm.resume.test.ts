@@ -10,104 +10,53 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import type { AppEvent, HostApp, McpServerOptions, ServerRecord } from '../../src/index.js';
-import { knexServerStore, migrate } from '../../src/store/index.js';
+import type { AppEvent, HostApp, ServerRecord } from '../../src/index.js';
+import { knexServerStore } from '../../src/store/index.js';
 import type { KnexServerStore } from '../../src/store/types.js';
+import { publishApp } from '../helpers/apps.js';
 import { sleep } from '../helpers/common.js';
-import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
-import {
-  expectRpcReply,
-  type Host,
-  hostVariants,
-  loadPackage,
-  rpcError,
-  startHost,
-} from '../helpers/hosts.js';
+import { createMigrated, databases, describeEach, type TestDatabase } from '../helpers/databases.js';
+import type { Host } from '../helpers/hosts.js';
+import { expectRpcReply, rpcError } from '../helpers/rpc.js';
 import { openSse, type SseEvent, said } from '../helpers/sse.js';
+import {
+  resumeReply,
+  resumeSse,
+  storedStreamHosts,
+  TICKER,
+  tickerCall,
+  tickerResult,
+  ticks,
+} from '../helpers/stored-streams.js';
 
 const TICKS = 6;
-const TICKER: HostApp = { id: 'ticker', name: 'Ticker', mode: 'workflow', inputForm: [] };
 const OTHER: HostApp = { id: 'other', name: 'Other', mode: 'workflow', inputForm: [] };
-
 /** Six progress events 80 ms apart, then the outputs. */
-async function* tick(): AsyncIterable<AppEvent> {
-  for (let i = 1; i <= TICKS; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    yield { event: 'progress', progress: i, total: TICKS };
-  }
-  yield { event: 'workflow_finished', outputs: { ticks: TICKS } };
-}
-
-/** `ticks` progress events `ms` apart, then the outputs. */
-async function* slowTicks(ticks: number, ms: number): AsyncIterable<AppEvent> {
-  for (let i = 1; i <= ticks; i++) {
-    await sleep(ms);
-    yield { event: 'progress', progress: i, total: ticks };
-  }
-  yield { event: 'workflow_finished', outputs: { ticks } };
-}
-
-/** The reply of a Ticker call whose app answered `{ ticks }`. */
-const tickerResult = (id: string, ticks: number) => ({
-  jsonrpc: '2.0',
-  id,
-  result: {
-    content: [{ type: 'text', text: `{"ticks":${ticks}}` }],
-    structuredContent: { ticks },
-    isError: false,
-  },
-});
-
+const tick = () => ticks(TICKS, 80);
 /** A call without a progress token: its stream carries the response alone (and comment lines). */
-const quietCall = (id: string) => ({
-  jsonrpc: '2.0',
-  id,
-  method: 'tools/call',
-  params: { name: 'Ticker', arguments: {} },
-});
-
-const call = (id: string) => ({
-  jsonrpc: '2.0',
-  id,
-  method: 'tools/call',
-  params: { name: 'Ticker', arguments: {}, _meta: { progressToken: `token-${id}` } },
-});
+const quietCall = (id: string) => tickerCall(id);
+const call = (id: string) => tickerCall(id, `token-${id}`);
 
 describeEach(databases)('resumable streams on $name', (kind) => {
   let db: TestDatabase;
-  let knex: Knex;
   let store: KnexServerStore;
   let ticker: ServerRecord;
   let other: ServerRecord;
-  const hosts: Host[] = [];
-
-  const start = async (overrides: Partial<McpServerOptions> = {}) => {
-    const pkg = await loadPackage(5);
-    const host = await startHost(hostVariants[0]!, pkg, {
-      resolveServer: store.resolver((appId) => [TICKER, OTHER].find((app) => app.id === appId) ?? null),
-      runApp: () => tick(),
-      store,
-      onError: (error) => {
-        throw error;
-      },
-      ...overrides,
-    });
-    hosts.push(host);
-    return host;
-  };
+  const { start, close } = storedStreamHosts(
+    () => store,
+    [TICKER, OTHER],
+    () => tick(),
+  );
 
   beforeAll(async () => {
-    db = await kind.create();
-    knex = db.connect();
-    await migrate(knex);
+    let knex: Knex;
+    ({ db, knex } = await createMigrated(kind));
     store = knexServerStore(knex);
-    const publish = (app: HostApp) =>
-      store.createServer({ tenantId: 't', appId: app.id, name: app.name, description: '', parameters: {} });
-    ticker = await publish(TICKER);
-    other = await publish(OTHER);
+    ticker = await publishApp(store, TICKER);
+    other = await publishApp(store, OTHER);
   });
   afterAll(async () => {
-    await Promise.all(hosts.map((host) => host.close()));
+    await close();
     await store?.close();
     await db?.destroy();
   });
@@ -118,12 +67,7 @@ describeEach(databases)('resumable streams on $name', (kind) => {
       headers: { 'mcp-protocol-version': version },
       body: call(id),
     });
-  const resume = (host: Host, code: string, lastEventId: string) =>
-    openSse(host.url, {
-      method: 'GET',
-      path: host.path(code),
-      headers: { 'last-event-id': lastEventId, accept: 'text/event-stream' },
-    });
+  const resume = (host: Host, code: string, lastEventId: string) => resumeSse(host, code, lastEventId);
 
   it('a stream dropped after two events is resumed with GET and Last-Event-ID: the rest, live, no gap, no duplicate', async () => {
     const host = await start();
@@ -141,15 +85,7 @@ describeEach(databases)('resumable streams on $name', (kind) => {
     expect(said(rest)).toEqual([3, 4, 5, 6, 'result']);
     const ids = rest.map((event) => event.id);
     expect(ids).toEqual([3, 4, 5, 6, 7].map((seq) => first[0]!.id!.replace(/\.1$/, `.${seq}`)));
-    expect(JSON.parse(rest.at(-1)!.data!)).toEqual({
-      jsonrpc: '2.0',
-      id: 'drop',
-      result: {
-        content: [{ type: 'text', text: '{"ticks":6}' }],
-        structuredContent: { ticks: 6 },
-        isError: false,
-      },
-    });
+    expect(JSON.parse(rest.at(-1)!.data!)).toEqual(tickerResult('drop', 6));
   });
 
   it('after the response, the stream can still be read back from any event, for streamRetentionMs', async () => {
@@ -165,11 +101,7 @@ describeEach(databases)('resumable streams on $name', (kind) => {
     const kept = await (await resume(host, ticker.serverCode, whole[2]!.id!)).rest();
     expect(kept).toEqual(whole.slice(3));
     await new Promise((resolve) => setTimeout(resolve, 400));
-    const reply = await host.send({
-      method: 'GET',
-      path: host.path(ticker.serverCode),
-      headers: { 'last-event-id': whole[2]!.id! },
-    });
+    const reply = await resumeReply(host, ticker.serverCode, whole[2]!.id!);
     expectRpcReply(reply, 404, rpcError(null, -32600, 'Stream not found: no such stream of this server'));
   });
 
@@ -181,11 +113,7 @@ describeEach(databases)('resumable streams on $name', (kind) => {
       [ticker.serverCode, 'AAAAAAAAAAAAAAAAAAAAAA.1'],
       [ticker.serverCode, 'not an event id'],
     ] as const) {
-      const reply = await host.send({
-        method: 'GET',
-        path: host.path(code),
-        headers: { 'last-event-id': id },
-      });
+      const reply = await resumeReply(host, code, id);
       expectRpcReply(reply, 404, rpcError(null, -32600, 'Stream not found: no such stream of this server'));
     }
     const plain = await host.send({ method: 'GET', path: host.path(ticker.serverCode) });
@@ -242,7 +170,7 @@ describeEach(databases)('resumable streams on $name', (kind) => {
   });
 
   it('a resumed stream that streamWindowMs ends stops reading the stored stream', async () => {
-    const host = await start({ streamWindowMs: 250, runApp: () => slowTicks(12, 100) });
+    const host = await start({ streamWindowMs: 250, runApp: () => ticks(12, 100) });
     const stream = await post(host, 'window-resumed');
     const first = (await stream.next())!;
     stream.drop();
@@ -275,7 +203,7 @@ describeEach(databases)('resumable streams on $name', (kind) => {
   it('an event the database could not store ends the stored stream: its follower ends, a later GET is 404', async () => {
     const errors: unknown[] = [];
     const host = await start({
-      runApp: () => slowTicks(8, 100),
+      runApp: () => ticks(8, 100),
       onError: (error) => {
         errors.push(error);
       },
@@ -314,7 +242,7 @@ describeEach(databases)('resumable streams on $name', (kind) => {
     const errors: unknown[] = [];
     const host = await start({
       streamWindowMs: 300,
-      runApp: () => slowTicks(6, 100),
+      runApp: () => ticks(6, 100),
       onError: (error) => {
         errors.push(error);
       },
@@ -352,12 +280,7 @@ describeEach(databases)('resumable streams on $name', (kind) => {
     return primed.id!;
   };
   const resumeWithComments = (host: Host, lastEventId: string) =>
-    openSse(host.url, {
-      method: 'GET',
-      path: host.path(ticker.serverCode),
-      headers: { 'last-event-id': lastEventId, accept: 'text/event-stream' },
-      comments: true,
-    });
+    resumeSse(host, ticker.serverCode, lastEventId, true);
   /** The response, alone at the end of the events, with the next id of the stream. */
   const expectResponseLast = (events: SseEvent[], primedId: string, id: string) => {
     const last = events.at(-1)!;

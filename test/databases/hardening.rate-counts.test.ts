@@ -4,27 +4,20 @@
  * stay free. On a farm, a cancellation is passed to the other instances (`NOTIFY`) only for a call
  * one of them told running, so a flood of unknown ids sends nothing to the database.
  */
-import type { Knex } from 'knex';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { McpServerOptions } from '../../src/index.js';
-import { knexServerStore, migrate } from '../../src/store/index.js';
-import type { KnexServerStore } from '../../src/store/types.js';
-import { createWorld, FAQ_BOT, SLOW_APP, TENANT, TEXT_STATS, type World } from '../helpers/apps.js';
-import { databases, type TestDatabase } from '../helpers/databases.js';
+import { createWorld, type World } from '../helpers/apps.js';
+import { databases, expectCancelledAcross, twoInstances } from '../helpers/databases.js';
+import { type Host, hostVariants, loadPackage, type Reply, suiteHosts } from '../helpers/hosts.js';
 import {
   expectAccepted,
   expectRpcReply,
-  type Host,
-  hostVariants,
-  loadPackage,
   notification,
-  type Reply,
   request,
   rpcError,
   rpcResult,
-  startHost,
-} from '../helpers/hosts.js';
+} from '../helpers/rpc.js';
 
 const variant = hostVariants[0]!;
 const TOO_MANY = 'Too many requests';
@@ -41,20 +34,13 @@ const outcomes = (reply: Reply) =>
 
 describe('what a rate limit counts, on one instance', () => {
   let world: World;
-  const hosts: Host[] = [];
-  const start = async (overrides: Partial<McpServerOptions>) => {
-    const pkg = await loadPackage(variant.major);
-    const host = await startHost(variant, pkg, world.options(overrides));
-    hosts.push(host);
-    return host;
-  };
+  const suite = suiteHosts(variant);
+  const start = (overrides: Partial<McpServerOptions>) => suite.start(world.options(overrides));
   beforeEach(async () => {
     const pkg = await loadPackage(variant.major);
     world = await createWorld(pkg.memoryServerStore());
   });
-  afterAll(async () => {
-    await Promise.all(hosts.map((host) => host.close()));
-  });
+  afterAll(suite.close);
 
   it('five batches of 100 calls at 5 a minute run 5 calls, not 500', async () => {
     const host = await start({ rateLimit: { requests: 5, windowMs: 60_000 } });
@@ -131,28 +117,14 @@ async function listenForCalls(url: string, ids: () => string[]) {
 describe.each(databases.filter((kind) => kind.name === 'postgres'))(
   'cancellations on a farm on $name',
   (kind) => {
-    let db: TestDatabase;
+    let farm: Awaited<ReturnType<typeof twoInstances>>;
     let world: World;
-    let stores: KnexServerStore[];
     let hosts: Host[];
-    let knex: Knex;
     let listener: Awaited<ReturnType<typeof listenForCalls>>;
-    const APPS = [TEXT_STATS, FAQ_BOT, SLOW_APP];
-    const loadApp = (appId: string, tenantId: string) =>
-      tenantId === TENANT ? (APPS.find((app) => app.id === appId) ?? null) : null;
 
     beforeAll(async () => {
-      db = await kind.create();
-      knex = db.connect();
-      await migrate(knex);
-      world = await createWorld(knexServerStore(knex));
-      stores = [knexServerStore(db.connect()), knexServerStore(db.connect())];
-      const pkg = await loadPackage(variant.major);
-      hosts = await Promise.all(
-        stores.map((store) =>
-          startHost(variant, pkg, world.options({ resolveServer: store.resolver(loadApp), store })),
-        ),
-      );
+      farm = await twoInstances(kind);
+      ({ world, hosts } = farm);
       listener = await listenForCalls(process.env.TEST_POSTGRES_URL as string, () => [world.servers.slow.id]);
       // Both instances have looked the server up once, so both listen.
       for (const host of hosts)
@@ -160,9 +132,7 @@ describe.each(databases.filter((kind) => kind.name === 'postgres'))(
     });
     afterAll(async () => {
       await listener?.close();
-      await Promise.all((hosts ?? []).map((host) => host.close()));
-      await Promise.all((stores ?? []).map((store) => store.close()));
-      await db?.destroy();
+      await farm?.close();
     });
 
     it('5,000 cancellations of ids that run nowhere send no NOTIFY', async () => {
@@ -180,26 +150,13 @@ describe.each(databases.filter((kind) => kind.name === 'postgres'))(
     });
 
     it('a call that runs is told, and a cancellation sent to the other instance stops it', async () => {
-      const [a, b] = hosts as [Host, Host];
       const slow = world.servers.slow.id;
       listener.heard.length = 0;
-      const replying = a.post(
-        world.codes.slow,
-        request('told', 'tools/call', { name: 'Slow', arguments: {} }),
+      await expectCancelledAcross(hosts, world, 'told', cancel, () =>
+        vi.waitFor(() => expect(listener.heard).toEqual([JSON.stringify({ running: [slow, 'told'] })]), {
+          timeout: 5000,
+        }),
       );
-      const run = await world.nextSlowRun();
-      await vi.waitFor(() => expect(listener.heard).toEqual([JSON.stringify({ running: [slow, 'told'] })]), {
-        timeout: 5000,
-      });
-
-      expectAccepted(await b.post(world.codes.slow, cancel('told')));
-
-      expectRpcReply(
-        await replying,
-        200,
-        rpcResult('told', { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true }),
-      );
-      expect(run.run.signal.aborted).toBe(true);
       await vi.waitFor(() =>
         expect(listener.heard).toEqual([
           JSON.stringify({ running: [slow, 'told'] }),
@@ -210,21 +167,7 @@ describe.each(databases.filter((kind) => kind.name === 'postgres'))(
     });
 
     it('a cancellation that comes before the call is told waits for it, and stops it', async () => {
-      const [a, b] = hosts as [Host, Host];
-      const replying = a.post(
-        world.codes.slow,
-        request('early', 'tools/call', { name: 'Slow', arguments: {} }),
-      );
-      const run = await world.nextSlowRun();
-
-      expectAccepted(await b.post(world.codes.slow, cancel('early')));
-
-      expectRpcReply(
-        await replying,
-        200,
-        rpcResult('early', { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true }),
-      );
-      expect(run.run.signal.aborted).toBe(true);
+      await expectCancelledAcross(hosts, world, 'early', cancel);
     });
 
     it('a call that ends before it is told sends nothing', async () => {

@@ -6,9 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MCP_SCOPE } from '../helpers/authorization-server.js';
 import { databases } from '../helpers/databases.js';
-import { expectRpcReply, type Headers, type Reply, request, rpcError } from '../helpers/hosts.js';
+import type { Headers, Reply } from '../helpers/hosts.js';
 import { envelope, standardHeaders } from '../helpers/modern.js';
 import { type OAuthWorld, signIn, startOAuthWorld, TENANT } from '../helpers/oauth-world.js';
+import { expectRpcReply, request, rpcError } from '../helpers/rpc.js';
 
 const LIST = request(7, 'tools/list', {});
 const modernList = (id: number | string) => request(id, 'tools/list', { _meta: envelope() });

@@ -8,21 +8,19 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEvent, AppRun, HostApp, McpServerOptions, ServerRecord } from '../../src/index.js';
-import { knexServerStore, migrate } from '../../src/store/index.js';
+import { knexServerStore } from '../../src/store/index.js';
 import type { KnexServerStore } from '../../src/store/types.js';
-import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
+import { publishApp } from '../helpers/apps.js';
+import { createMigrated, databases, describeEach, type TestDatabase } from '../helpers/databases.js';
+import { hostVariants, suiteHosts } from '../helpers/hosts.js';
 import {
   expectAccepted,
   expectRpcReply,
-  type Host,
-  hostVariants,
-  loadPackage,
   notification,
   request,
   rpcError,
   rpcResult,
-  startHost,
-} from '../helpers/hosts.js';
+} from '../helpers/rpc.js';
 import { openSse, said } from '../helpers/sse.js';
 
 const TENANT = 'acme';
@@ -83,7 +81,7 @@ describeEach(databases)('per-user access with the farm’s features on $name', (
   let knex: Knex;
   let store: KnexServerStore;
   let servers: Record<'ticker' | 'slow' | 'limited' | 'switched', ServerRecord>;
-  const hosts: Host[] = [];
+  const suite = suiteHosts(variant);
   const stores: KnexServerStore[] = [];
 
   const options = (own: KnexServerStore): McpServerOptions => ({
@@ -97,26 +95,13 @@ describeEach(databases)('per-user access with the farm’s features on $name', (
       throw error;
     },
   });
-  const start = async (own = store) => {
-    const host = await startHost(variant, await loadPackage(variant.major), options(own));
-    hosts.push(host);
-    return host;
-  };
+  const start = (own = store) => suite.start(options(own));
 
   beforeAll(async () => {
-    db = await kind.create();
-    knex = db.connect();
-    await migrate(knex);
+    ({ db, knex } = await createMigrated(kind));
     store = knexServerStore(knex);
     const publish = (app: HostApp, authMode: 'code' | 'oauth') =>
-      store.createServer({
-        tenantId: TENANT,
-        appId: app.id,
-        name: app.name,
-        description: '',
-        parameters: {},
-        authMode,
-      });
+      publishApp(store, app, { tenantId: TENANT, authMode });
     servers = {
       ticker: await publish(TICKER, 'oauth'),
       slow: await publish(SLOW, 'oauth'),
@@ -125,7 +110,7 @@ describeEach(databases)('per-user access with the farm’s features on $name', (
     };
   });
   afterAll(async () => {
-    await Promise.all(hosts.map((host) => host.close()));
+    await suite.close();
     await Promise.all([store, ...stores].map((made) => made?.close()));
     await db?.destroy();
   });
@@ -259,11 +244,11 @@ describe('the protected-resource metadata while the database is in trouble', () 
     updatedAt: new Date(0),
   };
   const reports: unknown[] = [];
-  const hosts: Host[] = [];
-  afterAll(() => Promise.all(hosts.map((host) => host.close())));
+  const suite = suiteHosts(variant);
+  afterAll(suite.close);
 
   const metadata = async (resolveServer: McpServerOptions['resolveServer']) => {
-    const host = await startHost(variant, await loadPackage(variant.major), {
+    const host = await suite.start({
       resolveServer,
       runApp,
       resolveTimeoutMs: 100,
@@ -272,7 +257,6 @@ describe('the protected-resource metadata while the database is in trouble', () 
         reports.push(error);
       },
     });
-    hosts.push(host);
     const started = Date.now();
     const reply = await host.send({
       method: 'GET',

@@ -9,18 +9,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as pkg from '../../src/index.js';
 import { databases } from '../helpers/databases.js';
-import {
-  expectRpcReply,
-  type Headers,
-  type Host,
-  hostVariants,
-  type Reply,
-  request,
-  rpcError,
-  startHost,
-} from '../helpers/hosts.js';
+import { type Headers, type Host, hostVariants, type Reply, startHost } from '../helpers/hosts.js';
 import { envelope, standardHeaders } from '../helpers/modern.js';
 import { type OAuthWorld, signIn, startOAuthWorld } from '../helpers/oauth-world.js';
+import { expectRpcReply, request, rpcError } from '../helpers/rpc.js';
 
 const BEARER_PATH = '/mcp/server/mcp';
 const LIST = request(7, 'tools/list', {});

@@ -4,12 +4,11 @@
  * and the migration undone cleanly.
  */
 
-import type { Knex } from 'knex';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { knexServerStore, memoryServerStore, migrate, rollback, type ServerStore } from '../../src/index.js';
 import { serverAuthMode } from '../../src/store/migration-auth-mode.js';
 import { tableNames } from '../../src/store/tables.js';
-import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
+import { databaseFor, databases, describeEach } from '../helpers/databases.js';
 
 const newServer = (appId: string, authMode?: 'code' | 'oauth') => ({
   tenantId: 'acme',
@@ -108,27 +107,19 @@ describeEach(storeKinds)('auth_mode and end users per subject in $name', (kind) 
 });
 
 describeEach(databases)('the 0005_server_auth_mode migration on $name', (database) => {
-  let db: TestDatabase;
-  let knex: Knex;
-  beforeAll(async () => {
-    db = await database.create();
-    knex = db.connect();
-  });
-  afterAll(async () => {
-    await db?.destroy();
-  });
+  const fresh = databaseFor(database);
 
   it('adds auth_mode (default "code", only code or oauth) and subjects, and its down goes back to one end user per server, and it can run again', async () => {
     const tablePrefix = 'am_';
-    expect(await migrate(knex, { tablePrefix })).toContain('0005_server_auth_mode');
-    const store = knexServerStore(knex, { tablePrefix });
+    expect(await migrate(fresh.knex, { tablePrefix })).toContain('0005_server_auth_mode');
+    const store = knexServerStore(fresh.knex, { tablePrefix });
     const server = await store.createServer(newServer('notes', 'oauth'));
     await store.getOrCreateEndUser(server, 'client', undefined);
     await store.getOrCreateEndUser(server, 'alice', 'alice');
     await expect(
-      knex('am_mcp_servers').where({ id: server.id }).update({ auth_mode: 'password' }),
+      fresh.knex('am_mcp_servers').where({ id: server.id }).update({ auth_mode: 'password' }),
     ).rejects.toThrow();
-    await knex('am_mcp_servers').insert({
+    await fresh.knex('am_mcp_servers').insert({
       id: 'legacy-row',
       tenant_id: 'acme',
       app_id: 'legacy',
@@ -137,20 +128,24 @@ describeEach(databases)('the 0005_server_auth_mode migration on $name', (databas
       created_at: 0,
       updated_at: 0,
     });
-    expect((await knex('am_mcp_servers').where({ id: 'legacy-row' }).first()).auth_mode).toBe('code');
+    expect((await fresh.knex('am_mcp_servers').where({ id: 'legacy-row' }).first()).auth_mode).toBe('code');
 
     // An install that had this migration alone to undo: its down, then its row gone.
-    await serverAuthMode.down(knex, tableNames(tablePrefix));
-    await knex('am_mcp_migrations').where({ name: '0005_server_auth_mode' }).delete();
-    expect(await knex.schema.hasColumn('am_mcp_servers', 'auth_mode')).toBe(false);
-    expect(await knex.schema.hasColumn('am_mcp_end_users', 'subject')).toBe(false);
-    const left = await knex('am_mcp_end_users').where({ server_id: server.id });
+    await serverAuthMode.down(fresh.knex, tableNames(tablePrefix));
+    await fresh.knex('am_mcp_migrations').where({ name: '0005_server_auth_mode' }).delete();
+    expect(await fresh.knex.schema.hasColumn('am_mcp_servers', 'auth_mode')).toBe(false);
+    expect(await fresh.knex.schema.hasColumn('am_mcp_end_users', 'subject')).toBe(false);
+    const left = await fresh.knex('am_mcp_end_users').where({ server_id: server.id });
     expect(left.map((row: { name: string }) => row.name)).toEqual(['client']);
     // One end user per server again.
-    await expect(knex('am_mcp_end_users').insert({ ...left[0], id: 'second-end-user' })).rejects.toThrow();
+    await expect(
+      fresh.knex('am_mcp_end_users').insert({ ...left[0], id: 'second-end-user' }),
+    ).rejects.toThrow();
 
-    expect(await migrate(knex, { tablePrefix })).toEqual(['0005_server_auth_mode']);
-    expect((await knexServerStore(knex, { tablePrefix }).getServerById(server.id))?.authMode).toBe('code');
-    await rollback(knex, { tablePrefix, all: true });
+    expect(await migrate(fresh.knex, { tablePrefix })).toEqual(['0005_server_auth_mode']);
+    expect((await knexServerStore(fresh.knex, { tablePrefix }).getServerById(server.id))?.authMode).toBe(
+      'code',
+    );
+    await rollback(fresh.knex, { tablePrefix, all: true });
   });
 });

@@ -14,16 +14,9 @@ import { knexServerStore, migrate } from '../../src/store/index.js';
 import type { KnexServerStore } from '../../src/store/types.js';
 import { AsyncQueue } from '../helpers/async-queue.js';
 import { databases, type TestDatabase } from '../helpers/databases.js';
-import {
-  expectRpcReply,
-  type Host,
-  hostVariants,
-  loadPackage,
-  request,
-  rpcError,
-  startHost,
-} from '../helpers/hosts.js';
+import { type Host, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
 import { type CutDatabase, cutDatabase, expectRetryAfter, OUTAGES } from '../helpers/outage.js';
+import { expectRpcReply, request, rpcError } from '../helpers/rpc.js';
 import { openSse, type SseEvent } from '../helpers/sse.js';
 import { untilListening } from '../helpers/stores.js';
 

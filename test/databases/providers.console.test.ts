@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Request } from 'express';
 import type { Knex } from 'knex';
-import request, { type Response as Reply } from 'supertest';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ConfigurationError,
@@ -20,6 +20,7 @@ import {
   type ToolProviderConsoleErrorContext,
   type ToolProviderStore,
 } from '../../src/index.js';
+import { expectError, expectUnauthenticated } from '../helpers/console-host.js';
 import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import {
   answerOrAccept,
@@ -48,14 +49,6 @@ const authorize = (req: Request): ConsoleAccess | null => {
 };
 
 const SDK_TOOL_NAMES = ['weather', 'inventory', 'stats', 'media', 'countdown', 'slow', 'broken'];
-
-function expectError(reply: Reply, status: number, code: string, message: string, fields?: object) {
-  expect({ status: reply.status, type: reply.headers['content-type'], body: reply.body }).toEqual({
-    status,
-    type: 'application/json; charset=utf-8',
-    body: { error: fields ? { code, message, fields } : { code, message } },
-  });
-}
 
 describeEach(databases)("mcpToolProviderConsole on '$name'", (kind) => {
   let database: TestDatabase;
@@ -291,8 +284,8 @@ describeEach(databases)("mcpToolProviderConsole on '$name'", (kind) => {
     const added = await addRemote();
     const viewer = as('viewer-a');
 
-    expectError(await as().list(), 401, 'unauthorized', 'Authentication required');
-    expectError(await as('nobody').get(added.id), 401, 'unauthorized', 'Authentication required');
+    expectUnauthenticated(await as().list());
+    expectUnauthenticated(await as('nobody').get(added.id));
     expect((await viewer.get(added.id)).status).toBe(200);
     const forbidden = ['You are not allowed to edit tool providers'] as const;
     expectError(await viewer.create({ name: 'x', server_url: remote.url }), 403, 'forbidden', ...forbidden);

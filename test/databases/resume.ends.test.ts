@@ -9,96 +9,59 @@
  */
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppEvent, HostApp, McpServerOptions, ServerRecord } from '../../src/index.js';
-import { knexServerStore, migrate } from '../../src/store/index.js';
+import type { AppEvent, ServerRecord } from '../../src/index.js';
+import { knexServerStore } from '../../src/store/index.js';
 import { newStreamId } from '../../src/store/stream-events.js';
 import type { KnexServerStore } from '../../src/store/types.js';
+import { publishApp } from '../helpers/apps.js';
 import { sleep } from '../helpers/common.js';
-import { databases, type TestDatabase } from '../helpers/databases.js';
-import {
-  expectRpcReply,
-  type Host,
-  hostVariants,
-  loadPackage,
-  rpcError,
-  startHost,
-} from '../helpers/hosts.js';
+import { createMigrated, databases, type TestDatabase } from '../helpers/databases.js';
+import type { Host } from '../helpers/hosts.js';
+import { expectRpcReply, rpcError } from '../helpers/rpc.js';
 import { openSse, said } from '../helpers/sse.js';
+import {
+  resumeReply,
+  resumeSse,
+  storedStreamHosts,
+  TICKER,
+  tickerCall,
+  tickerResult,
+  ticks,
+} from '../helpers/stored-streams.js';
 
-const TICKER: HostApp = { id: 'ticker', name: 'Ticker', mode: 'workflow', inputForm: [] };
 const RUN_LOST = 'Run lost: the call stopped before it answered; call the tool again';
 const NOT_FOUND = 'Stream not found: no such stream of this server';
-
-/** Two progress events, then the outputs. */
-async function* twoTicks(): AsyncIterable<AppEvent> {
-  yield { event: 'progress', progress: 1, total: 2 };
-  yield { event: 'progress', progress: 2, total: 2 };
-  yield { event: 'workflow_finished', outputs: { ticks: 2 } };
-}
 
 describe.each(databases)('how a resumed stream ends, on $name', (kind) => {
   let db: TestDatabase;
   let knex: Knex;
   let store: KnexServerStore;
   let ticker: ServerRecord;
-  const hosts: Host[] = [];
+  const { start, close } = storedStreamHosts(
+    () => store,
+    [TICKER],
+    () => ticks(2),
+  );
 
   beforeAll(async () => {
-    db = await kind.create();
-    knex = db.connect();
-    await migrate(knex);
+    ({ db, knex } = await createMigrated(kind));
     store = knexServerStore(knex);
-    ticker = await store.createServer({
-      tenantId: 't',
-      appId: TICKER.id,
-      name: TICKER.name,
-      description: '',
-      parameters: {},
-    });
+    ticker = await publishApp(store, TICKER);
   });
   afterAll(async () => {
-    await Promise.all(hosts.map((host) => host.close()));
+    await close();
     await store?.close();
     await db?.destroy();
   });
 
-  const start = async (overrides: Partial<McpServerOptions> = {}) => {
-    const pkg = await loadPackage(5);
-    const host = await startHost(hostVariants[0]!, pkg, {
-      resolveServer: store.resolver((appId) => (appId === TICKER.id ? TICKER : null)),
-      runApp: () => twoTicks(),
-      store,
-      onError: (error) => {
-        throw error;
-      },
-      ...overrides,
-    });
-    hosts.push(host);
-    return host;
-  };
   const call = (host: Host, id: string) =>
     openSse(host.url, {
       path: host.path(ticker.serverCode),
       headers: { 'mcp-protocol-version': '2025-06-18' },
-      body: {
-        jsonrpc: '2.0',
-        id,
-        method: 'tools/call',
-        params: { name: 'Ticker', arguments: {}, _meta: { progressToken: id } },
-      },
+      body: tickerCall(id, id),
     });
-  const resume = (host: Host, lastEventId: string) =>
-    openSse(host.url, {
-      method: 'GET',
-      path: host.path(ticker.serverCode),
-      headers: { 'last-event-id': lastEventId, accept: 'text/event-stream' },
-    });
-  const get = (host: Host, lastEventId: string) =>
-    host.send({
-      method: 'GET',
-      path: host.path(ticker.serverCode),
-      headers: { 'last-event-id': lastEventId },
-    });
+  const resume = (host: Host, lastEventId: string) => resumeSse(host, ticker.serverCode, lastEventId);
+  const get = (host: Host, lastEventId: string) => resumeReply(host, ticker.serverCode, lastEventId);
 
   /**
    * A stream as an instance left it when it stopped: opened `startedMsAgo`, its lease running out
@@ -172,17 +135,7 @@ describe.each(databases)('how a resumed stream ends, on $name', (kind) => {
     expect(said([first])).toEqual([1]);
     stream.drop();
     const rest = await (await resume(host, first.id!)).rest();
-    expect(rest.map((event) => JSON.parse(event.data!))).toEqual([
-      {
-        jsonrpc: '2.0',
-        id: 'renewed',
-        result: {
-          content: [{ type: 'text', text: '{"ticks":2}' }],
-          structuredContent: { ticks: 2 },
-          isError: false,
-        },
-      },
-    ]);
+    expect(rest.map((event) => JSON.parse(event.data!))).toEqual([tickerResult('renewed', 2)]);
   });
 
   it('GET past the last event of a stream that ended answers 404, like an unknown id', async () => {

@@ -3,17 +3,22 @@
  * rows, and its failures. The behaviour every store shares is in `store.contract.test.ts`.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError, ServerExistsError } from '../../src/errors/package-errors.js';
 import { generateServerCode } from '../../src/store/codes.js';
-import { knexServerStore, migrate, rollback, type ServerStore } from '../../src/store/index.js';
+import {
+  knexServerStore,
+  migrate,
+  type NewServer,
+  rollback,
+  type ServerStore,
+} from '../../src/store/index.js';
 import { REDACTED_CODE } from '../../src/store/redact.js';
 import type { ServerRecord } from '../../src/types/index.js';
 import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
-import { untilListening } from '../helpers/stores.js';
+import { publishFresh, untilListening } from '../helpers/stores.js';
 
 // The real generator, wrapped so a test can force a collision with an existing code.
 vi.mock('../../src/store/codes.js', async (importOriginal) => {
@@ -72,18 +77,8 @@ describeEach(databases)('the Knex store on $name', (kind) => {
   });
 
   /** A new server for an app nobody else uses, so tests never share rows. */
-  const publish = (
-    target: ServerStore = store,
-    overrides: Partial<Parameters<ServerStore['createServer']>[0]> = {},
-  ) =>
-    target.createServer({
-      tenantId: `tenant-${randomUUID()}`,
-      appId: `app-${randomUUID()}`,
-      name: 'Text Stats',
-      description: 'Counts words',
-      parameters: { text: 'The text to analyse' },
-      ...overrides,
-    });
+  const publish = (target: ServerStore = store, overrides: Partial<NewServer> = {}) =>
+    publishFresh(target, overrides);
 
   const countRows = async (table: string, where: Record<string, string>) => {
     const [row] = await knex(table).where(where).count({ n: '*' });

@@ -8,16 +8,9 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knexServerStore, migrate } from '../../src/store/index.js';
 import { databases, type TestDatabase } from '../helpers/databases.js';
-import {
-  expectRpcReply,
-  type Host,
-  hostVariants,
-  loadPackage,
-  request,
-  rpcResult,
-  startHost,
-} from '../helpers/hosts.js';
+import { type Host, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
 import { CLIENT_CAPABILITIES, envelope, SERVER_INFO, standardHeaders } from '../helpers/modern.js';
+import { expectRpcReply, request, rpcResult } from '../helpers/rpc.js';
 import { createTaskWorld, type TaskWorld } from '../helpers/tasks.js';
 
 const sqlite = databases.find((database) => database.name === 'sqlite')!;

@@ -5,46 +5,27 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, McpError as SdkError } from '@modelcontextprotocol/sdk/types.js';
-import type { Knex } from 'knex';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { knexServerStore, migrate } from '../../src/store/index.js';
-import { databases, type TestDatabase } from '../helpers/databases.js';
-import {
-  expectRpcReply,
-  type Host,
-  hostVariants,
-  loadPackage,
-  request,
-  rpcError,
-  rpcResult,
-  startHost,
-} from '../helpers/hosts.js';
-import { connectV1, createTaskWorld, type TaskWorld } from '../helpers/tasks.js';
+import type { Host } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcError, rpcResult, SERVER_CAPABILITIES } from '../helpers/rpc.js';
+import { connectV1, startTaskHost, type TaskWorld } from '../helpers/tasks.js';
 
-const sqlite = databases.find((database) => database.name === 'sqlite')!;
 const V = { 'mcp-protocol-version': '2025-11-25' };
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('tasks in the 2025 era, on the Knex store on SQLite', () => {
-  let db: TestDatabase;
-  let knex: Knex;
   let world: TaskWorld;
   let host: Host;
+  let close: () => Promise<void>;
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    db = await sqlite.create();
-    knex = db.connect();
-    await migrate(knex);
-    world = await createTaskWorld(knexServerStore(knex));
-    const pkg = await loadPackage(5);
-    host = await startHost(hostVariants[0]!, pkg, world.options({ maxTaskResultBytes: 1000 }));
+    ({ world, host, close } = await startTaskHost(() => ({ maxTaskResultBytes: 1000 })));
   });
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close()));
-    await host?.close();
-    await db?.destroy();
+    await close?.();
   });
   afterEach(() => {
     world.support.clear();
@@ -56,24 +37,26 @@ describe('tasks in the 2025 era, on the Knex store on SQLite', () => {
     return client;
   };
   const toolOf = async (client: Client) => (await client.listTools()).tools[0]!;
-
-  it('initialize declares tasks for tools/call, and the tool says it may run as one', async () => {
-    const client = await connect(world.codes.quick);
-    expect(client.getServerCapabilities()).toEqual({
-      tools: { listChanged: false },
-      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-    });
-    expect((await toolOf(client)).execution).toEqual({ taskSupport: 'optional' });
-  });
-
-  it('callToolStream: the task is created at once, its progress is its status message, and its result comes when the run ends', async () => {
-    const client = await connect(world.codes.gated);
+  /** A client of `code`'s server, and the stream of a call of its tool as a task. */
+  const streamTask = async (code: string) => {
+    const client = await connect(code);
     const tool = await toolOf(client);
     const stream = client.experimental.tasks.callToolStream(
       { name: tool.name, arguments: {} },
       CallToolResultSchema,
       { task: { ttl: 60_000 } },
     );
+    return { client, stream };
+  };
+
+  it('initialize declares tasks for tools/call, and the tool says it may run as one', async () => {
+    const client = await connect(world.codes.quick);
+    expect(client.getServerCapabilities()).toEqual(SERVER_CAPABILITIES);
+    expect((await toolOf(client)).execution).toEqual({ taskSupport: 'optional' });
+  });
+
+  it('callToolStream: the task is created at once, its progress is its status message, and its result comes when the run ends', async () => {
+    const { client, stream } = await streamTask(world.codes.gated);
     const first = await stream.next();
     expect(first.value).toEqual({
       type: 'taskCreated',
@@ -113,15 +96,7 @@ describe('tasks in the 2025 era, on the Knex store on SQLite', () => {
   });
 
   it('cancelTask stops the run, the task stays cancelled, and cancelling it again is -32602', async () => {
-    const client = await connect(world.codes.gated);
-    const tool = await toolOf(client);
-    const stream = client.experimental.tasks.callToolStream(
-      { name: tool.name, arguments: {} },
-      CallToolResultSchema,
-      {
-        task: { ttl: 60_000 },
-      },
-    );
+    const { client, stream } = await streamTask(world.codes.gated);
     const created = (await stream.next()).value as { task: { taskId: string } };
     const gated = await world.nextGatedRun();
     const cancelled = await client.experimental.tasks.cancelTask(created.task.taskId);
@@ -139,17 +114,9 @@ describe('tasks in the 2025 era, on the Knex store on SQLite', () => {
   });
 
   it('a run that returns an error result fails its task, and tasks/result still gives that result', async () => {
-    const client = await connect(world.codes.refusing);
-    const tool = await toolOf(client);
+    const { client, stream } = await streamTask(world.codes.refusing);
     const messages = [];
-    for await (const message of client.experimental.tasks.callToolStream(
-      { name: tool.name, arguments: {} },
-      CallToolResultSchema,
-      {
-        task: { ttl: 60_000 },
-      },
-    ))
-      messages.push(message);
+    for await (const message of stream) messages.push(message);
     expect(messages[0]).toMatchObject({ type: 'taskCreated' });
     expect(messages.at(-1)).toMatchObject({ type: 'error' });
     const taskId = (messages[0] as { task: { taskId: string } }).task.taskId;
@@ -165,15 +132,7 @@ describe('tasks in the 2025 era, on the Knex store on SQLite', () => {
   });
 
   it('a result larger than maxTaskResultBytes fails the task with a message that says so', async () => {
-    const client = await connect(world.codes.big);
-    const tool = await toolOf(client);
-    const stream = client.experimental.tasks.callToolStream(
-      { name: tool.name, arguments: {} },
-      CallToolResultSchema,
-      {
-        task: { ttl: 60_000 },
-      },
-    );
+    const { client, stream } = await streamTask(world.codes.big);
     const created = (await stream.next()).value as { task: { taskId: string } };
     for await (const _ of stream);
     const message = expect.stringMatching(

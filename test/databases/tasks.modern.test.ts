@@ -1,26 +1,9 @@
-/**
- * Tasks in the 2026-07-28 era (the tasks extension, SEP-2663), in raw HTTP: the official v2 client
- * does not speak the extension. The server decides which calls become tasks, for a client that
- * declares the extension in the request's `_meta`.
- */
-import type { Knex } from 'knex';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { knexServerStore, migrate } from '../../src/store/index.js';
-import { databases, type TestDatabase } from '../helpers/databases.js';
-import {
-  expectRpcReply,
-  type Host,
-  hostVariants,
-  loadPackage,
-  request,
-  rpcError,
-  rpcResult,
-  startHost,
-} from '../helpers/hosts.js';
+import type { Host } from '../helpers/hosts.js';
 import { CLIENT_CAPABILITIES, envelope, SERVER_INFO, standardHeaders } from '../helpers/modern.js';
-import { createTaskWorld, type TaskWorld } from '../helpers/tasks.js';
+import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
+import { startTaskHost, type TaskWorld } from '../helpers/tasks.js';
 
-const sqlite = databases.find((database) => database.name === 'sqlite')!;
 const TASKS = 'io.modelcontextprotocol/tasks';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const WITH_TASKS = { [CLIENT_CAPABILITIES]: { extensions: { [TASKS]: {} } } };
@@ -30,21 +13,15 @@ const MISSING = (id: number, what: string) =>
   });
 
 describe('tasks in the 2026-07-28 era, on the Knex store on SQLite', () => {
-  let db: TestDatabase;
-  let knex: Knex;
   let world: TaskWorld;
   let host: Host;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    db = await sqlite.create();
-    knex = db.connect();
-    await migrate(knex);
-    world = await createTaskWorld(knexServerStore(knex));
-    host = await startHost(hostVariants[0]!, await loadPackage(5), world.options());
+    ({ world, host, close } = await startTaskHost());
   });
   afterAll(async () => {
-    await host?.close();
-    await db?.destroy();
+    await close?.();
   });
   afterEach(() => {
     world.support.clear();

@@ -1,56 +1,32 @@
-/**
- * A task belongs to its server and its caller: for anyone else it does not exist. Across servers
- * (two codes), and across the signed-in users of one `"oauth"` server, in both eras; the answers
- * are those of a task that never existed.
- */
-import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knexServerStore, migrate } from '../../src/store/index.js';
-import { databases, type TestDatabase } from '../helpers/databases.js';
-import {
-  expectRpcReply,
-  type Host,
-  hostVariants,
-  loadPackage,
-  request,
-  rpcError,
-  startHost,
-} from '../helpers/hosts.js';
+import type { Host } from '../helpers/hosts.js';
 import { CLIENT_CAPABILITIES, envelope, standardHeaders } from '../helpers/modern.js';
-import { createTaskWorld, type TaskWorld } from '../helpers/tasks.js';
+import { expectRpcReply, request, rpcError } from '../helpers/rpc.js';
+import { startTaskHost, type TaskWorld } from '../helpers/tasks.js';
 
-const sqlite = databases.find((database) => database.name === 'sqlite')!;
 const V = { 'mcp-protocol-version': '2025-11-25' };
 const NOT_FOUND = (id: number) => rpcError(id, -32602, 'Failed to retrieve task: Task not found');
 const WITH_TASKS = { [CLIENT_CAPABILITIES]: { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
 
 describe('whose task it is, on the Knex store on SQLite', () => {
-  let db: TestDatabase;
-  let knex: Knex;
   let world: TaskWorld;
   let host: Host;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    db = await sqlite.create();
-    knex = db.connect();
-    await migrate(knex);
-    world = await createTaskWorld(knexServerStore(knex));
-    await world.store.updateServer(world.serverIds.quick, { authMode: 'oauth' });
-    host = await startHost(
-      hostVariants[0]!,
-      await loadPackage(5),
-      world.options({
+    ({ world, host, close } = await startTaskHost(async (made) => {
+      await made.store.updateServer(made.serverIds.quick, { authMode: 'oauth' });
+      return {
         // Each bearer token is its own user: enough to tell callers apart.
         auth: {
           verifyToken: (token) => ({ subject: token, scopes: [] }),
           authorizationServers: ['https://auth.example.com'],
         },
-      }),
-    );
+      };
+    }));
   });
   afterAll(async () => {
-    await host?.close();
-    await db?.destroy();
+    await close?.();
   });
 
   const legacy = (code: string, id: number, method: string, params: Record<string, unknown>, user?: string) =>

@@ -3,12 +3,11 @@
  * store on each test database (`sqlite` on a real file, `postgres` when `TEST_POSTGRES_URL` is set).
  */
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { knexServerStore, migrate, rollback } from '../../src/store/index.js';
 import { memoryTaskStore } from '../../src/store/tasks/memory-store.js';
 import { INSTANCE_STOPPED, type NewTask, type TaskStore } from '../../src/store/tasks/types.js';
-import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
+import { databaseFor, databases, describeEach } from '../helpers/databases.js';
 
 interface TaskStoreKind {
   name: string;
@@ -205,18 +204,12 @@ describeEach(kinds)('the task store on $name', (kind) => {
 });
 
 describeEach(databases)('the tasks migration on $name', (database) => {
-  let db: TestDatabase;
-  let knex: Knex;
-  beforeAll(async () => {
-    db = await database.create();
-    knex = db.connect();
-  });
-  afterAll(() => db?.destroy());
+  const fresh = databaseFor(database);
 
   it('creates the tasks table, and its down drops it', async () => {
-    await migrate(knex, { tablePrefix: 'tk_' });
-    expect(await knex.schema.hasTable('tk_mcp_tasks')).toBe(true);
-    expect(await rollback(knex, { tablePrefix: 'tk_', all: true })).toContain('0009_create_tasks');
-    expect(await knex.schema.hasTable('tk_mcp_tasks')).toBe(false);
+    await migrate(fresh.knex, { tablePrefix: 'tk_' });
+    expect(await fresh.knex.schema.hasTable('tk_mcp_tasks')).toBe(true);
+    expect(await rollback(fresh.knex, { tablePrefix: 'tk_', all: true })).toContain('0009_create_tasks');
+    expect(await fresh.knex.schema.hasTable('tk_mcp_tasks')).toBe(false);
   });
 });

@@ -21,7 +21,7 @@ import type {
 } from '../../src/index.js';
 import * as pkg from '../../src/index.js';
 import type { ErrorContext } from '../../src/protocol/report.js';
-import type { ServerStore } from '../../src/store/types.js';
+import type { NewServer, ServerStore } from '../../src/store/types.js';
 import { type Host, hostVariants, startHost } from './hosts.js';
 
 // --- the example's demo apps -----------------------------------------------------------------------
@@ -38,6 +38,17 @@ export const supportDesk = demoApp('support-desk');
 export const calcAgent = demoApp('calc-agent');
 export const titleCase = demoApp('title-case');
 export const demoApps: readonly HostApp[] = DEMO_APPS;
+
+/** Publishes `app` in `store` for tenant `t`, with no description or parameters; `fields` replace any. */
+export const publishApp = (store: ServerStore, app: HostApp, fields: Partial<NewServer> = {}) =>
+  store.createServer({
+    tenantId: 't',
+    appId: app.id,
+    name: app.name,
+    description: '',
+    parameters: {},
+    ...fields,
+  });
 
 /** A server record for an app, as a store would hold it; `overrides` replace any field. */
 export function serverRecordFor(app: HostApp, overrides: Partial<ServerRecord> = {}): ServerRecord {
@@ -285,6 +296,10 @@ export interface World {
   options(overrides?: Partial<McpServerOptions>): McpServerOptions;
 }
 
+/** The world's apps, for a resolver: those of its tenant, by id. */
+export const loadWorldApp = (appId: string, tenantId: string) =>
+  tenantId === TENANT ? (APPS.find((app) => app.id === appId) ?? null) : null;
+
 /** Publishes one server per situation in `store` and returns the world around them. */
 export async function createWorld(store: ServerStore): Promise<World> {
   const publish = (appId: string, name: string, description: string, parameters = {}) =>
@@ -301,9 +316,7 @@ export async function createWorld(store: ServerStore): Promise<World> {
   const unavailable = await publish(UNAVAILABLE_APP.id, UNAVAILABLE_APP.name, 'Down for now');
   const storeFails = await publish(STORE_FAILS_APP.id, STORE_FAILS_APP.name, 'Its end user cannot be stored');
 
-  const loadApp = (appId: string, tenantId: string) =>
-    tenantId === TENANT ? (APPS.find((app) => app.id === appId) ?? null) : null;
-  const storeResolver = store.resolver(loadApp);
+  const storeResolver = store.resolver(loadWorldApp);
   const resolveServer: ResolveServer = async (serverCode, req) => {
     if (serverCode === RESOLVER_FAILS_CODE) throw RESOLVER_FAILURE;
     const resolved = await storeResolver(serverCode, req);

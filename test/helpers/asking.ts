@@ -3,8 +3,10 @@
  * answer `ask` resolved with, or the error it rejected with.
  */
 import express from 'express';
+import { afterAll, beforeAll } from 'vitest';
 import type { AppRun, AskField, HostApp, McpServerOptions, ServerStore } from '../../src/index.js';
-import { mcpServer } from '../../src/index.js';
+import { mcpServer, memoryServerStore } from '../../src/index.js';
+import { publishApp } from './apps.js';
 import { type Host, serveApp } from './hosts.js';
 
 const TENANT = 'tenant-asking';
@@ -70,13 +72,7 @@ export async function createAskingWorld(
 ): Promise<AskingWorld> {
   const codes: Record<string, string> = {};
   for (const app of apps) {
-    const server = await store.createServer({
-      tenantId: TENANT,
-      appId: app.id,
-      name: app.name,
-      description: app.description ?? '',
-      parameters: {},
-    });
+    const server = await publishApp(store, app, { tenantId: TENANT, description: app.description ?? '' });
     codes[app.id] = server.serverCode;
   }
   const seen: Seen[] = [];
@@ -153,6 +149,30 @@ export const APPROVAL_SCHEMA = {
   },
   required: ['decision'],
 };
+
+/** The content of the isError result a call gets when its app asks and its client cannot be asked. */
+export const CANNOT_ASK_CONTENT = [
+  {
+    type: 'text',
+    text: "the app needs a person's answer, and this client cannot ask one (it did not declare the elicitation capability)",
+  },
+];
+
+/**
+ * The asking world in a memory store and its host, heartbeats off, for the whole file: started
+ * before its tests, closed after them. Read `world` and `host` from the tests.
+ */
+export function askingSuite(): { world: AskingWorld; host: Host } {
+  const suite = {} as { world: AskingWorld; host: Host };
+  beforeAll(async () => {
+    suite.world = await createAskingWorld(memoryServerStore());
+    suite.host = await startAskingHost(suite.world, { heartbeatMs: 0 });
+  });
+  afterAll(async () => {
+    await suite.host?.close();
+  });
+  return suite;
+}
 
 /** Waits until `check` holds, polling; for what happens on the server after a reply. */
 export async function eventually(check: () => boolean, what: string): Promise<void> {

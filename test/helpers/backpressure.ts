@@ -4,8 +4,10 @@
  * is let; the client sends a `tools/call` on a raw socket and never reads the reply, until told.
  */
 import net from 'node:net';
-import type { AppEvent, HostApp } from '../../src/index.js';
+import { expect } from 'vitest';
+import type { AppEvent, HostApp, McpServerOptions, ServerStore } from '../../src/index.js';
 import { sleep } from './common.js';
+import { type Host, hostVariants, loadPackage, startHost } from './hosts.js';
 import { envelope, MODERN } from './modern.js';
 
 /** One event's message: 64 KiB of text. */
@@ -14,6 +16,55 @@ const CHUNK = 'x'.repeat(64 * 1024);
 export const LOUD_EVENTS = 3200;
 
 export const LOUD_APP: HostApp = { id: 'loud', name: 'Loud', mode: 'workflow', inputForm: [] };
+
+/**
+ * Events a paused reply may have taken: what the connection's buffers and the kernel's socket
+ * buffers hold on loopback (a few MiB), with room to spare; 200 MiB is 3,200.
+ */
+export const MAX_TAKEN = 320;
+/** Resident memory one paused reply may add, generously: the app's whole output is 200 MiB. */
+export const MAX_GROWTH_MIB = 64;
+
+/**
+ * A host whose one server, in `store`, runs the Loud app through `loud`; any error reported fails
+ * the suite. `options` adds to the host's options (a `store` for resumable streams).
+ */
+export async function startLoudHost(
+  loud: LoudRuns,
+  store: ServerStore,
+  options: Partial<McpServerOptions> = {},
+): Promise<{ host: Host; path: string }> {
+  const server = await store.createServer({
+    tenantId: 't',
+    appId: LOUD_APP.id,
+    name: LOUD_APP.name,
+    description: '',
+    parameters: {},
+  });
+  const pkg = await loadPackage(5);
+  const host = await startHost(hostVariants[0]!, pkg, {
+    resolveServer: store.resolver((appId) => (appId === LOUD_APP.id ? LOUD_APP : null)),
+    runApp: () => loud.run(),
+    onError: (error) => {
+      throw error;
+    },
+    ...options,
+  });
+  return { host, path: host.path(server.serverCode) };
+}
+
+/**
+ * Waits until the Loud app is held, and checks it was held early: some events taken, fewer than
+ * `MAX_TAKEN`, and less than `MAX_GROWTH_MIB` more memory than `before`. Returns the events taken.
+ */
+export async function expectHeld(loud: LoudRuns, before: number): Promise<number> {
+  const held = await whenSettled(() => loud.taken, LOUD_EVENTS);
+  const growth = rssMiB() - before;
+  expect(held).toBeGreaterThan(0);
+  expect(held).toBeLessThan(MAX_TAKEN);
+  expect(growth).toBeLessThan(MAX_GROWTH_MIB);
+  return held;
+}
 
 /** The Loud app's runs: how many events each has handed over, and a switch that ends them all. */
 export class LoudRuns {

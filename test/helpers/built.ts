@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type * as AiSdk from '../../src/adapters/ai-sdk.js';
 import type * as LangGraph from '../../src/adapters/langgraph.js';
+import type { AppEvent, AppRun, HostApp, RunApp } from '../../src/index.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BUILD_TIMEOUT_MS = 180_000;
@@ -38,4 +39,37 @@ export async function connectClient(url: URL, capabilities: Record<string, unkno
   const client = new Client({ name: 'adapter-tests', version: '1.0.0' }, { capabilities });
   await client.connect(new StreamableHTTPClientTransport(url));
   return client;
+}
+
+/** What a person answers `run.ask`: the values of an accepted form, or a refusal. */
+export type Answer =
+  | { action: 'accept'; values: Record<string, unknown> }
+  | { action: 'decline' }
+  | { action: 'cancel' };
+
+/**
+ * Runs an adapter's app once, directly, with a run (of `app`, with `fields`) whose person answers
+ * `answer`: the events the app yields and the questions it asked.
+ */
+export async function runAsking(
+  runner: RunApp,
+  app: HostApp,
+  fields: Partial<Pick<AppRun, 'inputs' | 'query'>>,
+  answer: Answer,
+) {
+  const asked: unknown[] = [];
+  const run = {
+    app,
+    inputs: {},
+    ...fields,
+    signal: new AbortController().signal,
+    canAsk: true,
+    ask: async (question: unknown) => {
+      asked.push(question);
+      return answer;
+    },
+  } as unknown as AppRun;
+  const events: AppEvent[] = [];
+  for await (const event of (await runner(run)) as AsyncIterable<AppEvent>) events.push(event);
+  return { events, asked };
 }

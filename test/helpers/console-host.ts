@@ -137,6 +137,14 @@ export function expectError(
   expect(reply.body).toEqual({ error: fields ? { code, message, fields } : { code, message } });
 }
 
+/** The console's refusal of a change asked by a read-only caller. */
+export const expectForbidden = (reply: Reply): void =>
+  expectError(reply, 403, 'forbidden', 'You are not allowed to edit MCP servers');
+
+/** The console's refusal of a caller who is not signed in. */
+export const expectUnauthenticated = (reply: Reply): void =>
+  expectError(reply, 401, 'unauthorized', 'Authentication required');
+
 /** The MCP endpoint's answer to an `initialize` on a code. */
 export function initialize(app: express.Express, serverCode: string) {
   return request(app)

@@ -7,7 +7,7 @@
  * as the Express layer writes it, so the suites assert the same whole replies either way.
  */
 import type { Request } from 'express';
-import { expect } from 'vitest';
+import { beforeAll, beforeEach, expect } from 'vitest';
 import { createMcpCore } from '../../src/endpoint/mcp-core.js';
 import { type McpServerOptions, parseMcpServerOptions } from '../../src/endpoint/mcp-server-options.js';
 import { memoryServerStore } from '../../src/index.js';
@@ -57,6 +57,25 @@ export async function startWorldCore<W extends Pick<World, 'options'>>(
 ): Promise<{ world: W; core: CoreClient }> {
   const world = await createWorld(memoryServerStore());
   return { world, core: coreClient(world.options(overrides)) };
+}
+
+/**
+ * `startWorldCore` for the `describe` it is called in: the world and its core made once before its
+ * tests, the world's runs and reports cleared before each. Read `world` and `core` from the tests.
+ */
+export function worldOnCore<W extends Pick<World, 'options'> & { runs: unknown[]; reports: unknown[] }>(
+  createWorld: (store: ServerStore) => Promise<W>,
+  overrides?: Partial<McpServerOptions>,
+): { world: W; core: CoreClient } {
+  const suite = {} as { world: W; core: CoreClient };
+  beforeAll(async () => {
+    Object.assign(suite, await startWorldCore(createWorld, overrides));
+  });
+  beforeEach(() => {
+    suite.world.runs.length = 0;
+    suite.world.reports.length = 0;
+  });
+  return suite;
 }
 
 /**

@@ -14,7 +14,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { McpServerOptions } from '../../src/index.js';
+import { knexServerStore, migrate } from '../../src/store/index.js';
+import { createWorld, loadWorldApp, type World } from './apps.js';
+import { type Host, hostVariants, loadPackage, startHost } from './hosts.js';
 import { postgresSkipped, postgresUrl } from './postgres.js';
+import { expectAccepted, expectRpcReply, request, rpcResult } from './rpc.js';
 
 export { describeEach } from './postgres.js';
 
@@ -127,3 +133,79 @@ export const databases: DatabaseKind[] = [
   sqlite,
   postgresUrl ? postgres(postgresUrl) : postgresSkippedKind(postgresSkipped as string),
 ];
+
+/** A fresh database of `kind`, migrated, and one connection to it: how a storage suite begins. */
+export async function createMigrated(kind: DatabaseKind): Promise<{ db: TestDatabase; knex: Knex }> {
+  const db = await kind.create();
+  const knex = db.connect();
+  await migrate(knex);
+  return { db, knex };
+}
+
+/**
+ * Two instances on one fresh database of `kind`, as two processes would be: a world of servers
+ * written through one connection, and two hosts of the first variant, each with a store on a
+ * connection of its own; `overrides` add to both hosts' options. `close` stops it all.
+ */
+export async function twoInstances(kind: DatabaseKind, overrides: Partial<McpServerOptions> = {}) {
+  const { db, knex } = await createMigrated(kind);
+  const world = await createWorld(knexServerStore(knex));
+  const stores = [knexServerStore(db.connect()), knexServerStore(db.connect())];
+  const variant = hostVariants[0]!;
+  const pkg = await loadPackage(variant.major);
+  const hosts = await Promise.all(
+    stores.map((store) =>
+      startHost(
+        variant,
+        pkg,
+        world.options({ resolveServer: store.resolver(loadWorldApp), store, ...overrides }),
+      ),
+    ),
+  );
+  const close = async () => {
+    await Promise.all(hosts.map((host) => host.close()));
+    await Promise.all(stores.map((store) => store.close()));
+    await db.destroy();
+  };
+  return { db, knex, world, stores, hosts, close };
+}
+
+/**
+ * A call of the world's slow app on instance `a`, cancelled with `cancel` sent to instance `b`
+ * (after `whileRunning`, once the run has started): the call answers that it was cancelled, and
+ * the run's signal fired.
+ */
+export async function expectCancelledAcross(
+  [a, b]: Host[],
+  world: World,
+  id: string,
+  cancel: (id: string) => unknown,
+  whileRunning: () => Promise<void> = async () => {},
+) {
+  const replying = a!.post(world.codes.slow, request(id, 'tools/call', { name: 'Slow', arguments: {} }));
+  const run = await world.nextSlowRun();
+  await whileRunning();
+  expectAccepted(await b!.post(world.codes.slow, cancel(id)));
+  expectRpcReply(
+    await replying,
+    200,
+    rpcResult(id, { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true }),
+  );
+  expect(run.run.signal.aborted).toBe(true);
+}
+
+/**
+ * A fresh, empty database of `kind` for the `describe` it is called in, not migrated: made before
+ * its tests, dropped after them. Read `db` and `knex` from the tests.
+ */
+export function databaseFor(kind: DatabaseKind): { db: TestDatabase; knex: Knex } {
+  const fresh = {} as { db: TestDatabase; knex: Knex };
+  beforeAll(async () => {
+    fresh.db = await kind.create();
+    fresh.knex = fresh.db.connect();
+  });
+  afterAll(async () => {
+    await fresh.db?.destroy();
+  });
+  return fresh;
+}

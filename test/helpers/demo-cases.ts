@@ -325,12 +325,14 @@ export const DEMO_CASES: DemoCase[] = [
   },
 ];
 
+/** The Slow Report's outputs for a topic: a title, and each stage done. */
+export function slowReportOutputs(topic: string) {
+  return { title: `A report on ${topic}`, sections: SLOW_REPORT_STAGES.map((stage) => `${stage}: done`) };
+}
+
 /** What the Slow Report answers for a topic. */
 export function slowReportResult(topic: string): Call['result'] {
-  const outputs = {
-    title: `A report on ${topic}`,
-    sections: SLOW_REPORT_STAGES.map((stage) => `${stage}: done`),
-  };
+  const outputs = slowReportOutputs(topic);
   return {
     content: [{ type: 'text', text: JSON.stringify(outputs) }],
     structuredContent: outputs,

@@ -12,7 +12,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import express5, { type NextFunction, type Request, type Response } from 'express';
 import express4 from 'express4';
-import { expect, vi } from 'vitest';
+import { vi } from 'vitest';
 import type * as Package from '../../src/index.js';
 import type { McpServerOptions } from '../../src/index.js';
 
@@ -226,44 +226,6 @@ export function send(baseUrl: string, request: OutgoingRequest): Promise<Reply> 
   });
 }
 
-/** The whole reply of a JSON-RPC answer: status, JSON content type, and the exact envelope. */
-export function expectRpcReply(reply: Reply, status: number, body: unknown): void {
-  expect({ status: reply.status, contentType: reply.headers['content-type'], body: reply.json }).toEqual({
-    status,
-    contentType: 'application/json',
-    body,
-  });
-  expect(reply.headers['mcp-session-id']).toBeUndefined();
-}
-
-/** The whole reply to notifications: 202, nothing else. */
-export function expectAccepted(reply: Reply): void {
-  expect({ status: reply.status, contentType: reply.headers['content-type'], text: reply.text }).toEqual({
-    status: 202,
-    contentType: undefined,
-    text: '',
-  });
-  expect(reply.headers['mcp-session-id']).toBeUndefined();
-}
-
-/** A JSON-RPC error envelope. */
-export const rpcError = (id: string | number | null, code: number, message: string, data?: unknown) => ({
-  jsonrpc: '2.0',
-  id,
-  error: data === undefined ? { code, message } : { code, message, data },
-});
-
-/** A JSON-RPC result envelope. */
-export const rpcResult = (id: string | number, result: unknown) => ({ jsonrpc: '2.0', id, result });
-
-/** A JSON-RPC request. */
-export const request = (id: string | number | null, method: string, params?: Record<string, unknown>) =>
-  params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-
-/** A JSON-RPC notification. */
-export const notification = (method: string, params?: Record<string, unknown>) =>
-  params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-
 /**
  * The set-up most endpoint suites share: the package as the variant's host loads it, a world of
  * servers in a memory store, and one host serving it. Call from `beforeAll`; close `host` after.
@@ -279,10 +241,13 @@ export async function startWorldHost<W extends Pick<import('./apps.js').World, '
   return { pkg, world, host };
 }
 
-/** A valid `ping` whose JSON text is exactly `size` bytes long. */
-export function pingOfSize(size: number, id: number | string = 1): string {
-  const bare = JSON.stringify({ ...request(id, 'ping'), params: { pad: '' } });
-  const padding = size - Buffer.byteLength(bare);
-  if (padding < 0) throw new Error(`a ping cannot be ${size} bytes`);
-  return JSON.stringify({ ...request(id, 'ping'), params: { pad: 'x'.repeat(padding) } });
+/** Hosts a suite starts as it goes (`start`), on one variant, to `close` together after it. */
+export function suiteHosts(variant: HostVariant = hostVariants[0]!) {
+  const hosts: Host[] = [];
+  const start = async (options: McpServerOptions) => {
+    const host = await startHost(variant, await loadPackage(variant.major), options);
+    hosts.push(host);
+    return host;
+  };
+  return { hosts, start, close: async () => void (await Promise.all(hosts.map((host) => host.close()))) };
 }

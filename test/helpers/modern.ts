@@ -7,7 +7,8 @@ import { beforeAll } from 'vitest';
 import { PACKAGE_VERSION, SUPPORTED_VERSIONS } from '../../src/versions.js';
 import { createWorld, type World } from './apps.js';
 import { type CoreClient, startWorldCore } from './core.js';
-import { type Headers, request, rpcError } from './hosts.js';
+import type { Headers } from './hosts.js';
+import { request, rpcError } from './rpc.js';
 
 export const MODERN = '2026-07-28';
 export const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';

@@ -88,14 +88,6 @@ export async function stopAll(): Promise<void> {
   }
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** Whether something may listen on the port again, i.e. the example app let go of it. */
 export async function portIsFree(port: number): Promise<boolean> {
   const server = createServer();

@@ -316,6 +316,34 @@ export function answerRequest(
   return true;
 }
 
+/**
+ * Lists the tools of a connection to a server `answerRequest` answers for, calls `echo` with
+ * `args`, closes it, and checks both: the one echo tool, and its answer as the client gives it.
+ */
+export async function expectListsAndEchoes(
+  connection: {
+    listTools(): Promise<unknown>;
+    callTool(name: string, args?: Record<string, unknown>): Promise<unknown>;
+    close(): Promise<void>;
+  },
+  args?: Record<string, unknown>,
+): Promise<void> {
+  const tools = await connection.listTools();
+  const result = await connection.callTool('echo', args);
+  await connection.close();
+  expect(tools).toEqual([
+    { name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: {} } },
+  ]);
+  expect(result).toEqual({
+    isError: false,
+    text: 'echoed',
+    json: [],
+    variables: {},
+    files: [],
+    raw: { content: [{ type: 'text', text: 'echoed' }] },
+  });
+}
+
 /** A JSON reply carrying the JSON-RPC result of request `id`. */
 export function replyResult(res: http.ServerResponse, id: unknown, result: unknown): void {
   res.writeHead(200, { 'content-type': 'application/json' });

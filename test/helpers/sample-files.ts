@@ -3,8 +3,12 @@
  * raw `tools/call` or `tools/list` as a client of any protocol version sends it, to the core or to
  * a real host alike.
  */
-import { type Headers, type Reply, request } from './hosts.js';
+import { afterEach, beforeAll } from 'vitest';
+import { createFileWorld, type FileWorld } from './apps.js';
+import { type CoreClient, startWorldCore } from './core.js';
+import type { Headers, Reply } from './hosts.js';
 import { envelope, MODERN, PROTOCOL_VERSION, standardHeaders } from './modern.js';
+import { request } from './rpc.js';
 
 /** What takes a JSON-RPC payload for a server code: a real host, or the core without HTTP. */
 export interface Poster {
@@ -44,6 +48,24 @@ export async function listTool(to: Poster, code: string, version: string): Promi
 }
 
 /** A 1×1 red PNG. */
+/**
+ * The Receipt Reader's server on a core without a socket, for a `describe`: its app answers
+ * `{ ok: true }`, its runs are cleared after each test; `call(args, version)` calls its tool.
+ */
+export function receiptReaderCore() {
+  const suite = {} as { world: FileWorld; core: CoreClient };
+  beforeAll(async () => {
+    Object.assign(suite, await startWorldCore(createFileWorld));
+    suite.world.respond = () => ({ outputs: { ok: true } });
+  });
+  afterEach(() => {
+    suite.world.runs.length = 0;
+  });
+  const call = (args: Record<string, unknown>, version = '2025-11-25') =>
+    callTool(suite.core, suite.world.codes.receiptReader, version, 'Receipt_Reader', args);
+  return Object.assign(suite, { call });
+}
+
 export const PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 

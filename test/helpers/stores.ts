@@ -3,11 +3,17 @@
  * Knex store on each test database (`sqlite`, `postgres`), so the suites that state the
  * `ServerStore` contract run the same tests on each (`describeEach(storeKinds)`).
  */
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { expect, vi } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import type { PostgresFarm } from '../../src/store/farm/postgres-farm.js';
-import { knexServerStore, memoryServerStore, migrate, type ServerStore } from '../../src/store/index.js';
-import { databases } from './databases.js';
+import {
+  knexServerStore,
+  memoryServerStore,
+  type NewServer,
+  type ServerStore,
+} from '../../src/store/index.js';
+import { createMigrated, databases } from './databases.js';
 
 export interface OpenStore {
   store: ServerStore;
@@ -46,9 +52,7 @@ export const storeKinds: StoreKind[] = [
       name: kind.name,
       ...(kind.skipped ? { skipped: kind.skipped } : {}),
       async open() {
-        const db = await kind.create();
-        const knex = db.connect();
-        await migrate(knex);
+        const { db, knex } = await createMigrated(kind);
         return {
           store: knexServerStore(knex),
           another: () => knexServerStore(db.connect()),
@@ -67,6 +71,29 @@ export const storeKinds: StoreKind[] = [
     }),
   ),
 ];
+
+/** A store of `kind` for the `describe` it is called in: opened before its tests, closed after them. */
+export function storeFor(kind: StoreKind): OpenStore {
+  const opened = {} as OpenStore;
+  beforeAll(async () => {
+    Object.assign(opened, await kind.open());
+  });
+  afterAll(async () => {
+    await opened.close?.();
+  });
+  return opened;
+}
+
+/** A new server in `store` for an app nobody else uses, so tests never share records. */
+export const publishFresh = (store: ServerStore, overrides: Partial<NewServer> = {}) =>
+  store.createServer({
+    tenantId: `tenant-${randomUUID()}`,
+    appId: `app-${randomUUID()}`,
+    name: 'Text Stats',
+    description: 'Counts words',
+    parameters: { text: 'The text to analyse' },
+    ...overrides,
+  });
 
 /**
  * Waits until a Knex store on PostgreSQL hears the other instances (its `LISTEN` connection, opened

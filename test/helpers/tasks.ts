@@ -22,7 +22,10 @@ import {
   type TaskSupport,
 } from '../../src/index.js';
 import type { ErrorContext } from '../../src/protocol/report.js';
+import { knexServerStore } from '../../src/store/index.js';
 import { AsyncQueue } from './async-queue.js';
+import { createMigrated, databases } from './databases.js';
+import { type Host, hostVariants, loadPackage, startHost } from './hosts.js';
 
 export const TASK_TENANT = 'tenant-tasks';
 
@@ -192,6 +195,27 @@ export async function createTaskWorld(store: ServerStore): Promise<TaskWorld> {
       },
       ...overrides,
     }),
+  };
+}
+
+/**
+ * A task world on the Knex store on a fresh SQLite file, served by a host of the first variant
+ * with the options `options` gives for it (called once the world exists); `close` ends both.
+ */
+export async function startTaskHost(
+  options: (world: TaskWorld) => Partial<McpServerOptions> | Promise<Partial<McpServerOptions>> = () => ({}),
+): Promise<{ world: TaskWorld; host: Host; close(): Promise<void> }> {
+  const sqlite = databases.find((database) => database.name === 'sqlite')!;
+  const { db, knex } = await createMigrated(sqlite);
+  const world = await createTaskWorld(knexServerStore(knex));
+  const host = await startHost(hostVariants[0]!, await loadPackage(5), world.options(await options(world)));
+  return {
+    world,
+    host,
+    close: async () => {
+      await host.close();
+      await db.destroy();
+    },
   };
 }
 

@@ -8,16 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedHostname } from '../../src/endpoint/allowed-hosts.js';
 import { ConfigurationError, type McpServerOptions, mcpServer } from '../../src/index.js';
 import { createWorld, type World } from '../helpers/apps.js';
-import {
-  expectRpcReply,
-  type Host,
-  type HostVariant,
-  hostVariants,
-  request,
-  rpcError,
-  rpcResult,
-  startWorldHost,
-} from '../helpers/hosts.js';
+import { type Host, type HostVariant, hostVariants, startWorldHost } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 describe('an allowedHosts entry is the Host value it allows', () => {
   it.each([

@@ -6,16 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostApp, ResolveServer, ServerRecord, ServerStore, ToolAnnotations } from '../../src/index.js';
 import { PACKAGE_VERSION } from '../../src/versions.js';
-import {
-  expectRpcReply,
-  type Host,
-  type HostVariant,
-  hostVariants,
-  loadPackage,
-  request,
-  rpcResult,
-  startHost,
-} from '../helpers/hosts.js';
+import { type Host, type HostVariant, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcResult } from '../helpers/rpc.js';
 
 const TENANT = 'tenant-hints';
 const MODERN = '2026-07-28';

@@ -3,33 +3,17 @@
  * the `elicitation/create` request on the call's stream (2025-06-18 and 2025-11-25 shapes), and
  * the client's answer POSTed back with 202 (docs/http-contract.md, "Asking a person").
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryServerStore } from '../../src/index.js';
-import {
-  APPROVAL_MESSAGE,
-  APPROVAL_SCHEMA,
-  type AskingWorld,
-  createAskingWorld,
-  startAskingHost,
-} from '../helpers/asking.js';
-import { expectAccepted, expectRpcReply, type Host, request, rpcResult } from '../helpers/hosts.js';
+import { describe, expect, it } from 'vitest';
+import { APPROVAL_MESSAGE, APPROVAL_SCHEMA, askingSuite, CANNOT_ASK_CONTENT } from '../helpers/asking.js';
+import { expectAccepted, expectRpcReply, request, rpcResult } from '../helpers/rpc.js';
 import { dataOf, event, expectStreamHeaders, postLive } from '../helpers/streaming.js';
 
-let world: AskingWorld;
-let host: Host;
+const suite = askingSuite();
 
-beforeAll(async () => {
-  world = await createAskingWorld(memoryServerStore());
-  host = await startAskingHost(world, { heartbeatMs: 0 });
-});
-afterAll(async () => {
-  await host?.close();
-});
-
-const code = () => world.codes.approval as string;
+const code = () => suite.world.codes.approval as string;
 
 async function initialize(version: string, capabilities: Record<string, unknown>) {
-  return host.post(
+  return suite.host.post(
     code(),
     request(0, 'initialize', {
       protocolVersion: version,
@@ -87,8 +71,8 @@ describe.each([
     const session = (await initialize(version, { elicitation: {} })).headers['mcp-session-id'] as string;
     const headers = { 'mcp-protocol-version': version, 'mcp-session-id': session };
     const live = await postLive(
-      host.url,
-      host.path(code()),
+      suite.host.url,
+      suite.host.path(code()),
       request(5, 'tools/call', { name: 'Approval', arguments: {} }),
       headers,
     );
@@ -100,7 +84,7 @@ describe.each([
       method: 'elicitation/create',
       params,
     });
-    const answer = await host.post(
+    const answer = await suite.host.post(
       code(),
       { jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { decision: 'approve' } } },
       headers,
@@ -121,33 +105,36 @@ describe.each([
 
 describe('a call that cannot ask', () => {
   it('without a session id: the isError result, as JSON', async () => {
-    const reply = await host.post(code(), request(6, 'tools/call', { name: 'Approval', arguments: {} }), {
-      'mcp-protocol-version': '2025-11-25',
-    });
+    const reply = await suite.host.post(
+      code(),
+      request(6, 'tools/call', { name: 'Approval', arguments: {} }),
+      {
+        'mcp-protocol-version': '2025-11-25',
+      },
+    );
     expectRpcReply(
       reply,
       200,
       rpcResult(6, {
-        content: [
-          {
-            type: 'text',
-            text: "the app needs a person's answer, and this client cannot ask one (it did not declare the elicitation capability)",
-          },
-        ],
+        content: CANNOT_ASK_CONTENT,
         isError: true,
       }),
     );
   });
 
   it('with a session id another server signed: the same', async () => {
-    const other = await host.post(
-      world.codes['two-step'] as string,
+    const other = await suite.host.post(
+      suite.world.codes['two-step'] as string,
       request(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: { elicitation: {} } }),
     );
-    const reply = await host.post(code(), request(7, 'tools/call', { name: 'Approval', arguments: {} }), {
-      'mcp-protocol-version': '2025-11-25',
-      'mcp-session-id': other.headers['mcp-session-id'] as string,
-    });
+    const reply = await suite.host.post(
+      code(),
+      request(7, 'tools/call', { name: 'Approval', arguments: {} }),
+      {
+        'mcp-protocol-version': '2025-11-25',
+        'mcp-session-id': other.headers['mcp-session-id'] as string,
+      },
+    );
     expect((reply.json as { result: { isError: boolean } }).result.isError).toBe(true);
   });
 });

@@ -3,28 +3,12 @@
  * with a signed `requestState`, the retry with `inputResponses` resumes the run, and a state that
  * is not good is an error, never a resumption (docs/http-contract.md, "Asking a person").
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryServerStore } from '../../src/index.js';
-import {
-  APPROVAL_MESSAGE,
-  APPROVAL_SCHEMA,
-  type AskingWorld,
-  createAskingWorld,
-  startAskingHost,
-} from '../helpers/asking.js';
-import { expectRpcReply, type Host, request, rpcError, rpcResult } from '../helpers/hosts.js';
+import { describe, expect, it } from 'vitest';
+import { APPROVAL_MESSAGE, APPROVAL_SCHEMA, askingSuite, CANNOT_ASK_CONTENT } from '../helpers/asking.js';
 import { CLIENT_CAPABILITIES, envelope, SERVER_INFO, standardHeaders } from '../helpers/modern.js';
+import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
-let world: AskingWorld;
-let host: Host;
-
-beforeAll(async () => {
-  world = await createAskingWorld(memoryServerStore());
-  host = await startAskingHost(world, { heartbeatMs: 0 });
-});
-afterAll(async () => {
-  await host?.close();
-});
+const suite = askingSuite();
 
 const ELICITATION: Record<string, unknown> = { [CLIENT_CAPABILITIES]: { elicitation: {} } };
 
@@ -36,8 +20,8 @@ function call(
   extra: Record<string, unknown> = {},
   meta = ELICITATION,
 ) {
-  return host.post(
-    world.codes[app] as string,
+  return suite.host.post(
+    suite.world.codes[app] as string,
     request(id, 'tools/call', { name: tool, arguments: {}, _meta: envelope(meta), ...extra }),
     { ...standardHeaders('tools/call', tool), 'x-test-round': String(id) },
   );
@@ -77,7 +61,7 @@ describe('a run that asks, in the 2026-07-28 era', () => {
 
   it('the retry with the answer and the state gets the result, and run.request is the retry now', async () => {
     const first = await call(1, 'approval', 'Approval');
-    const run = world.seen.length - 1;
+    const run = suite.world.seen.length - 1;
     const answer = { action: 'accept', content: { decision: 'approve', comment: 'fine' } };
     const reply = await call(2, 'approval', 'Approval', {
       inputResponses: { approval: answer },
@@ -88,7 +72,7 @@ describe('a run that asks, in the 2026-07-28 era', () => {
       200,
       complete(2, { action: 'accept', values: { decision: 'approve', comment: 'fine' } }),
     );
-    expect(world.seen[run]?.requestAfterAnswer).toBe('2');
+    expect(suite.world.seen[run]?.requestAfterAnswer).toBe('2');
   });
 
   it('each round has a fresh state, and a run that asks twice takes three requests', async () => {
@@ -225,12 +209,7 @@ describe('a run that asks, in the 2026-07-28 era', () => {
       200,
       rpcResult(1, {
         resultType: 'complete',
-        content: [
-          {
-            type: 'text',
-            text: "the app needs a person's answer, and this client cannot ask one (it did not declare the elicitation capability)",
-          },
-        ],
+        content: CANNOT_ASK_CONTENT,
         isError: true,
         _meta: SERVER_INFO,
       }),

@@ -6,31 +6,20 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { memoryServerStore } from '../../src/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   APPROVAL_MESSAGE,
   APPROVAL_SCHEMA,
-  type AskingWorld,
-  createAskingWorld,
+  askingSuite,
+  CANNOT_ASK_CONTENT,
   eventually,
-  startAskingHost,
 } from '../helpers/asking.js';
-import type { Host } from '../helpers/hosts.js';
 
-let world: AskingWorld;
-let host: Host;
+const suite = askingSuite();
 const clients: Client[] = [];
 
-beforeAll(async () => {
-  world = await createAskingWorld(memoryServerStore());
-  host = await startAskingHost(world, { heartbeatMs: 0 });
-});
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
-});
-afterAll(async () => {
-  await host?.close();
 });
 
 type Handler = (params: Record<string, unknown>) => Promise<ElicitResult>;
@@ -49,7 +38,9 @@ async function connect(handler?: Handler): Promise<{ client: Client; asked: Reco
   }
   clients.push(client);
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(host.path(world.codes.approval as string), host.url)),
+    new StreamableHTTPClientTransport(
+      new URL(suite.host.path(suite.world.codes.approval as string), suite.host.url),
+    ),
   );
   return { client, asked };
 }
@@ -115,32 +106,31 @@ describe('the official v1 client with an elicitation handler', () => {
 
   it('cancelling the call rejects the pending ask', async () => {
     const { client, asked } = await connect(() => new Promise<ElicitResult>(() => {}));
-    const before = world.seen.length;
+    const before = suite.world.seen.length;
     const abort = new AbortController();
     const calling = client.callTool({ name: 'Approval', arguments: {} }, undefined, { signal: abort.signal });
     await eventually(() => asked.length === 1, 'the form reached the client');
     abort.abort('changed my mind');
     await expect(calling).rejects.toThrow();
-    await eventually(() => world.seen[before]?.error !== undefined, 'the ask rejected');
-    expect(world.seen[before]).toEqual({ answers: [], error: 'Error: the call was cancelled', canAsk: true });
+    await eventually(() => suite.world.seen[before]?.error !== undefined, 'the ask rejected');
+    expect(suite.world.seen[before]).toEqual({
+      answers: [],
+      error: 'Error: the call was cancelled',
+      canAsk: true,
+    });
   });
 });
 
 describe('a client without the elicitation capability', () => {
   it('gets an isError result that says why, at once, and the app saw canAsk false', async () => {
     const { client } = await connect();
-    const before = world.seen.length;
+    const before = suite.world.seen.length;
     const result = await client.callTool({ name: 'Approval', arguments: {} });
     expect(result).toEqual({
-      content: [
-        {
-          type: 'text',
-          text: "the app needs a person's answer, and this client cannot ask one (it did not declare the elicitation capability)",
-        },
-      ],
+      content: CANNOT_ASK_CONTENT,
       isError: true,
     });
-    expect(world.seen[before]).toEqual({
+    expect(suite.world.seen[before]).toEqual({
       answers: [],
       error: `HumanInputUnavailable: ${(result.content as { text: string }[])[0]?.text}`,
       canAsk: false,

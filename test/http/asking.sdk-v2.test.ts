@@ -4,30 +4,14 @@
  * client retries with the answer, and the call returns the run's result.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { memoryServerStore } from '../../src/index.js';
-import {
-  APPROVAL_MESSAGE,
-  APPROVAL_SCHEMA,
-  type AskingWorld,
-  createAskingWorld,
-  startAskingHost,
-} from '../helpers/asking.js';
-import type { Host } from '../helpers/hosts.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { APPROVAL_MESSAGE, APPROVAL_SCHEMA, askingSuite, CANNOT_ASK_CONTENT } from '../helpers/asking.js';
 
-let world: AskingWorld;
-let host: Host;
+const suite = askingSuite();
 const clients: Client[] = [];
 
-beforeAll(async () => {
-  world = await createAskingWorld(memoryServerStore());
-  host = await startAskingHost(world, { heartbeatMs: 0 });
-});
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
-});
-afterAll(async () => {
-  await host?.close();
 });
 
 type Answer = {
@@ -52,7 +36,9 @@ async function connect(app: string, handler?: (params: Record<string, unknown>) 
   }
   clients.push(client);
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(host.path(world.codes[app] as string), host.url)),
+    new StreamableHTTPClientTransport(
+      new URL(suite.host.path(suite.world.codes[app] as string), suite.host.url),
+    ),
   );
   return { client, asked };
 }
@@ -112,12 +98,7 @@ describe('the v2 client pinned to 2026-07-28', () => {
     const result = await client.callTool({ name: 'Approval', arguments: {} });
     // The client keeps `resultType` to itself.
     expect(result).toEqual({
-      content: [
-        {
-          type: 'text',
-          text: "the app needs a person's answer, and this client cannot ask one (it did not declare the elicitation capability)",
-        },
-      ],
+      content: CANNOT_ASK_CONTENT,
       isError: true,
       _meta: expect.any(Object),
     });

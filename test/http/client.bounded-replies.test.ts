@@ -6,26 +6,16 @@
  * when the client leaves; the bound on the memory the host grows by is generous (150 MiB).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectMcpServer, RemoteMcpError } from '../../src/index.js';
+import { connectMcpServer } from '../../src/index.js';
 import { type FloodReport, type FloodShape, floodReply, MiB, peakRssGrowth } from '../helpers/flood.js';
 import {
   answerModernRequest,
   answerOrAccept,
+  failure,
   type RemoteServer,
   replyResult,
   startRawServer,
 } from '../helpers/remote-servers.js';
-
-async function failure(promise: Promise<unknown>): Promise<RemoteMcpError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(RemoteMcpError);
-  return error as RemoteMcpError;
-}
 
 const FLOOD_BYTES = 300 * MiB;
 const GROWTH_BOUND = 150 * MiB;

@@ -14,6 +14,7 @@ import {
   answerModernRequest,
   answerRequest,
   closedPort,
+  expectListsAndEchoes,
   failure,
   type RemoteServer,
   startRawServer,
@@ -168,22 +169,9 @@ describe('auto: whatever a 2025 server answers server/discover, the 2025 handsha
     });
 
     const connection = await connectMcpServer(server.url, { timeoutMs: 2000 });
-    const tools = await connection.listTools();
-    const result = await connection.callTool('echo');
-    await connection.close();
+    await expectListsAndEchoes(connection);
 
     expect(connection.protocolVersion).toBe('2025-06-18');
-    expect(tools).toEqual([
-      { name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: {} } },
-    ]);
-    expect(result).toEqual({
-      isError: false,
-      text: 'echoed',
-      json: [],
-      variables: {},
-      files: [],
-      raw: { content: [{ type: 'text', text: 'echoed' }] },
-    });
     expect(server.methods()).toEqual([
       'server/discover',
       'initialize',
@@ -270,25 +258,12 @@ describe('protocol 2026-07-28 against hand-written servers', () => {
     const url = server.url.replace('http://', 'http://ada:p%40ss@');
 
     const connection = await connectMcpServer(url, { protocol: MODERN, headers: { 'X-Tenant': 't1' } });
-    const tools = await connection.listTools();
-    const result = await connection.callTool('echo', { loud: true });
-    await connection.close();
+    await expectListsAndEchoes(connection, { loud: true });
 
     expect(connection).toMatchObject({
       transport: 'streamable-http',
       protocolVersion: MODERN,
       serverInfo: { name: 'hand-written', version: '0.0.2' },
-    });
-    expect(tools).toEqual([
-      { name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: {} } },
-    ]);
-    expect(result).toEqual({
-      isError: false,
-      text: 'echoed',
-      json: [],
-      variables: {},
-      files: [],
-      raw: { content: [{ type: 'text', text: 'echoed' }] },
     });
     const basic = `Basic ${Buffer.from('ada:p@ss').toString('base64')}`;
     expect(

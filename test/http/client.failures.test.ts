@@ -274,21 +274,30 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
     ).toEqual(['tools/list', 'notifications/cancelled']);
   });
 
-  it('a tool list that does not follow the MCP schema: an invalid reply for tools/list', async () => {
+  /**
+   * How listing the tools fails on a server whose n-th `tools/list` reply is `page(n)`: the error's
+   * kind and message, the server's URL, and how many pages it served.
+   */
+  const listingFailure = async (page: (n: number) => unknown) => {
+    let listed = 0;
     server = await startRawServer((message, res) => {
       if (message?.method === 'tools/list') {
-        return replyResult(res, message.id, { tools: 'all of them' });
+        return replyResult(res, message.id, page(++listed));
       }
       answerOrAccept(message, res);
     });
     const connection = await connect(server.url, { timeoutMs: 2000 });
-
     const error = await failure(connection.listTools());
     await connection.close();
+    return { error: { kind: error.kind, message: error.message }, url: server.url, listed };
+  };
 
-    expect({ kind: error.kind, message: error.message }).toEqual({
+  it('a tool list that does not follow the MCP schema: an invalid reply for tools/list', async () => {
+    const { error, url } = await listingFailure(() => ({ tools: 'all of them' }));
+
+    expect(error).toEqual({
       kind: 'invalid-reply',
-      message: `MCP server ${server.url}: answered tools/list with a message that does not follow the MCP schema`,
+      message: `MCP server ${url}: answered tools/list with a message that does not follow the MCP schema`,
     });
   });
 
@@ -354,22 +363,9 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
   ])(
     'a tool list that %s: an invalid reply, never a repeated or cut list',
     async (_name, page, reason, pages) => {
-      let listed = 0;
-      server = await startRawServer((message, res) => {
-        if (message?.method === 'tools/list') {
-          return replyResult(res, message.id, page(++listed));
-        }
-        answerOrAccept(message, res);
-      });
-      const connection = await connect(server.url, { timeoutMs: 2000 });
+      const { error, url, listed } = await listingFailure(page);
 
-      const error = await failure(connection.listTools());
-      await connection.close();
-
-      expect({ kind: error.kind, message: error.message }).toEqual({
-        kind: 'invalid-reply',
-        message: `MCP server ${server.url}: ${reason}`,
-      });
+      expect(error).toEqual({ kind: 'invalid-reply', message: `MCP server ${url}: ${reason}` });
       expect(listed).toBe(pages);
     },
   );

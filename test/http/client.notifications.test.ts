@@ -7,7 +7,12 @@
 import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcpServer } from '../../src/index.js';
-import { answerRequest, type RemoteServer, startRawServer } from '../helpers/remote-servers.js';
+import {
+  answerRequest,
+  expectListsAndEchoes,
+  type RemoteServer,
+  startRawServer,
+} from '../helpers/remote-servers.js';
 
 type Reply = (res: http.ServerResponse, body: string) => void;
 
@@ -81,22 +86,9 @@ describe('servers that answer notifications/initialized in their own way', () =>
     });
 
     const connection = await connectMcpServer(server.url, { timeoutMs: 3000, protocol: '2025' });
-    const tools = await connection.listTools();
-    const result = await connection.callTool('echo', {});
-    await connection.close();
+    await expectListsAndEchoes(connection, {});
 
     expect(connection.serverInfo).toEqual({ name: 'hand-written', version: '0.0.1' });
-    expect(tools).toEqual([
-      { name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: {} } },
-    ]);
-    expect(result).toEqual({
-      isError: false,
-      text: 'echoed',
-      json: [],
-      variables: {},
-      files: [],
-      raw: { content: [{ type: 'text', text: 'echoed' }] },
-    });
     expect(server.methods()).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'tools/call']);
     // No other request: nothing was retried, no optional stream was opened.
     expect(server.requests.map((request) => request.method)).toEqual(['POST', 'POST', 'POST', 'POST']);

@@ -14,23 +14,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppEvent, AppResult, AppRun, HostApp } from '../../src/index.js';
+import { publishApp } from '../helpers/apps.js';
 import {
   answeredInConversation,
   CONVERSATION_ID_INPUT,
   CONVERSATION_OUTPUT_SCHEMA,
   HOW_TO_CONTINUE,
 } from '../helpers/conversations.js';
-import {
-  expectRpcReply,
-  type Host,
-  type HostVariant,
-  hostVariants,
-  loadPackage,
-  request,
-  rpcError,
-  rpcResult,
-  startHost,
-} from '../helpers/hosts.js';
+import { type Host, type HostVariant, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const TENANT = 'tenant-chat';
 const QUERY = { type: 'string', description: 'User Input/Question content' };
@@ -131,13 +123,7 @@ describe('conversations', () => {
     const pkg = await loadPackage(variant.major);
     const store = pkg.memoryServerStore();
     for (const app of APPS) {
-      const server = await store.createServer({
-        tenantId: TENANT,
-        appId: app.id,
-        name: app.name,
-        description: app.description ?? '',
-        parameters: {},
-      });
+      const server = await publishApp(store, app, { tenantId: TENANT, description: app.description ?? '' });
       codes[app.id] = server.serverCode;
     }
     const loadApp = (appId: string) => APPS.find((app) => app.id === appId) ?? null;

@@ -9,17 +9,8 @@ import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type * as Package from '../../src/index.js';
 import { createWorld, type World } from '../helpers/apps.js';
-import {
-  expectRpcReply,
-  type Host,
-  type HostVariant,
-  hostVariants,
-  loadPackage,
-  request,
-  rpcError,
-  rpcResult,
-  serveApp,
-} from '../helpers/hosts.js';
+import { type Host, type HostVariant, hostVariants, loadPackage, serveApp } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const V = { 'mcp-protocol-version': '2025-06-18' };
 const slowCall = (id: number) => request(id, 'tools/call', { name: 'Slow', arguments: {} });

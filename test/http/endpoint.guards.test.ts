@@ -6,17 +6,8 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createWorld, UNKNOWN_CODE, type World } from '../helpers/apps.js';
-import {
-  expectRpcReply,
-  type Headers,
-  type Host,
-  hostVariants,
-  loadPackage,
-  request,
-  rpcError,
-  rpcResult,
-  startHost,
-} from '../helpers/hosts.js';
+import { type Headers, type Host, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const ALLOWED_ORIGIN = 'https://app.example.com';
 const ALLOWED_HOST = 'mcp.example.com';

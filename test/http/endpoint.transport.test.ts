@@ -18,21 +18,17 @@ import express4 from 'express4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, type World } from '../helpers/apps.js';
 import {
-  expectRpcReply,
   HOST_ERROR_PAGE,
   HOST_NOT_FOUND_PAGE,
   type Host,
   hostVariants,
   loadPackage,
-  pingOfSize,
   type Reply,
-  request,
-  rpcError,
-  rpcResult,
   serveApp,
   startHost,
   startWorldHost,
 } from '../helpers/hosts.js';
+import { expectRpcReply, pingOfSize, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const MAX_BODY_BYTES = 1024;
 

@@ -5,36 +5,18 @@
  * the default body limit on a real host.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileWorld, type FileWorld } from '../helpers/apps.js';
-import { type CoreClient, startWorldCore } from '../helpers/core.js';
-import {
-  expectRpcReply,
-  type Host,
-  hostVariants,
-  rpcError,
-  rpcResult,
-  startWorldHost,
-} from '../helpers/hosts.js';
-import { callTool } from '../helpers/sample-files.js';
+import { type Host, hostVariants, startWorldHost } from '../helpers/hosts.js';
+import { expectRpcReply, rpcError, rpcResult } from '../helpers/rpc.js';
+import { callTool, receiptReaderCore } from '../helpers/sample-files.js';
 
 const TOOL = 'Receipt_Reader';
 const IMAGE = 'image (jpg, jpeg, png, webp, gif, svg)';
 
 describe('file inputs, normalised', () => {
-  let world: FileWorld;
-  let core: CoreClient;
-
-  beforeAll(async () => {
-    ({ world, core } = await startWorldCore(createFileWorld));
-    world.respond = () => ({ outputs: { ok: true } });
-  });
-  afterEach(() => {
-    world.runs.length = 0;
-  });
-
-  const call = (args: Record<string, unknown>, version = '2025-11-25') =>
-    callTool(core, world.codes.receiptReader, version, TOOL, args);
+  const receipts = receiptReaderCore();
+  const { call } = receipts;
 
   it.each([
     [
@@ -51,7 +33,7 @@ describe('file inputs, normalised', () => {
     const reply = await call({ receipt: { url } });
 
     expect((reply.json as { result: { isError: boolean } }).result.isError).toBe(false);
-    expect(world.runs.map((run) => (run.inputs.receipt as { url: string }).url)).toEqual([href]);
+    expect(receipts.world.runs.map((run) => (run.inputs.receipt as { url: string }).url)).toEqual([href]);
     expect(href).toBe(new URL(url).href);
   });
 
@@ -61,7 +43,7 @@ describe('file inputs, normalised', () => {
       attachments: [{ url: 'https://files.example.com/b', mime_type: 'Text/Plain; charset="UTF-8"' }],
     });
 
-    expect(world.runs.map((run) => run.inputs)).toEqual([
+    expect(receipts.world.runs.map((run) => run.inputs)).toEqual([
       {
         receipt: { type: 'image', url: 'https://files.example.com/a', mimeType: 'image/png' },
         attachments: [
@@ -93,7 +75,7 @@ describe('file inputs, normalised', () => {
         isError: true,
       }),
     );
-    expect(world.runs).toEqual([]);
+    expect(receipts.world.runs).toEqual([]);
   });
 
   it('255 characters are taken', async () => {
@@ -102,7 +84,7 @@ describe('file inputs, normalised', () => {
 
     await call({ receipt: { url: 'https://files.example.com/a.png', mime_type: mimeType } });
 
-    expect(world.runs.map((run) => (run.inputs.receipt as { mimeType: string }).mimeType)).toEqual([
+    expect(receipts.world.runs.map((run) => (run.inputs.receipt as { mimeType: string }).mimeType)).toEqual([
       mimeType,
     ]);
   });
@@ -123,7 +105,7 @@ describe('file inputs, normalised', () => {
         isError: true,
       }),
     );
-    expect(world.runs).toEqual([]);
+    expect(receipts.world.runs).toEqual([]);
   });
 
   it('before 2025-11-25, a bad media type is a -32602 error, as the other file problems are', async () => {
@@ -136,7 +118,7 @@ describe('file inputs, normalised', () => {
         problems: [MIME_PROBLEM],
       }),
     );
-    expect(world.runs).toEqual([]);
+    expect(receipts.world.runs).toEqual([]);
   });
 
   it('a media type that is valid but of another kind is still a type problem', async () => {

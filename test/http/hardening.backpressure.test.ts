@@ -7,21 +7,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { memoryServerStore } from '../../src/index.js';
 import {
   callWithoutReading,
-  LOUD_APP,
-  LOUD_EVENTS,
+  expectHeld,
   LoudRuns,
+  MAX_TAKEN,
   rssMiB,
+  startLoudHost,
   whenSettled,
 } from '../helpers/backpressure.js';
-import { type Host, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
-
-/**
- * Events a paused reply may have taken: what the connection's buffers and the kernel's socket
- * buffers hold on loopback (a few MiB), with room to spare; 200 MiB is 3,200.
- */
-const MAX_TAKEN = 320;
-/** Resident memory one paused reply may add, generously: the app's whole output is 200 MiB. */
-const MAX_GROWTH_MIB = 64;
+import type { Host } from '../helpers/hosts.js';
 
 describe('a client that does not read', () => {
   let host: Host | undefined;
@@ -31,23 +24,9 @@ describe('a client that does not read', () => {
   });
 
   async function start(loud: LoudRuns) {
-    const store = memoryServerStore();
-    const server = await store.createServer({
-      tenantId: 't',
-      appId: LOUD_APP.id,
-      name: LOUD_APP.name,
-      description: '',
-      parameters: {},
-    });
-    const pkg = await loadPackage(5);
-    host = await startHost(hostVariants[0]!, pkg, {
-      resolveServer: store.resolver((appId) => (appId === LOUD_APP.id ? LOUD_APP : null)),
-      runApp: () => loud.run(),
-      onError: (error) => {
-        throw error;
-      },
-    });
-    return host.path(server.serverCode);
+    let path: string;
+    ({ host, path } = await startLoudHost(loud, memoryServerStore()));
+    return path;
   }
 
   it.each([['2025-06-18'], ['2026-07-28']])(
@@ -58,11 +37,7 @@ describe('a client that does not read', () => {
       const before = rssMiB();
       const call = await callWithoutReading(host!.url, path, version);
       try {
-        const held = await whenSettled(() => loud.taken, LOUD_EVENTS);
-        const growth = rssMiB() - before;
-        expect(held).toBeGreaterThan(0);
-        expect(held).toBeLessThan(MAX_TAKEN);
-        expect(growth).toBeLessThan(MAX_GROWTH_MIB);
+        const held = await expectHeld(loud, before);
         // Reading again lets the run go on: it was paused, not stuck.
         call.read();
         const afterReading = await whenSettled(() => loud.taken, held + MAX_TAKEN);

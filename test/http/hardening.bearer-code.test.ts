@@ -22,16 +22,14 @@ import {
   type World,
 } from '../helpers/apps.js';
 import {
-  expectRpcReply,
   type Headers,
   type Host,
   hostVariants,
   type OutgoingRequest,
   type Reply,
-  request,
-  rpcError,
   startHost,
 } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcError } from '../helpers/rpc.js';
 
 const BEARER_PATH = '/mcp/server/mcp';
 const MAX_BODY_BYTES = 4096;

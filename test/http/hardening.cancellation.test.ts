@@ -7,15 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as pkg from '../../src/index.js';
 import { createWorld, type World } from '../helpers/apps.js';
-import {
-  expectAccepted,
-  expectRpcReply,
-  type Host,
-  hostVariants,
-  request,
-  rpcResult,
-  startHost,
-} from '../helpers/hosts.js';
+import { type Host, hostVariants, startHost } from '../helpers/hosts.js';
+import { expectAccepted, expectRpcReply, request, rpcResult } from '../helpers/rpc.js';
 
 const CANCELLED = { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true };
 const finished = (text: string) => ({ content: [{ type: 'text', text }], isError: false });

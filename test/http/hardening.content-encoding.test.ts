@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoHost, startEchoHost } from '../helpers/apps.js';
-import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const MAX_BODY_BYTES = 64 * 1024;
 

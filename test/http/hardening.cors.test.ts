@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoHost, startEchoHost } from '../helpers/apps.js';
-import { expectRpcReply, type Reply, request, rpcError, rpcResult } from '../helpers/hosts.js';
+import type { Reply } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const ALLOWED = 'https://app.example.com';
 const FOREIGN = 'https://evil.example';

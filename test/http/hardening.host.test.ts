@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type DemoHost, startEchoHost } from '../helpers/apps.js';
-import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const ALLOWED_HOST = 'mcp.example.com';
 const hostRefused = (host: string) =>

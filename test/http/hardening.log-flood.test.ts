@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import * as pkg from '../../src/index.js';
 import { DEFAULT_LOG_INTERVAL_MS, ThrottledLog } from '../../src/util/throttled-log.js';
-import { expectRpcReply, type Host, hostVariants, request, rpcError, startHost } from '../helpers/hosts.js';
+import { type Host, hostVariants, startHost } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcError } from '../helpers/rpc.js';
 
 const OUTAGE = new Error('connect ECONNREFUSED 127.0.0.1:5432');
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HostApp } from '../../src/index.js';
 import { MAX_ARGUMENT_DEPTH } from '../../src/tool/depth.js';
 import { type DemoHost, startEchoHost } from '../helpers/apps.js';
-import { expectRpcReply, rpcError, rpcResult } from '../helpers/hosts.js';
+import { expectRpcReply, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const FREE: HostApp = {
   id: 'free',

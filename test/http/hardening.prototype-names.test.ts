@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostApp } from '../../src/index.js';
 import { type DemoHost, startEchoHost } from '../helpers/apps.js';
-import { expectRpcReply, rpcResult } from '../helpers/hosts.js';
+import { expectRpcReply, rpcResult } from '../helpers/rpc.js';
 
 const NAMES = ['__proto__', 'constructor', 'prototype'] as const;
 

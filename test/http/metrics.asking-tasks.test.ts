@@ -1,17 +1,11 @@
-/**
- * The gauges of runs waiting for a person and of tasks, fed by the endpoint itself: a run that asks
- * through the official MCP client's elicitation handler is counted while it waits, and a task made
- * with the client's experimental tasks API moves from `working` to `completed`.
- */
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import express from 'express';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HostApp, mcpServer, memoryServerStore, type RunApp } from '../../src/index.js';
+import type { HostApp, RunApp } from '../../src/index.js';
 import { mcpMetrics } from '../../src/metrics/index.js';
+import { sample, startMetricsHost } from '../helpers/metrics.js';
 
 const APPROVAL: HostApp = {
   id: 'approval',
@@ -27,12 +21,6 @@ const REPORT: HostApp = {
   description: 'Writes a report.',
   inputForm: [],
 };
-
-/** One sample of a scrape: `name{labels} value`. */
-function sample(text: string, name: string, labels = ''): number | undefined {
-  const line = text.split('\n').find((row) => row.startsWith(`${name}${labels ? `{${labels}}` : ''} `));
-  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
-}
 
 describe('mcpMetrics, fed by runs that ask a person and by tasks', () => {
   let url: string;
@@ -61,34 +49,10 @@ describe('mcpMetrics, fed by runs that ask a person and by tasks', () => {
   };
 
   beforeAll(async () => {
-    const store = memoryServerStore();
     const apps = [APPROVAL, REPORT];
-    codes = {};
-    for (const app of apps) {
-      const server = await store.createServer({
-        tenantId: 't',
-        appId: app.id,
-        name: app.name,
-        description: '',
-        parameters: {},
-      });
-      codes[app.id] = server.serverCode;
-    }
-    const app = express();
-    app.use(
-      mcpServer({
-        resolveServer: store.resolver(
-          async (appId) => apps.find((candidate) => candidate.id === appId) ?? null,
-        ),
-        runApp,
-        metrics,
-      }),
-    );
-    app.get('/metrics', metrics.handler);
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => new Promise((resolve) => server.close(() => resolve()));
+    let servers: { serverCode: string }[];
+    ({ url, close, servers } = await startMetricsHost(apps, metrics, { runApp }));
+    codes = Object.fromEntries(apps.map((app, i) => [app.id, servers[i]!.serverCode]));
   });
 
   afterAll(async () => {

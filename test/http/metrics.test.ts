@@ -19,8 +19,10 @@ import {
   mcpServer,
   memoryServerStore,
   type RunApp,
+  type ServerRecord,
 } from '../../src/index.js';
 import { type McpMetrics, mcpMetrics } from '../../src/metrics/index.js';
+import { sample, startMetricsHost } from '../helpers/metrics.js';
 
 const ECHO: HostApp = {
   id: 'echo',
@@ -36,12 +38,6 @@ const SLOW: HostApp = {
   description: 'Reports progress, then waits until the test lets it finish.',
   inputForm: [],
 };
-
-/** One sample of a scrape: `name{labels} value`, the labels as written. */
-function sample(text: string, name: string, labels = ''): number | undefined {
-  const line = text.split('\n').find((row) => row.startsWith(`${name}${labels ? `{${labels}}` : ''} `));
-  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
-}
 
 describe('mcpMetrics, mounted with mcpServer and scraped over HTTP', () => {
   let url: string;
@@ -71,33 +67,16 @@ describe('mcpMetrics, mounted with mcpServer and scraped over HTTP', () => {
   };
 
   beforeAll(async () => {
-    const store = memoryServerStore();
-    const apps = [ECHO, SLOW];
-    const servers = await Promise.all(
-      apps.map((app) =>
-        store.createServer({ tenantId: 't', appId: app.id, name: app.name, description: '', parameters: {} }),
-      ),
-    );
-    code = { echo: servers[0]!.serverCode, slow: servers[1]!.serverCode };
-    ids = { echo: servers[0]!.id, slow: servers[1]!.id };
-
     // The two lines of the guide.
     metrics = mcpMetrics();
-    const app = express();
-    app.use(
-      mcpServer({
-        resolveServer: store.resolver((appId) => apps.find((candidate) => candidate.id === appId) ?? null),
-        runApp,
-        metrics,
-        onError: (_error, context) => reports.push(context),
-      }),
-    );
-    app.get('/metrics', metrics.handler);
-
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => new Promise((resolve) => server.close(() => resolve()));
+    const started = await startMetricsHost([ECHO, SLOW], metrics, {
+      runApp,
+      onError: (_error, context) => reports.push(context),
+    });
+    ({ url, close } = started);
+    const [echo, slow] = started.servers as [ServerRecord, ServerRecord];
+    code = { echo: echo.serverCode, slow: slow.serverCode };
+    ids = { echo: echo.id, slow: slow.id };
   });
 
   afterAll(async () => {

@@ -9,7 +9,10 @@ import express5 from 'express';
 import express4 from 'express4';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type * as Package from '../../src/index.js';
+import { publishApp } from '../helpers/apps.js';
 import { type HostVariant, hostVariants, loadPackage, type Reply, serveApp } from '../helpers/hosts.js';
+
+const NOTES: Package.HostApp = { id: 'notes', name: 'Notes', mode: 'workflow', inputForm: [] };
 
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -26,26 +29,14 @@ describe.each(hostVariants.filter((variant) => !variant.globalJson))(
     beforeAll(async () => {
       pkg = await loadPackage(variant.major);
       store = pkg.memoryServerStore();
-      const server = await store.createServer({
-        tenantId: 'acme',
-        appId: 'notes',
-        name: 'Notes',
-        description: '',
-        parameters: {},
-        authMode: 'oauth',
-      });
+      const server = await publishApp(store, NOTES, { tenantId: 'acme', authMode: 'oauth' });
       code = server.serverCode;
     });
 
     const router = (options: Partial<Package.McpServerOptions> = {}) =>
       pkg.mcpServer({
         ...options,
-        resolveServer: store.resolver(() => ({
-          id: 'notes',
-          name: 'Notes',
-          mode: 'workflow',
-          inputForm: [],
-        })),
+        resolveServer: store.resolver(() => NOTES),
         runApp: () => ({ outputs: {} }),
         auth: {
           verifyToken: (token, { resource }) => {

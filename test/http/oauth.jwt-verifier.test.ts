@@ -9,8 +9,12 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as pkg from '../../src/index.js';
 import { ConfigurationError, type ErrorContext, jwtVerifier, type VerifyToken } from '../../src/index.js';
+import { publishApp } from '../helpers/apps.js';
 import { type AuthorizationServer, startAuthorizationServer } from '../helpers/authorization-server.js';
-import { expectRpcReply, type Host, hostVariants, request, rpcError, startHost } from '../helpers/hosts.js';
+import { type Host, hostVariants, startHost } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcError } from '../helpers/rpc.js';
+
+const NOTES: pkg.HostApp = { id: 'notes', name: 'Notes', mode: 'workflow', inputForm: [] };
 
 const RESOURCE = 'http://127.0.0.1:4000/mcp/server/AbCdEfGhIjKlMnOp/mcp';
 const context = { resource: RESOURCE, req: undefined };
@@ -153,18 +157,11 @@ describe('jwtVerifier on an "oauth" server, over HTTP', () => {
     keysUrl = `http://127.0.0.1:${(keys.address() as AddressInfo).port}`;
 
     const store = pkg.memoryServerStore();
-    const server = await store.createServer({
-      tenantId: 'acme',
-      appId: 'notes',
-      name: 'Notes',
-      description: '',
-      parameters: {},
-      authMode: 'oauth',
-    });
+    const server = await publishApp(store, NOTES, { tenantId: 'acme', authMode: 'oauth' });
     serverId = server.id;
     code = server.serverCode;
     host = await startHost(hostVariants[0] as (typeof hostVariants)[0], pkg, {
-      resolveServer: store.resolver(() => ({ id: 'notes', name: 'Notes', mode: 'workflow', inputForm: [] })),
+      resolveServer: store.resolver(() => NOTES),
       runApp: () => ({ outputs: {} }),
       onError: (error, errorContext) => reported.push({ error, context: errorContext }),
       auth: { verifyToken: (token, checked) => verify(token, checked), authorizationServers: [as.issuer] },

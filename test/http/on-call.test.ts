@@ -15,18 +15,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type * as Package from '../../src/index.js';
 import type { CallEvent, McpServerOptions, RunApp } from '../../src/index.js';
 import { createWorld, FAQ_BOT, STORE_FAILURE, TENANT, TEXT_STATS, type World } from '../helpers/apps.js';
-import {
-  expectRpcReply,
-  type Host,
-  type HostVariant,
-  hostVariants,
-  loadPackage,
-  notification,
-  request,
-  rpcError,
-  rpcResult,
-  startHost,
-} from '../helpers/hosts.js';
+import { type Host, type HostVariant, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
+import { expectRpcReply, notification, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const variant = hostVariants[0] as HostVariant;
 const V = (version: string) => ({ 'mcp-protocol-version': version });

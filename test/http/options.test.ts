@@ -15,15 +15,8 @@ import {
   memoryServerStore,
 } from '../../src/index.js';
 import { createWorld, RESOLVER_FAILS_CODE, RESOLVER_FAILURE } from '../helpers/apps.js';
-import {
-  expectRpcReply,
-  hostVariants,
-  pingOfSize,
-  request,
-  rpcError,
-  rpcResult,
-  serveApp,
-} from '../helpers/hosts.js';
+import { hostVariants, serveApp } from '../helpers/hosts.js';
+import { expectRpcReply, pingOfSize, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const { version: PACKAGE_VERSION } = JSON.parse(
   await readFile(new URL('../../package.json', import.meta.url), 'utf8'),

@@ -6,7 +6,8 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PARSED_BODY_WARNING_CODE } from '../../src/endpoint/parsed-body-warning.js';
 import { createWorld, type World } from '../helpers/apps.js';
-import { type Host, hostVariants, loadPackage, request, startHost } from '../helpers/hosts.js';
+import { type Host, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
+import { request } from '../helpers/rpc.js';
 
 const WARNING =
   'mcpServer() received a request body that another body parser (such as a global express.json()) had ' +

@@ -4,9 +4,7 @@
  * and the 2025 handshake on the same route. Each test asserts the whole reply.
  */
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_VERSION } from '../../src/versions.js';
 import { DESCRIPTIONS, UNKNOWN_CODE } from '../helpers/apps.js';
-import { expectRpcReply, notification, request, rpcError, rpcResult } from '../helpers/hosts.js';
 import {
   ALL_VERSIONS,
   CLIENT_CAPABILITIES,
@@ -17,6 +15,14 @@ import {
   standardHeaders,
   useModernCore,
 } from '../helpers/modern.js';
+import {
+  expectRpcReply,
+  initializeResult,
+  notification,
+  request,
+  rpcError,
+  rpcResult,
+} from '../helpers/rpc.js';
 
 describe('the 2026-07-28 era: errors', () => {
   const { post, modern, call } = useModernCore();
@@ -260,19 +266,7 @@ describe('the 2026-07-28 era: errors', () => {
         {},
       );
 
-      expectRpcReply(
-        reply,
-        200,
-        rpcResult(60, {
-          protocolVersion: '2025-11-25',
-          capabilities: {
-            tools: { listChanged: false },
-            tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-          },
-          serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
-          instructions: DESCRIPTIONS.textStats,
-        }),
-      );
+      expectRpcReply(reply, 200, rpcResult(60, initializeResult(DESCRIPTIONS.textStats)));
     });
 
     it('a legacy unsupported MCP-Protocol-Version lists 2026-07-28 among the supported versions', async () => {

@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DESCRIPTIONS } from '../helpers/apps.js';
-import { expectAccepted, expectRpcReply, notification, request, rpcResult } from '../helpers/hosts.js';
 import {
   ALL_VERSIONS,
   CLIENT_INFO,
@@ -18,6 +17,7 @@ import {
   TOOL,
   useModernCore,
 } from '../helpers/modern.js';
+import { expectAccepted, expectRpcReply, notification, request, rpcResult } from '../helpers/rpc.js';
 
 describe('the 2026-07-28 era: results and headers', () => {
   const { suite, post, modern, call } = useModernCore();

@@ -13,6 +13,7 @@ import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorld, DESCRIPTIONS, TEXT_STATS_TOOL, UNKNOWN_CODE, type World } from '../helpers/apps.js';
 import { type Host, hostVariants, startWorldHost } from '../helpers/hosts.js';
+import { SERVER_CAPABILITIES } from '../helpers/rpc.js';
 
 const { version: PACKAGE_VERSION } = JSON.parse(
   await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -56,10 +57,7 @@ describe.each(hostVariants)('the official MCP SDK client on $name', (variant) =>
       expect(transport.protocolVersion).toBe('2025-11-25');
       expect(transport.sessionId).toBeUndefined();
       expect(client.getServerVersion()).toEqual({ name: 'express-app-mcp', version: PACKAGE_VERSION });
-      expect(client.getServerCapabilities()).toEqual({
-        tools: { listChanged: false },
-        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-      });
+      expect(client.getServerCapabilities()).toEqual(SERVER_CAPABILITIES);
       expect(client.getInstructions()).toBe(DESCRIPTIONS.textStats);
     } finally {
       await client.close();

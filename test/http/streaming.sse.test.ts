@@ -8,14 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpServerOptions } from '../../src/index.js';
 import { sleep } from '../helpers/common.js';
-import {
-  type Host,
-  type HostVariant,
-  hostVariants,
-  loadPackage,
-  notification,
-  startHost,
-} from '../helpers/hosts.js';
+import { type Host, type HostVariant, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
+import { notification } from '../helpers/rpc.js';
 import {
   callRequest,
   createStreamingWorld,

@@ -15,9 +15,15 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type * as AiSdk from '../../src/adapters/ai-sdk.js';
-import type { AppEvent, AppRun, HostApp, RunApp } from '../../src/index.js';
+import type { HostApp, RunApp } from '../../src/index.js';
 import { type DemoHost, startDemoHost } from '../helpers/apps.js';
-import { BUILD_TIMEOUT_MS, connectClient, importAiSdkAdapter } from '../helpers/built.js';
+import {
+  type Answer,
+  BUILD_TIMEOUT_MS,
+  connectClient,
+  importAiSdkAdapter,
+  runAsking,
+} from '../helpers/built.js';
 import { SERVER_INFO } from '../helpers/demo-cases.js';
 import { PNG_BASE64 } from '../helpers/sample-files.js';
 
@@ -415,29 +421,10 @@ describe('fromAiSdk, through the official MCP client', () => {
 // --- unit seam: the adapter's runApp called directly, with a run that can ask a person ----------------
 // The end-to-end path (the client answering through elicitation) comes with run.ask in the package.
 
-type Answer =
-  | { action: 'accept'; values: Record<string, unknown> }
-  | { action: 'decline' }
-  | { action: 'cancel' };
-
 /** Runs Careful once with a run whose person answers `answer`; returns the events and the questions asked. */
-async function runAsking(answer: Answer) {
-  const asked: unknown[] = [];
+function runCareful(answer: Answer) {
   models.careful = careful();
-  const run = {
-    app: CAREFUL,
-    inputs: {},
-    query: 'Remove notes.txt',
-    signal: new AbortController().signal,
-    canAsk: true,
-    ask: async (question: unknown) => {
-      asked.push(question);
-      return answer;
-    },
-  } as unknown as AppRun;
-  const events: AppEvent[] = [];
-  for await (const event of (await runners[CAREFUL.id]!(run)) as AsyncIterable<AppEvent>) events.push(event);
-  return { events, asked };
+  return runAsking(runners[CAREFUL.id]!, CAREFUL, { query: 'Remove notes.txt' }, answer);
 }
 
 const APPROVAL_QUESTION = {
@@ -450,7 +437,7 @@ const APPROVAL_QUESTION = {
 describe('fromAiSdk asking a person to approve a tool call (unit seam: a run with ask)', () => {
   it('approved: asks approve or reject, runs the tool, and the model answers after its result', async () => {
     removed.length = 0;
-    const { events, asked } = await runAsking({ action: 'accept', values: { decision: 'approve' } });
+    const { events, asked } = await runCareful({ action: 'accept', values: { decision: 'approve' } });
     expect(asked).toEqual([APPROVAL_QUESTION]);
     expect(removed).toEqual(['notes.txt']);
     expect(events).toEqual([
@@ -467,7 +454,7 @@ describe('fromAiSdk asking a person to approve a tool call (unit seam: a run wit
     ['not answered', { action: 'cancel' }, 'the person did not answer'],
   ] as const)('%s: the tool does not run, and the model hears why', async (_case, answer, reason) => {
     removed.length = 0;
-    const { events, asked } = await runAsking(answer as Answer);
+    const { events, asked } = await runCareful(answer as Answer);
     expect(asked).toEqual([APPROVAL_QUESTION]);
     expect(removed).toEqual([]);
     expect(events).toEqual([

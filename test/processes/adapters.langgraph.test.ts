@@ -13,7 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as LangGraph from '../../src/adapters/langgraph.js';
 import type { AppEvent, AppRun, HostApp, RunApp } from '../../src/index.js';
 import { type DemoHost, startDemoHost } from '../helpers/apps.js';
-import { BUILD_TIMEOUT_MS, connectClient, importLangGraphAdapter } from '../helpers/built.js';
+import {
+  type Answer,
+  BUILD_TIMEOUT_MS,
+  connectClient,
+  importLangGraphAdapter,
+  runAsking,
+} from '../helpers/built.js';
 
 // --- the graphs -------------------------------------------------------------------------------------
 
@@ -47,11 +53,6 @@ const Expense = Annotation.Root({
   decision: Annotation<string>(),
   comment: Annotation<string>(),
 });
-
-type Answer =
-  | { action: 'accept'; values: Record<string, unknown> }
-  | { action: 'decline' }
-  | { action: 'cancel' };
 
 /** check → review, which asks a person (interrupt) for a decision and a comment. */
 const expenseGraph = new StateGraph(Expense)
@@ -389,24 +390,6 @@ function thrownBy(factory: () => unknown) {
 // --- unit seam: the adapter's runApp called directly, with a run that can ask a person ----------------
 // The end-to-end path (the client answering through elicitation) comes with run.ask in the package.
 
-/** Runs a graph's app once with a run whose person answers `answer`; returns the events and the questions. */
-async function runAsking(runner: RunApp, app: HostApp, inputs: Record<string, unknown>, answer: Answer) {
-  const asked: unknown[] = [];
-  const run = {
-    app,
-    inputs,
-    signal: new AbortController().signal,
-    canAsk: true,
-    ask: async (question: unknown) => {
-      asked.push(question);
-      return answer;
-    },
-  } as unknown as AppRun;
-  const events: AppEvent[] = [];
-  for await (const event of (await runner(run)) as AsyncIterable<AppEvent>) events.push(event);
-  return { events, asked };
-}
-
 const EXPENSE_QUESTION = {
   message: 'Approve the expense of 420 EUR for Ana?',
   fields: [
@@ -421,7 +404,7 @@ describe('fromLangGraph asking a person at an interrupt (unit seam: a run with a
     const { events, asked } = await runAsking(
       runners[EXPENSE.id]!,
       EXPENSE,
-      { amount: 420, employee: 'Ana' },
+      { inputs: { amount: 420, employee: 'Ana' } },
       answer,
     );
     expect(asked).toEqual([EXPENSE_QUESTION]);
@@ -436,7 +419,7 @@ describe('fromLangGraph asking a person at an interrupt (unit seam: a run with a
     const { events } = await runAsking(
       runners[EXPENSE.id]!,
       EXPENSE,
-      { amount: 420, employee: 'Ana' },
+      { inputs: { amount: 420, employee: 'Ana' } },
       {
         action: 'decline',
       },
@@ -452,7 +435,7 @@ describe('fromLangGraph asking a person at an interrupt (unit seam: a run with a
     const { events, asked } = await runAsking(
       fromLangGraph(greetingGraph),
       app,
-      {},
+      { inputs: {} },
       {
         action: 'accept',
         values: { answer: 'Ana' },

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knexServerStore, migrate, rollback } from '../../src/store/index.js';
-import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
+import { databaseFor, databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import { cleanEnv, packedPackage, ROOT, run } from '../helpers/packed.js';
 
 interface Outcome {
@@ -83,49 +83,39 @@ async function schemaOf(knex: Knex, kind: TestDatabase['name'], prefix: string) 
 }
 
 describeEach(databases)("the command line on '$name'", (kind) => {
-  let db: TestDatabase;
-  let knex: Knex;
-
-  beforeAll(async () => {
-    db = await kind.create();
-    knex = db.connect();
-  });
-
-  afterAll(async () => {
-    await db?.destroy();
-  });
+  const fresh = databaseFor(kind);
 
   it('status lists every migration as pending on a database the package never touched, and creates nothing', async () => {
-    const library = await migrate(knex, { tablePrefix: 'lib_' });
-    await rollback(knex, { tablePrefix: 'lib_', all: true });
-    await knex.schema.dropTable('lib_mcp_migrations');
-    await knex.schema.dropTableIfExists('lib_mcp_migrations_lock');
+    const library = await migrate(fresh.knex, { tablePrefix: 'lib_' });
+    await rollback(fresh.knex, { tablePrefix: 'lib_', all: true });
+    await fresh.knex.schema.dropTable('lib_mcp_migrations');
+    await fresh.knex.schema.dropTableIfExists('lib_mcp_migrations_lock');
 
-    const status = await cli(['status', '--database-url', db.url, '--table-prefix', 'cli_']);
+    const status = await cli(['status', '--database-url', fresh.db.url, '--table-prefix', 'cli_']);
     expect(status).toEqual({
       code: 0,
       stdout: `${library.map((name) => `pending  ${name}\n`).join('')}0 done, ${library.length} pending.\n`,
       stderr: '',
     });
-    expect(await knex.schema.hasTable('cli_mcp_migrations')).toBe(false);
+    expect(await fresh.knex.schema.hasTable('cli_mcp_migrations')).toBe(false);
   });
 
   it('migrate runs the same migrations as migrate(knex), making the same tables and indexes', async () => {
-    const outcome = await cli(['migrate', '--database-url', db.url, '--table-prefix', 'cli_']);
-    const library = await migrate(knex, { tablePrefix: 'lib_' });
+    const outcome = await cli(['migrate', '--database-url', fresh.db.url, '--table-prefix', 'cli_']);
+    const library = await migrate(fresh.knex, { tablePrefix: 'lib_' });
     expect(library.length).toBeGreaterThan(0);
     expect(outcome).toEqual({
       code: 0,
       stdout: `Ran ${library.length} migrations:\n${library.map((name) => `  ${name}\n`).join('')}`,
       stderr: '',
     });
-    const made = await schemaOf(knex, kind.name, 'cli_');
+    const made = await schemaOf(fresh.knex, kind.name, 'cli_');
     expect(Object.keys(made.tables)).toContain('mcp_servers');
-    expect(made).toEqual(await schemaOf(knex, kind.name, 'lib_'));
+    expect(made).toEqual(await schemaOf(fresh.knex, kind.name, 'lib_'));
   });
 
   it('a store with the same prefix works on the tables the command made', async () => {
-    const store = knexServerStore(knex, { tablePrefix: 'cli_' });
+    const store = knexServerStore(fresh.knex, { tablePrefix: 'cli_' });
     const server = await store.createServer({
       tenantId: 't1',
       appId: 'a1',
@@ -141,13 +131,15 @@ describeEach(databases)("the command line on '$name'", (kind) => {
   });
 
   it('migrate again has nothing to do, and status lists every migration as done', async () => {
-    expect(await cli(['migrate', '--database-url', db.url, '--table-prefix', 'cli_'])).toEqual({
+    expect(await cli(['migrate', '--database-url', fresh.db.url, '--table-prefix', 'cli_'])).toEqual({
       code: 0,
       stdout: 'Already up to date: no migration to run.\n',
       stderr: '',
     });
-    const names = (await knex('cli_mcp_migrations').orderBy('id').select('name')).map((row) => row.name);
-    expect(await cli(['status', '--database-url', db.url, '--table-prefix', 'cli_'])).toEqual({
+    const names = (await fresh.knex('cli_mcp_migrations').orderBy('id').select('name')).map(
+      (row) => row.name,
+    );
+    expect(await cli(['status', '--database-url', fresh.db.url, '--table-prefix', 'cli_'])).toEqual({
       code: 0,
       stdout: `${names.map((name) => `done     ${name}\n`).join('')}${names.length} done, 0 pending.\n`,
       stderr: '',
@@ -155,8 +147,10 @@ describeEach(databases)("the command line on '$name'", (kind) => {
   });
 
   it('rollback undoes the last batch and drops the tables; the library migrations of another prefix stay', async () => {
-    const names = (await knex('cli_mcp_migrations').orderBy('id').select('name')).map((row) => row.name);
-    expect(await cli(['rollback', '--database-url', db.url, '--table-prefix', 'cli_'])).toEqual({
+    const names = (await fresh.knex('cli_mcp_migrations').orderBy('id').select('name')).map(
+      (row) => row.name,
+    );
+    expect(await cli(['rollback', '--database-url', fresh.db.url, '--table-prefix', 'cli_'])).toEqual({
       code: 0,
       stdout: `Rolled back ${names.length} migrations:\n${[...names]
         .reverse()
@@ -164,9 +158,11 @@ describeEach(databases)("the command line on '$name'", (kind) => {
         .join('')}`,
       stderr: '',
     });
-    expect(await knex.schema.hasTable('cli_mcp_servers')).toBe(false);
-    expect(await knex.schema.hasTable('lib_mcp_servers')).toBe(true);
-    expect(await cli(['rollback', '--all', '--database-url', db.url, '--table-prefix', 'cli_'])).toEqual({
+    expect(await fresh.knex.schema.hasTable('cli_mcp_servers')).toBe(false);
+    expect(await fresh.knex.schema.hasTable('lib_mcp_servers')).toBe(true);
+    expect(
+      await cli(['rollback', '--all', '--database-url', fresh.db.url, '--table-prefix', 'cli_']),
+    ).toEqual({
       code: 0,
       stdout: 'Nothing to roll back.\n',
       stderr: '',
@@ -174,10 +170,10 @@ describeEach(databases)("the command line on '$name'", (kind) => {
   });
 
   it('takes the URL from DATABASE_URL when --database-url is not given', async () => {
-    const outcome = await cli(['migrate', '--table-prefix', 'env_'], { env: { DATABASE_URL: db.url } });
+    const outcome = await cli(['migrate', '--table-prefix', 'env_'], { env: { DATABASE_URL: fresh.db.url } });
     expect(outcome).toMatchObject({ code: 0, stderr: '' });
     expect(outcome.stdout).toMatch(/^Ran \d+ migrations:\n/);
-    expect(await knex.schema.hasTable('env_mcp_servers')).toBe(true);
+    expect(await fresh.knex.schema.hasTable('env_mcp_servers')).toBe(true);
   });
 });
 

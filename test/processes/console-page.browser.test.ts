@@ -20,11 +20,11 @@ import {
   VIEWPORTS,
   type Watched,
 } from '../helpers/browser.js';
+import { freePort } from '../helpers/common.js';
 import {
   CONSOLE_TOKEN,
   databaseKinds,
   type ExampleDatabase,
-  freePort,
   type Launched,
   launch,
   parseStartup,

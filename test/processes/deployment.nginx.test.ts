@@ -12,7 +12,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostApp, mcpServer, memoryServerStore, type RunApp } from '../../src/index.js';
-import { findNginx, freePort, type Nginx, startNginx } from '../helpers/nginx.js';
+import { freePort } from '../helpers/common.js';
+import { findNginx, type Nginx, startNginx } from '../helpers/nginx.js';
 
 const NGINX = findNginx();
 if (NGINX === undefined) {

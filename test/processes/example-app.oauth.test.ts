@@ -11,8 +11,9 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/common.js';
 import { HeadlessOAuthClient } from '../helpers/oauth-world.js';
-import { freePort, launch, READY, START_TIMEOUT_MS, stopAll, waitFor } from '../helpers/processes.js';
+import { launch, READY, START_TIMEOUT_MS, stopAll, waitFor } from '../helpers/processes.js';
 
 /**
  * A browser, headless: follows redirects with the cookies it was given, and on the sign-in page

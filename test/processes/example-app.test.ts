@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/common.js';
 import { answeredInConversation } from '../helpers/conversations.js';
 import {
   answer,
@@ -31,7 +32,6 @@ import {
   type ConsoleServerJson,
   databaseKinds,
   type ExampleDatabase,
-  freePort,
   inspector,
   type Launched,
   launch,
@@ -46,6 +46,7 @@ import {
   stopAll,
   waitFor,
 } from '../helpers/processes.js';
+import { SERVER_CAPABILITIES } from '../helpers/rpc.js';
 
 afterAll(stopAll);
 
@@ -135,10 +136,7 @@ describeEach(databaseKinds)('the example app on $name, started with npm start', 
 
     it('initializes with the server info and the description as instructions', () => {
       expect(client.getServerVersion()).toEqual(SERVER_INFO);
-      expect(client.getServerCapabilities()).toEqual({
-        tools: { listChanged: false },
-        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-      });
+      expect(client.getServerCapabilities()).toEqual(SERVER_CAPABILITIES);
       expect(client.getInstructions()).toBe(demo.instructions ?? demo.tool.description);
     });
 

@@ -7,13 +7,9 @@
  * is counted for all together; through an outage they answer from their caches or 503, never
  * hang, and they recover without a restart.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { knexServerStore, migrate } from '../../src/store/index.js';
@@ -22,39 +18,36 @@ import type { ServerRecord } from '../../src/types/index.js';
 import { sleep } from '../helpers/common.js';
 import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import {
+  bundleInstance,
+  type FarmProcess as Instance,
+  startInstance,
+  stopInstance,
+} from '../helpers/farm-processes.js';
+import { type Reply, send } from '../helpers/hosts.js';
+import { type RoundRobinProxy, startRoundRobinProxy } from '../helpers/round-robin-proxy.js';
+import {
   expectAccepted,
   expectRpcReply,
   notification,
-  type Reply,
   request,
   rpcError,
   rpcResult,
-  send,
-} from '../helpers/hosts.js';
-import { type RoundRobinProxy, startRoundRobinProxy } from '../helpers/round-robin-proxy.js';
+} from '../helpers/rpc.js';
 import { openSse, said } from '../helpers/sse.js';
 import { startTcpProxy, type TcpProxy, throughProxy } from '../helpers/tcp-proxy.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RATE_LIMIT_REQUESTS = 6;
 const RESOLVE_TIMEOUT_MS = 1000;
 /** The default `cacheTtlMs` the instances run with. */
 const DEFAULT_TTL_MS = 5000;
 /** A reply later than this is a hang: the endpoint promises an answer within `resolveTimeoutMs` or so. */
 const HANG_MS = 15_000;
-/** Starting a process that loads Express, Knex and pg can take long on a busy machine; it is no reply. */
-const START_MS = 60_000;
 const UNAVAILABLE = 'MCP server temporarily unavailable: try again later';
 const NOT_FOUND = 'MCP server not found';
 const withinOneSecond = { timeout: 1000, interval: 25 };
 /** Short, so that a stream of a killed instance is known lost soon. */
 const STREAM_LEASE_MS = 600;
 const RUN_LOST = 'Run lost: the call stopped before it answered; call the tool again';
-
-interface Instance {
-  url: string;
-  child: ChildProcess;
-}
 
 describeEach(databases.filter((kind) => kind.name === 'postgres'))('three instances on one $name', (kind) => {
   let db: TestDatabase;
@@ -92,7 +85,7 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('three instan
   });
   afterAll(async () => {
     await balancer?.close();
-    await Promise.all(instances.map(stopInstance));
+    await Promise.all(instances.map((instance) => stopInstance(instance)));
     await database?.close();
     await writer?.close();
     await db?.destroy();
@@ -326,60 +319,6 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('three instan
     );
   }
 });
-
-/** The instance program, bundled once so that each process runs the package's sources as they are. */
-async function bundleInstance(): Promise<string> {
-  const folder = join(
-    ROOT,
-    'node_modules',
-    '.cache',
-    `express-app-mcp-farm-${randomBytes(4).toString('hex')}`,
-  );
-  await mkdir(folder, { recursive: true });
-  const outfile = join(folder, 'instance.mjs');
-  await build({
-    entryPoints: [join(ROOT, 'test', 'farm', 'instance.ts')],
-    outfile,
-    bundle: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'warning',
-  });
-  return outfile;
-}
-
-async function startInstance(bundle: string, env: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, [bundle], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: 'pipe',
-  });
-  let errors = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    errors += chunk.toString();
-  });
-  const lines = createInterface({ input: child.stdout! });
-  const port = await guard(
-    new Promise<number>((resolve, reject) => {
-      lines.once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
-      child.once('exit', (code) =>
-        reject(new Error(`an instance exited (${code}) before listening: ${errors}`)),
-      );
-    }),
-    START_MS,
-  );
-  return { url: `http://127.0.0.1:${port}`, child };
-}
-
-async function stopInstance({ child }: Instance): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const stopped = await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]);
-  if (!stopped) child.kill('SIGKILL');
-}
 
 function guard<T>(work: Promise<T>, ms = HANG_MS): Promise<T> {
   return new Promise<T>((resolve, reject) => {

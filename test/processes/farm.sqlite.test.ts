@@ -15,15 +15,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { knexServerStore, migrate } from '../../src/store/index.js';
 import type { ServerRecord } from '../../src/types/index.js';
 import { TEXT_STATS } from '../helpers/apps.js';
-import {
-  expectRpcReply,
-  hostVariants,
-  loadPackage,
-  request,
-  rpcError,
-  rpcResult,
-  startHost,
-} from '../helpers/hosts.js';
+import { hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
+import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3');
 

@@ -18,8 +18,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_VERSION } from '../../src/versions.js';
+import { freePort } from '../helpers/common.js';
 import { cleanEnv, installedVersion, npm, packedPackage, ROOT, run } from '../helpers/packed.js';
-import { freePort } from '../helpers/processes.js';
 
 const EXAMPLES = join(ROOT, 'examples');
 const CONSOLE_TOKEN = 'quickstart-test-token';

@@ -10,8 +10,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { knexServerStore, migrate } from '../../src/store/index.js';
 import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import { bundleInstance, type FarmProcess, startInstance, stopInstance } from '../helpers/farm-processes.js';
-import { type Reply, request, send } from '../helpers/hosts.js';
+import { type Reply, send } from '../helpers/hosts.js';
 import { CLIENT_CAPABILITIES, envelope, standardHeaders } from '../helpers/modern.js';
+import { request } from '../helpers/rpc.js';
 
 /** A short lease for the instance that stops, so that its task fails within the suite's patience. */
 const LEASE_MS = 1000;
