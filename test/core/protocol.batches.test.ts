@@ -6,14 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createWorld, TEXT_STATS_TOOL, UNKNOWN_CODE } from '../helpers/apps.js';
 import { worldOnCore } from '../helpers/core.js';
-import {
-  expectAccepted,
-  expectRpcReply,
-  notification,
-  request,
-  rpcError,
-  rpcResult,
-} from '../helpers/rpc.js';
+import * as rpc from '../helpers/rpc.js';
 
 const TOOL = TEXT_STATS_TOOL.basic;
 
@@ -32,17 +25,17 @@ describe('batches', () => {
   ])('a batch %s answers with the array of responses, in order', async (_label, headers) => {
     const reply = await batch(
       [
-        request(1, 'ping'),
-        notification('notifications/initialized'),
-        request('two', 'tools/list'),
-        request(0, 'tools/call', { name: 'Text_Stats', arguments: { text: 'a b c' } }),
+        rpc.request(1, 'ping'),
+        rpc.notification('notifications/initialized'),
+        rpc.request('two', 'tools/list'),
+        rpc.request(0, 'tools/call', { name: 'Text_Stats', arguments: { text: 'a b c' } }),
       ],
       headers,
     );
-    expectRpcReply(reply, 200, [
-      rpcResult(1, {}),
-      rpcResult('two', { tools: [TOOL] }),
-      rpcResult(0, {
+    rpc.expectRpcReply(reply, 200, [
+      rpc.rpcResult(1, {}),
+      rpc.rpcResult('two', { tools: [TOOL] }),
+      rpc.rpcResult(0, {
         content: [{ type: 'text', text: JSON.stringify({ word_count: 3, top_words: ['a', 'b', 'c'] }) }],
         isError: false,
       }),
@@ -52,18 +45,20 @@ describe('batches', () => {
 
   it('a batch of notifications only answers 202 with an empty body', async () => {
     const reply = await batch([
-      notification('notifications/initialized'),
-      notification('notifications/cancelled', { requestId: 'none' }),
+      rpc.notification('notifications/initialized'),
+      rpc.notification('notifications/cancelled', { requestId: 'none' }),
     ]);
-    expectAccepted(reply);
+    rpc.expectAccepted(reply);
   });
 
   it('a batch of more than 100 messages answers 400 -32600; 100 are served', async () => {
-    const elements = Array.from({ length: 101 }, (_, i) => request(i + 1, 'ping'));
-    expectRpcReply(
+    const elements = Array.from({ length: 101 }, (_, i) => rpc.request(i + 1, 'ping'));
+    rpc.expectRpcError(
       await batch(elements),
       400,
-      rpcError(null, -32600, 'Invalid request: a batch holds at most 100 messages'),
+      null,
+      -32600,
+      'Invalid request: a batch holds at most 100 messages',
     );
     const hundred = await batch(elements.slice(0, 100));
     expect(hundred.status).toBe(200);
@@ -71,17 +66,17 @@ describe('batches', () => {
   });
 
   it('an empty batch answers 400 -32600', async () => {
-    expectRpcReply(await batch([]), 400, rpcError(null, -32600, 'Invalid request: an empty batch'));
+    rpc.expectRpcError(await batch([]), 400, null, -32600, 'Invalid request: an empty batch');
   });
 
   it('initialize inside a batch is an invalid request; the other elements are served', async () => {
     const reply = await batch([
-      request('i', 'initialize', { protocolVersion: '2025-03-26', capabilities: {} }),
-      request('p', 'ping'),
+      rpc.request('i', 'initialize', { protocolVersion: '2025-03-26', capabilities: {} }),
+      rpc.request('p', 'ping'),
     ]);
-    expectRpcReply(reply, 200, [
-      rpcError('i', -32600, 'Invalid request: initialize cannot be part of a batch'),
-      rpcResult('p', {}),
+    rpc.expectRpcReply(reply, 200, [
+      rpc.rpcError('i', -32600, 'Invalid request: initialize cannot be part of a batch'),
+      rpc.rpcResult('p', {}),
     ]);
   });
 
@@ -90,45 +85,47 @@ describe('batches', () => {
       { jsonrpc: '2.0', id: 3 },
       5,
       { jsonrpc: '2.0', method: 'tools/list' },
-      request('x', 'prompts/list'),
-      request('y', 'tools/call', { name: 'nope' }),
-      request('z', 'ping'),
+      rpc.request('x', 'prompts/list'),
+      rpc.request('y', 'tools/call', { name: 'nope' }),
+      rpc.request('z', 'ping'),
     ]);
-    expectRpcReply(reply, 200, [
-      rpcError(3, -32600, 'Invalid request: method: method must be a string', {
+    rpc.expectRpcReply(reply, 200, [
+      rpc.rpcError(3, -32600, 'Invalid request: method: method must be a string', {
         issues: [{ path: 'method', message: 'method must be a string' }],
       }),
-      rpcError(null, -32600, 'Invalid request: a JSON-RPC message must be a JSON object', {
+      rpc.rpcError(null, -32600, 'Invalid request: a JSON-RPC message must be a JSON object', {
         issues: [{ path: '', message: 'a JSON-RPC message must be a JSON object' }],
       }),
-      rpcError(null, -32600, 'Invalid request: request id is required'),
-      rpcError('x', -32601, 'Method not found: prompts/list'),
-      rpcError('y', -32602, 'Unknown tool: nope'),
-      rpcResult('z', {}),
+      rpc.rpcError(null, -32600, 'Invalid request: request id is required'),
+      rpc.rpcError('x', -32601, 'Method not found: prompts/list'),
+      rpc.rpcError('y', -32602, 'Unknown tool: nope'),
+      rpc.rpcResult('z', {}),
     ]);
   });
 
   it.each(['2024-11-05', '2025-06-18', '2025-11-25', 'bogus'])(
     'with MCP-Protocol-Version: %s a batch answers 400 "batching is not supported"',
     async (version) => {
-      const reply = await batch([request(1, 'ping'), request(2, 'ping')], {
+      const reply = await batch([rpc.request(1, 'ping'), rpc.request(2, 'ping')], {
         'mcp-protocol-version': version,
       });
-      expectRpcReply(
+      rpc.expectRpcError(
         reply,
         400,
-        rpcError(null, -32600, `Invalid request: batching is not supported in protocol version ${version}`),
+        null,
+        -32600,
+        `Invalid request: batching is not supported in protocol version ${version}`,
       );
     },
   );
 
   it('a batch to an unknown server answers 404 once, with id null', async () => {
-    const reply = await batch([request(1, 'ping'), request(2, 'tools/list')], {}, UNKNOWN_CODE);
-    expectRpcReply(reply, 404, rpcError(null, -32600, 'MCP server not found'));
+    const reply = await batch([rpc.request(1, 'ping'), rpc.request(2, 'tools/list')], {}, UNKNOWN_CODE);
+    rpc.expectRpcError(reply, 404, null, -32600, 'MCP server not found');
   });
 
   it('a batch to an inactive server answers 404 once, with id null', async () => {
-    const reply = await batch([request(1, 'ping')], {}, suite.world.codes.inactive);
-    expectRpcReply(reply, 404, rpcError(null, -32600, 'MCP server is not active'));
+    const reply = await batch([rpc.request(1, 'ping')], {}, suite.world.codes.inactive);
+    rpc.expectRpcError(reply, 404, null, -32600, 'MCP server is not active');
   });
 });

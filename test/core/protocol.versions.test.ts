@@ -10,11 +10,10 @@ import { createWorld, DESCRIPTIONS, TEXT_STATS_TOOL } from '../helpers/apps.js';
 import { worldOnCore } from '../helpers/core.js';
 import {
   expectAccepted,
-  expectRpcReply,
+  expectRpcError,
+  expectRpcResult,
   notification,
   request,
-  rpcError,
-  rpcResult,
   SERVER_CAPABILITIES,
 } from '../helpers/rpc.js';
 
@@ -76,7 +75,7 @@ describe('protocol versions', () => {
     it.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])(
       'a supported version %s is answered with itself',
       async (version) => {
-        expectRpcReply(await initialize(version), 200, rpcResult('init', initializeResult(version)));
+        expectRpcResult(await initialize(version), 'init', initializeResult(version));
       },
     );
 
@@ -89,7 +88,7 @@ describe('protocol versions', () => {
       ['null', null],
       ['an object', { version: '2025-06-18' }],
     ])('%s is answered with the latest legacy version, never an error', async (_label, version) => {
-      expectRpcReply(await initialize(version), 200, rpcResult('init', initializeResult('2025-11-25')));
+      expectRpcResult(await initialize(version), 'init', initializeResult('2025-11-25'));
     });
 
     it.each([
@@ -97,7 +96,7 @@ describe('protocol versions', () => {
       ['a different supported header', '2024-11-05'],
     ])('the MCP-Protocol-Version header is ignored on initialize: %s', async (_label, header) => {
       const reply = await initialize('2025-06-18', { 'mcp-protocol-version': header });
-      expectRpcReply(reply, 200, rpcResult('init', initializeResult('2025-06-18')));
+      expectRpcResult(reply, 'init', initializeResult('2025-06-18'));
     });
 
     it('issues no Mcp-Session-Id, and a session id sent by the client changes nothing', async () => {
@@ -107,7 +106,7 @@ describe('protocol versions', () => {
         'mcp-session-id': 'made-up-session',
         'mcp-protocol-version': '2025-11-25',
       });
-      expectRpcReply(listed, 200, rpcResult(2, { tools: [TEXT_STATS_WITH_ICONS] }));
+      expectRpcResult(listed, 2, { tools: [TEXT_STATS_WITH_ICONS] });
     });
   });
 
@@ -116,36 +115,33 @@ describe('protocol versions', () => {
       suite.core.post(suite.world.codes.textStats, request('l', 'tools/list'), headers);
 
     it('no header means 2025-03-26', async () => {
-      expectRpcReply(await list({}), 200, rpcResult('l', { tools: [TEXT_STATS_BASIC] }));
+      expectRpcResult(await list({}), 'l', { tools: [TEXT_STATS_BASIC] });
     });
 
     it('an empty header means 2025-03-26', async () => {
-      expectRpcReply(
-        await list({ 'mcp-protocol-version': '' }),
-        200,
-        rpcResult('l', { tools: [TEXT_STATS_BASIC] }),
-      );
+      expectRpcResult(await list({ 'mcp-protocol-version': '' }), 'l', { tools: [TEXT_STATS_BASIC] });
     });
 
     it('a supported header is used as it is', async () => {
-      expectRpcReply(
-        await list({ 'mcp-protocol-version': '2025-06-18' }),
-        200,
-        rpcResult('l', { tools: [TEXT_STATS_STRUCTURED] }),
-      );
+      expectRpcResult(await list({ 'mcp-protocol-version': '2025-06-18' }), 'l', {
+        tools: [TEXT_STATS_STRUCTURED],
+      });
     });
 
     it('an unsupported header answers 400 with the supported versions and the id echoed', async () => {
-      expectRpcReply(
+      expectRpcError(
         await list({ 'mcp-protocol-version': '2025-02-30' }),
         400,
-        rpcError('l', -32600, 'Unsupported MCP-Protocol-Version: 2025-02-30', { supported: SUPPORTED }),
+        'l',
+        -32600,
+        'Unsupported MCP-Protocol-Version: 2025-02-30',
+        { supported: SUPPORTED },
       );
     });
 
     it('nothing is remembered: after initialize at 2025-11-25, a request without the header is 2025-03-26', async () => {
-      expectRpcReply(await initialize('2025-11-25'), 200, rpcResult('init', initializeResult('2025-11-25')));
-      expectRpcReply(await list({}), 200, rpcResult('l', { tools: [TEXT_STATS_BASIC] }));
+      expectRpcResult(await initialize('2025-11-25'), 'init', initializeResult('2025-11-25'));
+      expectRpcResult(await list({}), 'l', { tools: [TEXT_STATS_BASIC] });
     });
 
     it.each([
@@ -177,7 +173,7 @@ describe('protocol versions', () => {
       ['2025-11-25', TEXT_STATS_WITH_ICONS],
     ])('%s lists exactly its fields', async (version, tool) => {
       const reply = await listAt(version);
-      expectRpcReply(reply, 200, rpcResult(1, { tools: [tool] }));
+      expectRpcResult(reply, 1, { tools: [tool] });
       const [listed] = (reply.json as { result: { tools: Record<string, unknown>[] } }).result.tools;
       expect(Object.keys(listed ?? {}).sort()).toEqual(Object.keys(tool).sort());
     });
@@ -187,7 +183,7 @@ describe('protocol versions', () => {
       ['2025-06-18', FAQ_BOT_STRUCTURED],
       ['2025-11-25', { ...FAQ_BOT_STRUCTURED, execution: { taskSupport: 'optional' } }],
     ])('%s never shows an icon that is not https or data', async (version, tool) => {
-      expectRpcReply(await listAt(version, suite.world.codes.faqBot), 200, rpcResult(1, { tools: [tool] }));
+      expectRpcResult(await listAt(version, suite.world.codes.faqBot), 1, { tools: [tool] });
     });
   });
 
@@ -199,15 +195,11 @@ describe('protocol versions', () => {
     const content = [{ type: 'text', text: JSON.stringify(OUTPUTS) }];
 
     it.each(['2024-11-05', '2025-03-26'])('%s: exactly content and isError', async (version) => {
-      expectRpcReply(await callAt(version), 200, rpcResult('c', { content, isError: false }));
+      expectRpcResult(await callAt(version), 'c', { content, isError: false });
     });
 
     it.each(['2025-06-18', '2025-11-25'])('%s: content, structuredContent and isError', async (version) => {
-      expectRpcReply(
-        await callAt(version),
-        200,
-        rpcResult('c', { content, structuredContent: OUTPUTS, isError: false }),
-      );
+      expectRpcResult(await callAt(version), 'c', { content, structuredContent: OUTPUTS, isError: false });
     });
 
     it('the run receives the version it was called with', async () => {
@@ -223,21 +215,16 @@ describe('protocol versions', () => {
     it.each(['2024-11-05', '2025-03-26', '2025-06-18'])(
       '%s: arguments that fail the form are a JSON-RPC -32602 error',
       async (version) => {
-        expectRpcReply(
-          await callAt(version, badArguments),
-          200,
-          rpcError('c', -32602, problemText, { problems }),
-        );
+        expectRpcError(await callAt(version, badArguments), 200, 'c', -32602, problemText, { problems });
         expect(suite.world.runs).toEqual([]);
       },
     );
 
     it('2025-11-25: arguments that fail the form are an isError result the model can read', async () => {
-      expectRpcReply(
-        await callAt('2025-11-25', badArguments),
-        200,
-        rpcResult('c', { content: [{ type: 'text', text: problemText }], isError: true }),
-      );
+      expectRpcResult(await callAt('2025-11-25', badArguments), 'c', {
+        content: [{ type: 'text', text: problemText }],
+        isError: true,
+      });
       expect(suite.world.runs).toEqual([]);
     });
   });

@@ -20,10 +20,11 @@ import { databases, describeEach, type TestDatabase } from '../helpers/databases
 import { type Host, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
 import {
   expectAccepted,
+  expectRpcError,
   expectRpcReply,
+  expectRpcResult,
   notification,
   request,
-  rpcError,
   rpcResult,
 } from '../helpers/rpc.js';
 
@@ -62,17 +63,13 @@ describeEach(databases)('the endpoint with the Knex store on $name', (kind) => {
       world.codes[server],
       request(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo }),
     );
-    expectRpcReply(
-      reply,
-      200,
-      rpcResult(1, {
-        protocolVersion: '2025-06-18',
-        capabilities: { tools: { listChanged: false } },
-        serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
-        // A server without a description has no instructions.
-        ...(DESCRIPTIONS[server] && { instructions: DESCRIPTIONS[server] }),
-      }),
-    );
+    expectRpcResult(reply, 1, {
+      protocolVersion: '2025-06-18',
+      capabilities: { tools: { listChanged: false } },
+      serverInfo: { name: 'express-app-mcp', version: PACKAGE_VERSION },
+      // A server without a description has no instructions.
+      ...(DESCRIPTIONS[server] && { instructions: DESCRIPTIONS[server] }),
+    });
     return knex('mcp_end_users').where({ server_id: world.servers[server].id }).select('name', 'type');
   };
 
@@ -92,22 +89,18 @@ describeEach(databases)('the endpoint with the Knex store on $name', (kind) => {
   it('tools/list and tools/call serve the app; the run gets the stored end user', async () => {
     const headers = { 'mcp-protocol-version': '2025-11-25' };
     const listed = await host.post(world.codes.textStats, request('l', 'tools/list'), headers);
-    expectRpcReply(listed, 200, rpcResult('l', { tools: [TEXT_STATS_TOOL.withIcons] }));
+    expectRpcResult(listed, 'l', { tools: [TEXT_STATS_TOOL.withIcons] });
 
     const called = await host.post(
       world.codes.textStats,
       request('c', 'tools/call', { name: 'Text_Stats', arguments: { text: 'hello world', top_n: '2' } }),
       headers,
     );
-    expectRpcReply(
-      called,
-      200,
-      rpcResult('c', {
-        content: [{ type: 'text', text: JSON.stringify(OUTPUTS) }],
-        structuredContent: OUTPUTS,
-        isError: false,
-      }),
-    );
+    expectRpcResult(called, 'c', {
+      content: [{ type: 'text', text: JSON.stringify(OUTPUTS) }],
+      structuredContent: OUTPUTS,
+      isError: false,
+    });
     const [row] = await knex('mcp_end_users')
       .where({ server_id: world.servers.textStats.id })
       .select('id', 'name');
@@ -115,7 +108,7 @@ describeEach(databases)('the endpoint with the Knex store on $name', (kind) => {
   });
 
   it('ping and notifications', async () => {
-    expectRpcReply(await host.post(world.codes.textStats, request(0, 'ping')), 200, rpcResult(0, {}));
+    expectRpcResult(await host.post(world.codes.textStats, request(0, 'ping')), 0, {});
     expectAccepted(await host.post(world.codes.textStats, notification('notifications/initialized')));
   });
 
@@ -125,31 +118,34 @@ describeEach(databases)('the endpoint with the Knex store on $name', (kind) => {
     ['a server whose app is gone', () => world.codes.appGone, 404, -32600, 'app not found'],
     ['an unavailable app', () => world.codes.unavailable, 503, -32603, 'app is unavailable'],
   ])('%s answers %i', async (_label, code, status, rpcCode, message) => {
-    expectRpcReply(
-      await host.post(code(), request('s', 'tools/list')),
-      status,
-      rpcError('s', rpcCode, message),
-    );
+    expectRpcError(await host.post(code(), request('s', 'tools/list')), status, 's', rpcCode, message);
   });
 
   it('an unknown method, an unknown tool and bad params answer 200 with their errors', async () => {
     const code = world.codes.textStats;
-    expectRpcReply(
+    expectRpcError(
       await host.post(code, request(1, 'resources/list')),
       200,
-      rpcError(1, -32601, 'Method not found: resources/list'),
+      1,
+      -32601,
+      'Method not found: resources/list',
     );
-    expectRpcReply(
+    expectRpcError(
       await host.post(code, request(2, 'tools/call', { name: 'Other' })),
       200,
-      rpcError(2, -32602, 'Unknown tool: Other'),
+      2,
+      -32602,
+      'Unknown tool: Other',
     );
-    expectRpcReply(
+    expectRpcError(
       await host.post(code, request(3, 'tools/call', {})),
       200,
-      rpcError(3, -32602, 'Invalid params for tools/call: name: name must be a string', {
+      3,
+      -32602,
+      'Invalid params for tools/call: name: name must be a string',
+      {
         issues: [{ path: 'name', message: 'name must be a string' }],
-      }),
+      },
     );
   });
 
@@ -158,20 +154,27 @@ describeEach(databases)('the endpoint with the Knex store on $name', (kind) => {
     const listener = (query: { sql: string }) => queries.push(query.sql);
     knex.on('query', listener);
     try {
-      expectRpcReply(
+      expectRpcError(
         await host.post(world.codes.textStats, request(1, 'tools/list'), { 'mcp-protocol-version': 'bogus' }),
         400,
-        rpcError(1, -32600, 'Unsupported MCP-Protocol-Version: bogus', { supported: SUPPORTED }),
+        1,
+        -32600,
+        'Unsupported MCP-Protocol-Version: bogus',
+        { supported: SUPPORTED },
       );
-      expectRpcReply(
+      expectRpcError(
         await host.post(world.codes.textStats, '{oops'),
         400,
-        rpcError(null, -32700, 'Parse error: the body is not valid JSON'),
+        null,
+        -32700,
+        'Parse error: the body is not valid JSON',
       );
-      expectRpcReply(
+      expectRpcError(
         await host.post(world.codes.textStats, { jsonrpc: '2.0', method: 'tools/list' }),
         400,
-        rpcError(null, -32600, 'Invalid request: request id is required'),
+        null,
+        -32600,
+        'Invalid request: request id is required',
       );
     } finally {
       knex.removeListener('query', listener);
@@ -187,14 +190,10 @@ describeEach(databases)('the endpoint with the Knex store on $name', (kind) => {
   it('a rotated code is unknown at once, and the new code serves', async () => {
     const server = await world.store.getServerByApp('tenant-demo', FAQ_BOT.id);
     const oldCode = server!.serverCode;
-    expectRpcReply(await host.post(oldCode, request(1, 'ping')), 200, rpcResult(1, {}));
+    expectRpcResult(await host.post(oldCode, request(1, 'ping')), 1, {});
     const rotated = await world.store.rotateCode(server!.id);
-    expectRpcReply(
-      await host.post(oldCode, request(2, 'ping')),
-      404,
-      rpcError(2, -32600, 'MCP server not found'),
-    );
-    expectRpcReply(await host.post(rotated!.serverCode, request(3, 'ping')), 200, rpcResult(3, {}));
+    expectRpcError(await host.post(oldCode, request(2, 'ping')), 404, 2, -32600, 'MCP server not found');
+    expectRpcResult(await host.post(rotated!.serverCode, request(3, 'ping')), 3, {});
   });
 
   it('a database that fails answers 500 "Internal error" and reports the cause', async () => {
@@ -209,7 +208,7 @@ describeEach(databases)('the endpoint with the Knex store on $name', (kind) => {
     );
     try {
       const reply = await failing.post(world.codes.textStats, request('f', 'tools/list'));
-      expectRpcReply(reply, 500, rpcError('f', -32603, 'Internal error'));
+      expectRpcError(reply, 500, 'f', -32603, 'Internal error');
       expect(world.reports).toEqual([{ error: expect.any(Error), context: { phase: 'resolve' } }]);
       expect(reply.text).not.toContain(world.codes.textStats);
     } finally {

@@ -9,26 +9,23 @@ import type { McpServerOptions, ResolvedServer } from '../../src/index.js';
 import { createWorld, UNKNOWN_CODE, type World } from '../helpers/apps.js';
 import { databases, describeEach, expectCancelledAcross, twoInstances } from '../helpers/databases.js';
 import { type Host, hostVariants, loadPackage, type Reply, startHost, suiteHosts } from '../helpers/hosts.js';
-import {
-  expectAccepted,
-  expectRpcReply,
-  notification,
-  request,
-  rpcError,
-  rpcResult,
-} from '../helpers/rpc.js';
+import { expectAccepted, expectRpcError, expectRpcResult, notification, request } from '../helpers/rpc.js';
 
 const variant = hostVariants[0]!;
 const UNAVAILABLE = 'MCP server temporarily unavailable: try again later';
 
+/** The JSON-RPC errors that tell when to come back: 503 while the store is out of reach, 429 over the rate limit. */
+const RETRY_LATER = { 503: [-32603, UNAVAILABLE], 429: [-32000, 'Too many requests'] } as const;
+
 /** A JSON-RPC error reply that also tells when to come back. */
 function expectRetryLater(
   reply: Reply,
-  status: number,
-  body: unknown,
+  status: keyof typeof RETRY_LATER,
+  id: string | number,
   retryAfter: (seconds: number) => void,
 ) {
-  expectRpcReply(reply, status, body);
+  const [code, message] = RETRY_LATER[status];
+  expectRpcError(reply, status, id, code, message);
   expect(reply.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
   retryAfter(Number(reply.headers['retry-after']));
 }
@@ -50,7 +47,7 @@ describe('database trouble and rate limits, on one instance', () => {
   it('a lookup that does not answer within resolveTimeoutMs answers 503 with Retry-After, and is reported', async () => {
     const host = await start({ resolveServer: () => new Promise(() => {}), resolveTimeoutMs: 100 });
     const reply = await host.post(world.codes.textStats, request(7, 'tools/list'));
-    expectRetryLater(reply, 503, rpcError(7, -32603, UNAVAILABLE), (seconds) => expect(seconds).toBe(5));
+    expectRetryLater(reply, 503, 7, (seconds) => expect(seconds).toBe(5));
     expect(world.reports).toEqual([
       {
         error: expect.objectContaining({
@@ -71,22 +68,17 @@ describe('database trouble and rate limits, on one instance', () => {
           options?.signal?.addEventListener('abort', () => answer(resolve(code, req)));
         }),
     });
-    expectRpcReply(await host.post(world.codes.faqBot, request(1, 'ping')), 200, rpcResult(1, {}));
+    expectRpcResult(await host.post(world.codes.faqBot, request(1, 'ping')), 1, {});
     expect(world.reports).toEqual([]);
   });
 
   it('a database out of reach answers 503; any other failure stays a 500', async () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     const down = await start({ resolveServer: async () => Promise.reject(refused) });
-    expectRetryLater(
-      await down.post(world.codes.textStats, request('a', 'ping')),
-      503,
-      rpcError('a', -32603, UNAVAILABLE),
-      () => {},
-    );
+    expectRetryLater(await down.post(world.codes.textStats, request('a', 'ping')), 503, 'a', () => {});
     const broken = await start({ resolveServer: async () => Promise.reject(new TypeError('a bug')) });
     const reply = await broken.post(world.codes.textStats, request('b', 'ping'));
-    expectRpcReply(reply, 500, rpcError('b', -32603, 'Internal error'));
+    expectRpcError(reply, 500, 'b', -32603, 'Internal error');
     expect(reply.headers['retry-after']).toBeUndefined();
     expect(world.reports.map((report) => report.error)).toEqual([refused, expect.any(TypeError)]);
   });
@@ -103,53 +95,40 @@ describe('database trouble and rate limits, on one instance', () => {
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': 'tools/list',
     });
-    expectRetryLater(reply, 503, rpcError(3, -32603, UNAVAILABLE), () => {});
+    expectRetryLater(reply, 503, 3, () => {});
   });
 
   it('over rateLimit a server answers requests and cancellations 429 with Retry-After and -32000; other notifications, other servers and unknown codes are not affected', async () => {
     const host = await start({ rateLimit: { requests: 2, windowMs: 60_000 } });
     const code = world.codes.textStats;
-    expectRpcReply(await host.post(code, request(1, 'ping')), 200, rpcResult(1, {}));
+    expectRpcResult(await host.post(code, request(1, 'ping')), 1, {});
     expectAccepted(await host.post(code, notification('notifications/initialized')));
-    expectRpcReply(await host.post(code, request(2, 'ping')), 200, rpcResult(2, {}));
-    expectRetryLater(
-      await host.post(code, request('over', 'ping')),
-      429,
-      rpcError('over', -32000, 'Too many requests'),
-      (seconds) => {
-        expect(seconds).toBeGreaterThanOrEqual(59);
-        expect(seconds).toBeLessThanOrEqual(60);
-      },
-    );
+    expectRpcResult(await host.post(code, request(2, 'ping')), 2, {});
+    expectRetryLater(await host.post(code, request('over', 'ping')), 429, 'over', (seconds) => {
+      expect(seconds).toBeGreaterThanOrEqual(59);
+      expect(seconds).toBeLessThanOrEqual(60);
+    });
     // A cancellation counts as a request does (docs/http-contract.md, row 15a).
-    expectRpcReply(
+    expectRpcError(
       await host.post(code, notification('notifications/cancelled', { requestId: 1 })),
       429,
-      rpcError(null, -32000, 'Too many requests'),
+      null,
+      -32000,
+      'Too many requests',
     );
     expectAccepted(await host.post(code, notification('notifications/initialized')));
-    expectRpcReply(await host.post(world.codes.faqBot, request(2, 'ping')), 200, rpcResult(2, {}));
-    expectRpcReply(
-      await host.post(UNKNOWN_CODE, request(3, 'ping')),
-      404,
-      rpcError(3, -32600, 'MCP server not found'),
-    );
-    expectRpcReply(
-      await host.post(UNKNOWN_CODE, request(4, 'ping')),
-      404,
-      rpcError(4, -32600, 'MCP server not found'),
-    );
+    expectRpcResult(await host.post(world.codes.faqBot, request(2, 'ping')), 2, {});
+    expectRpcError(await host.post(UNKNOWN_CODE, request(3, 'ping')), 404, 3, -32600, 'MCP server not found');
+    expectRpcError(await host.post(UNKNOWN_CODE, request(4, 'ping')), 404, 4, -32600, 'MCP server not found');
   });
 
   it('the allowance comes back when the window has passed', async () => {
     const host = await start({ rateLimit: { requests: 1, windowMs: 300 } });
-    expectRpcReply(await host.post(world.codes.faqBot, request(1, 'ping')), 200, rpcResult(1, {}));
+    expectRpcResult(await host.post(world.codes.faqBot, request(1, 'ping')), 1, {});
     const over = await host.post(world.codes.faqBot, request(2, 'ping'));
-    expectRetryLater(over, 429, rpcError(2, -32000, 'Too many requests'), (seconds) =>
-      expect(seconds).toBe(1),
-    );
+    expectRetryLater(over, 429, 2, (seconds) => expect(seconds).toBe(1));
     await new Promise((resolve) => setTimeout(resolve, 350));
-    expectRpcReply(await host.post(world.codes.faqBot, request(3, 'ping')), 200, rpcResult(3, {}));
+    expectRpcResult(await host.post(world.codes.faqBot, request(3, 'ping')), 3, {});
   });
 
   it('without rate-limiter-flexible installed, rateLimit is reported once when the router is made, and requests go on', async () => {
@@ -170,7 +149,7 @@ describe('database trouble and rate limits, on one instance', () => {
       suite.hosts.push(host);
       await vi.waitFor(() => expect(world.reports).toHaveLength(1));
       for (const id of [1, 2, 3]) {
-        expectRpcReply(await host.post(world.codes.faqBot, request(id, 'ping')), 200, rpcResult(id, {}));
+        expectRpcResult(await host.post(world.codes.faqBot, request(id, 'ping')), id, {});
       }
       expect(world.reports).toEqual([
         {
@@ -219,8 +198,7 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('two instance
   // The slow server takes 6 messages in these tests (cancellations count), within its allowance.
   it('a cancellation sent to instance B stops the run on instance A', async () => {
     // Both instances have looked the server up once, so both listen.
-    for (const host of hosts)
-      expectRpcReply(await host.post(world.codes.slow, request(0, 'ping')), 200, rpcResult(0, {}));
+    for (const host of hosts) expectRpcResult(await host.post(world.codes.slow, request(0, 'ping')), 0, {});
     await expectCancelledAcross(hosts, world, 'long', cancel);
   });
 
@@ -231,11 +209,7 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('two instance
     expectAccepted(await b.post(world.codes.faqBot, cancel('mine')));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(run.release('done')).toBe(false);
-    expectRpcReply(
-      await replying,
-      200,
-      rpcResult('mine', { content: [{ type: 'text', text: 'done' }], isError: false }),
-    );
+    expectRpcResult(await replying, 'mine', { content: [{ type: 'text', text: 'done' }], isError: false });
   });
 
   it('a cancellation whose id is too long for a NOTIFY is accepted and stays on its instance, with nothing reported', async () => {
@@ -251,11 +225,10 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('two instance
     const [a, b] = hosts as [Host, Host];
     const code = world.codes.textStats;
     for (const [index, host] of [a, b, a, b, a, b, a, b].entries()) {
-      expectRpcReply(await host.post(code, request(index, 'ping')), 200, rpcResult(index, {}));
+      expectRpcResult(await host.post(code, request(index, 'ping')), index, {});
     }
-    const over = rpcError('over', -32000, 'Too many requests');
-    expectRetryLater(await a.post(code, request('over', 'ping')), 429, over, () => {});
-    expectRetryLater(await b.post(code, request('over', 'ping')), 429, over, () => {});
+    expectRetryLater(await a.post(code, request('over', 'ping')), 429, 'over', () => {});
+    expectRetryLater(await b.post(code, request('over', 'ping')), 429, 'over', () => {});
     const rows = await farm
       .knex('mcp_rate_limits')
       .where({ key: `mcp:${world.servers.textStats.id}` })

@@ -12,6 +12,7 @@ import { databases, expectCancelledAcross, twoInstances } from '../helpers/datab
 import { type Host, hostVariants, loadPackage, type Reply, suiteHosts } from '../helpers/hosts.js';
 import {
   expectAccepted,
+  expectRpcError,
   expectRpcReply,
   notification,
   request,
@@ -57,7 +58,7 @@ describe('what a rate limit counts, on one instance', () => {
     expect(outcomes(first)).toEqual(Array.from({ length: 100 }, (_, i) => [`0-${i}`, i < 5 ? 'ok' : -32000]));
     expect((first.json as unknown[])[5]).toEqual(rpcError('0-5', -32000, TOO_MANY));
     for (const reply of rest) {
-      expectRpcReply(reply, 429, rpcError(null, -32000, TOO_MANY));
+      expectRpcError(reply, 429, null, -32000, TOO_MANY);
       expect(reply.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
     }
   });
@@ -74,7 +75,7 @@ describe('what a rate limit counts, on one instance', () => {
     const after = await host.post(world.codes.faqBot, request(4, 'ping'));
 
     expectRpcReply(reply, 200, [rpcResult(1, {}), rpcResult(2, {}), rpcError(3, -32000, TOO_MANY)]);
-    expectRpcReply(after, 429, rpcError(4, -32000, TOO_MANY));
+    expectRpcError(after, 429, 4, -32000, TOO_MANY);
   });
 
   it('each notifications/cancelled counts, alone or in a batch, in both eras; other notifications stay free', async () => {
@@ -96,7 +97,7 @@ describe('what a rate limit counts, on one instance', () => {
     const overModern = await host.post(code, modern, { 'mcp-protocol-version': '2026-07-28' });
     const free = await host.post(code, notification('notifications/initialized'));
 
-    expectRpcReply(over, 429, rpcError(null, -32000, TOO_MANY));
+    expectRpcError(over, 429, null, -32000, TOO_MANY);
     expect(overModern.status).toBe(429);
     expectAccepted(free);
   });

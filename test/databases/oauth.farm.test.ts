@@ -13,14 +13,7 @@ import type { KnexServerStore } from '../../src/store/types.js';
 import { publishApp } from '../helpers/apps.js';
 import { createMigrated, databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import { hostVariants, suiteHosts } from '../helpers/hosts.js';
-import {
-  expectAccepted,
-  expectRpcReply,
-  notification,
-  request,
-  rpcError,
-  rpcResult,
-} from '../helpers/rpc.js';
+import { expectAccepted, expectRpcError, expectRpcResult, notification, request } from '../helpers/rpc.js';
 import { openSse, said } from '../helpers/sse.js';
 
 const TENANT = 'acme';
@@ -129,9 +122,9 @@ describeEach(databases)('per-user access with the farm’s features on $name', (
       host.send({ method: 'GET', path, headers: { 'last-event-id': first.id!, ...headers } });
 
     const without = await resume({});
-    expectRpcReply(without, 401, rpcError(null, -32600, NO_TOKEN));
+    expectRpcError(without, 401, null, -32600, NO_TOKEN);
     expect(without.headers['www-authenticate']).toMatch(/^Bearer resource_metadata="/);
-    expectRpcReply(await resume({ authorization: 'Bearer forged' }), 401, rpcError(null, -32600, BAD_TOKEN));
+    expectRpcError(await resume({ authorization: 'Bearer forged' }), 401, null, -32600, BAD_TOKEN);
     const viaHeader = await resume(
       { authorization: `Bearer ${servers.ticker.serverCode}` },
       '/mcp/server/mcp',
@@ -151,15 +144,17 @@ describeEach(databases)('per-user access with the farm’s features on $name', (
     const host = await start();
     const code = servers.limited.serverCode;
     for (let i = 0; i < 10; i++) {
-      expectRpcReply(await host.post(code, request(i, 'ping')), 401, rpcError(i, -32600, NO_TOKEN));
+      expectRpcError(await host.post(code, request(i, 'ping')), 401, i, -32600, NO_TOKEN);
     }
     for (let id = 1; id <= RATE_LIMIT; id++) {
-      expectRpcReply(await host.post(code, request(id, 'ping'), bearer('alice')), 200, rpcResult(id, {}));
+      expectRpcResult(await host.post(code, request(id, 'ping'), bearer('alice')), id, {});
     }
-    expectRpcReply(
+    expectRpcError(
       await host.post(code, request(RATE_LIMIT + 1, 'ping'), bearer('alice')),
       429,
-      rpcError(RATE_LIMIT + 1, -32000, 'Too many requests'),
+      RATE_LIMIT + 1,
+      -32000,
+      'Too many requests',
     );
   });
 
@@ -173,11 +168,10 @@ describeEach(databases)('per-user access with the farm’s features on $name', (
     expect(run.signal.aborted).toBe(false);
     expectAccepted(await host.post(code, cancel('c1'), bearer('alice')));
     expect(run.signal.aborted).toBe(true);
-    expectRpcReply(
-      await alices,
-      200,
-      rpcResult('c1', { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true }),
-    );
+    expectRpcResult(await alices, 'c1', {
+      content: [{ type: 'text', text: 'the call was cancelled' }],
+      isError: true,
+    });
   });
 
   // PostgreSQL only: instances hear each other through NOTIFY, which SQLite lacks (README, "Running several instances").
@@ -197,11 +191,10 @@ describeEach(databases)('per-user access with the farm’s features on $name', (
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(run.signal.aborted).toBe(false);
       expectAccepted(await b.post(code, cancel('c2'), bearer('alice')));
-      expectRpcReply(
-        await alices,
-        200,
-        rpcResult('c2', { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true }),
-      );
+      expectRpcResult(await alices, 'c2', {
+        content: [{ type: 'text', text: 'the call was cancelled' }],
+        isError: true,
+      });
     },
   );
 
@@ -213,7 +206,7 @@ describeEach(databases)('per-user access with the farm’s features on $name', (
       stores.push(other);
       const host = await start(other);
       const code = servers.switched.serverCode;
-      expectRpcReply(await host.post(code, request(1, 'ping')), 200, rpcResult(1, {}));
+      expectRpcResult(await host.post(code, request(1, 'ping')), 1, {});
       // The other instance listens once its first lookup is done; give it the time to connect.
       await new Promise((resolve) => setTimeout(resolve, 300));
       await store.updateServer(servers.switched.id, { authMode: 'oauth' });
@@ -223,7 +216,7 @@ describeEach(databases)('per-user access with the farm’s features on $name', (
         await new Promise((resolve) => setTimeout(resolve, 20));
         reply = await host.post(code, request(2, 'ping'));
       }
-      expectRpcReply(reply, 401, rpcError(2, -32600, NO_TOKEN));
+      expectRpcError(reply, 401, 2, -32600, NO_TOKEN);
     },
   );
 });

@@ -61,6 +61,20 @@ export function pingOfSize(size: number, id: number | string = 1): string {
   return JSON.stringify({ ...request(id, 'ping'), params: { pad: 'x'.repeat(padding) } });
 }
 
+/** The whole reply of a JSON-RPC result: 200, JSON, and the exact envelope. */
+export const expectRpcResult = (reply: Reply, id: string | number, result: unknown): void =>
+  expectRpcReply(reply, 200, rpcResult(id, result));
+
+/** The whole reply of a JSON-RPC error: the status, JSON, and the exact envelope. */
+export const expectRpcError = (
+  reply: Reply,
+  status: number,
+  id: string | number | null,
+  code: number,
+  message: string,
+  data?: unknown,
+): void => expectRpcReply(reply, status, rpcError(id, code, message, data));
+
 /** The capabilities a server declares in `initialize` from 2025-11-25 on: its tools, and tasks for `tools/call`. */
 export const SERVER_CAPABILITIES = {
   tools: { listChanged: false },

@@ -25,14 +25,7 @@ import {
 } from '../helpers/farm-processes.js';
 import { type Reply, send } from '../helpers/hosts.js';
 import { type RoundRobinProxy, startRoundRobinProxy } from '../helpers/round-robin-proxy.js';
-import {
-  expectAccepted,
-  expectRpcReply,
-  notification,
-  request,
-  rpcError,
-  rpcResult,
-} from '../helpers/rpc.js';
+import { expectAccepted, expectRpcError, expectRpcResult, notification, request } from '../helpers/rpc.js';
 import { openSse, said } from '../helpers/sse.js';
 import { startTcpProxy, type TcpProxy, throughProxy } from '../helpers/tcp-proxy.js';
 
@@ -139,10 +132,12 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('three instan
     // Polled with a notification, which the rate limit does not count: on a busy machine the
     // old code may still answer a few polls, and pings would spend the allowance the new code needs.
     await everywhereWithinOneSecond(async (url) =>
-      expectRpcReply(
+      expectRpcError(
         await post(url, server.serverCode, notification('notifications/initialized')),
         404,
-        rpcError(null, -32600, NOT_FOUND),
+        null,
+        -32600,
+        NOT_FOUND,
       ),
     );
     expect(DEFAULT_TTL_MS).toBeGreaterThan(withinOneSecond.timeout);
@@ -154,10 +149,12 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('three instan
     for (const { url } of instances) await ping(url, server, 200);
     await writer.deactivateServer(server.id);
     await everywhereWithinOneSecond(async (url) =>
-      expectRpcReply(
+      expectRpcError(
         await post(url, server.serverCode, request(3, 'ping')),
         404,
-        rpcError(3, -32600, 'MCP server is not active'),
+        3,
+        -32600,
+        'MCP server is not active',
       ),
     );
   });
@@ -180,11 +177,10 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('three instan
         notification('notifications/cancelled', { requestId: 'long-run' }),
       ),
     );
-    expectRpcReply(
-      await replying,
-      200,
-      rpcResult('long-run', { content: [{ type: 'text', text: 'the call was cancelled' }], isError: true }),
-    );
+    expectRpcResult(await replying, 'long-run', {
+      content: [{ type: 'text', text: 'the call was cancelled' }],
+      isError: true,
+    });
     expect(await runsOf(a)).toContainEqual({ tag: 'cancel-me', event: 'aborted' });
   });
 
@@ -260,7 +256,7 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('three instan
       const reply = await post(balancer.url, server.serverCode, request(i, 'ping'));
       statuses.push(reply.status);
       if (reply.status === 429) {
-        expectRpcReply(reply, 429, rpcError(i, -32000, 'Too many requests'));
+        expectRpcError(reply, 429, i, -32000, 'Too many requests');
         retryAfter.push(reply.headers['retry-after']);
       }
     }
@@ -283,7 +279,7 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('three instan
         for (const { url } of instances) {
           await ping(url, cached, 200);
           const reply = await post(url, uncached.serverCode, request('u', 'ping'));
-          expectRpcReply(reply, 503, rpcError('u', -32603, UNAVAILABLE));
+          expectRpcError(reply, 503, 'u', -32603, UNAVAILABLE);
           expect(reply.headers['retry-after']).toBe('5');
         }
         await sleep(DEFAULT_TTL_MS + 200); // every cached copy is stale now
