@@ -13,10 +13,9 @@ import {
   knexServerStore,
   mcpConsole,
   mcpServer,
-  migrate,
   type ServerRecord,
 } from '../../src/index.js';
-import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
+import { createMigrated, databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import { type Host, hostVariants, serveApp } from '../helpers/hosts.js';
 
 const TENANT = 'demo';
@@ -46,10 +45,9 @@ describeEach(databases)('publishing, rotating and unpublishing through the conso
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    db = await kind.create();
-    const knex = db.connect();
-    await migrate(knex);
-    const store = knexServerStore(knex);
+    const fresh = await createMigrated(kind);
+    db = fresh.db;
+    const store = knexServerStore(fresh.knex);
     const loadApp = (appId: string, tenantId: string) =>
       tenantId === TENANT && appId === TEXT_STATS.id ? TEXT_STATS : null;
 

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { knexServerStore, migrate } from '../../src/store/index.js';
+import { knexServerStore } from '../../src/store/index.js';
 import {
   createWorld,
   DESCRIPTIONS,
@@ -16,7 +16,7 @@ import {
   UNKNOWN_CODE,
   type World,
 } from '../helpers/apps.js';
-import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
+import { createMigrated, databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import { type Host, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
 import {
   expectAccepted,
@@ -42,9 +42,7 @@ describeEach(databases)('the endpoint with the Knex store on $name', (kind) => {
   let host: Host;
 
   beforeAll(async () => {
-    db = await kind.create();
-    knex = db.connect();
-    await migrate(knex);
+    ({ db, knex } = await createMigrated(kind));
     const pkg = await loadPackage(variant.major);
     world = await createWorld(knexServerStore(knex));
     host = await startHost(variant, pkg, world.options());

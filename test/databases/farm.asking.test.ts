@@ -9,10 +9,10 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpServer } from '../../src/index.js';
-import { knexServerStore, migrate } from '../../src/store/index.js';
+import { knexServerStore } from '../../src/store/index.js';
 import type { KnexServerStore } from '../../src/store/types.js';
 import { APPROVAL_APP, type AskingWorld, createAskingWorld, TWO_STEP_APP } from '../helpers/asking.js';
-import { databases, type TestDatabase } from '../helpers/databases.js';
+import { createMigrated, databases, type TestDatabase } from '../helpers/databases.js';
 import { type Host, serveApp } from '../helpers/hosts.js';
 import { CLIENT_CAPABILITIES, envelope, SERVER_INFO, standardHeaders } from '../helpers/modern.js';
 import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
@@ -26,8 +26,7 @@ describe.each(databases.filter((kind) => kind.name === 'postgres'))('two instanc
   const hosts: Host[] = [];
 
   beforeAll(async () => {
-    db = await kind.create();
-    await migrate(db.connect());
+    ({ db } = await createMigrated(kind));
     for (let i = 0; i < 2; i += 1) stores.push(knexServerStore(db.connect()));
     world = await createAskingWorld(stores[0] as KnexServerStore, APPS);
     const loadApp = (appId: string) => APPS.find((app) => app.id === appId) ?? null;

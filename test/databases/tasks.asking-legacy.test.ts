@@ -11,39 +11,28 @@ import {
   type ElicitRequest,
   TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpEvent } from '../../src/index.js';
-import { knexServerStore, migrate } from '../../src/store/index.js';
-import { databases, type TestDatabase } from '../helpers/databases.js';
-import { type Host, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
-import { connectV1, createTaskWorld, type TaskWorld } from '../helpers/tasks.js';
+import type { Host } from '../helpers/hosts.js';
+import { connectV1, startTaskHost, type TaskWorld } from '../helpers/tasks.js';
 
-const sqlite = databases.find((database) => database.name === 'sqlite')!;
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 describe('a task that asks a person, 2025 era, on the Knex store on SQLite', () => {
-  let db: TestDatabase;
-  let knex: Knex;
   let world: TaskWorld;
   let host: Host;
+  let close: () => Promise<void>;
   const events: McpEvent[] = [];
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    db = await sqlite.create();
-    knex = db.connect();
-    await migrate(knex);
-    world = await createTaskWorld(knexServerStore(knex));
-    const pkg = await loadPackage(5);
     const metrics = { onEvent: (event: McpEvent) => void events.push(event) };
     // A task's run has no call timeout, before its question or after it.
-    host = await startHost(hostVariants[0]!, pkg, world.options({ metrics, callTimeoutMs: 200 }));
+    ({ world, host, close } = await startTaskHost(() => ({ metrics, callTimeoutMs: 200 })));
   });
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close()));
-    await host?.close();
-    await db?.destroy();
+    await close?.();
   });
 
   const connect = async (

@@ -4,16 +4,12 @@
  * (MCP 2026-07-28 multi round-trip requests); the retry that answers it becomes a task; what the
  * run asks then is the task's `inputRequests` (`tasks/get`), and `tasks/update` answers it.
  */
-import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knexServerStore, migrate } from '../../src/store/index.js';
-import { databases, type TestDatabase } from '../helpers/databases.js';
-import { type Host, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
+import type { Host } from '../helpers/hosts.js';
 import { CLIENT_CAPABILITIES, envelope, SERVER_INFO, standardHeaders } from '../helpers/modern.js';
 import { expectRpcReply, request, rpcResult } from '../helpers/rpc.js';
-import { createTaskWorld, type TaskWorld } from '../helpers/tasks.js';
+import { startTaskHost, type TaskWorld } from '../helpers/tasks.js';
 
-const sqlite = databases.find((database) => database.name === 'sqlite')!;
 const TASKS = 'io.modelcontextprotocol/tasks';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ASKS = { [CLIENT_CAPABILITIES]: { elicitation: {}, extensions: { [TASKS]: {} } } };
@@ -24,22 +20,14 @@ const MONTH_SCHEMA = {
 };
 
 describe('a task that asks a person, 2026-07-28, on the Knex store on SQLite', () => {
-  let db: TestDatabase;
-  let knex: Knex;
   let world: TaskWorld;
   let host: Host;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    db = await sqlite.create();
-    knex = db.connect();
-    await migrate(knex);
-    world = await createTaskWorld(knexServerStore(knex));
-    host = await startHost(hostVariants[0]!, await loadPackage(5), world.options());
+    ({ world, host, close } = await startTaskHost());
   });
-  afterAll(async () => {
-    await host?.close();
-    await db?.destroy();
-  });
+  afterAll(() => close?.());
 
   const send = (id: number, method: string, params: Record<string, unknown>, meta: object = ASKS) => {
     const name = method === 'tools/call' ? (params.name as string) : (params.taskId as string);
