@@ -8,21 +8,16 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Knex } from 'knex';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import type { AppEvent, HostApp, ServerRecord } from '../../src/index.js';
-import { knexServerStore } from '../../src/store/index.js';
-import type { KnexServerStore } from '../../src/store/types.js';
-import { publishApp } from '../helpers/apps.js';
+import { expect, it, vi } from 'vitest';
+import type { AppEvent, HostApp } from '../../src/index.js';
 import { sleep } from '../helpers/common.js';
-import { createMigrated, databases, describeEach, type TestDatabase } from '../helpers/databases.js';
+import { databases, describeEach } from '../helpers/databases.js';
 import type { Host } from '../helpers/hosts.js';
 import { expectRpcReply, rpcError } from '../helpers/rpc.js';
-import { openSse, type SseEvent, said } from '../helpers/sse.js';
+import { type SseEvent, said } from '../helpers/sse.js';
 import {
   resumeReply,
-  resumeSse,
-  storedStreamHosts,
+  storedStreamsOn,
   TICKER,
   tickerCall,
   tickerResult,
@@ -38,36 +33,10 @@ const quietCall = (id: string) => tickerCall(id);
 const call = (id: string) => tickerCall(id, `token-${id}`);
 
 describeEach(databases)('resumable streams on $name', (kind) => {
-  let db: TestDatabase;
-  let store: KnexServerStore;
-  let ticker: ServerRecord;
-  let other: ServerRecord;
-  const { start, close } = storedStreamHosts(
-    () => store,
-    [TICKER, OTHER],
-    () => tick(),
-  );
+  const stored = storedStreamsOn(kind, [TICKER, OTHER], () => tick());
+  const { start } = stored;
 
-  beforeAll(async () => {
-    let knex: Knex;
-    ({ db, knex } = await createMigrated(kind));
-    store = knexServerStore(knex);
-    ticker = await publishApp(store, TICKER);
-    other = await publishApp(store, OTHER);
-  });
-  afterAll(async () => {
-    await close();
-    await store?.close();
-    await db?.destroy();
-  });
-
-  const post = (host: Host, id: string, version = '2025-06-18') =>
-    openSse(host.url, {
-      path: host.path(ticker.serverCode),
-      headers: { 'mcp-protocol-version': version },
-      body: call(id),
-    });
-  const resume = (host: Host, code: string, lastEventId: string) => resumeSse(host, code, lastEventId);
+  const post = (host: Host, id: string, version = '2025-06-18') => stored.post(host, call(id), version);
 
   it('a stream dropped after two events is resumed with GET and Last-Event-ID: the rest, live, no gap, no duplicate', async () => {
     const host = await start();
@@ -79,7 +48,7 @@ describeEach(databases)('resumable streams on $name', (kind) => {
     for (const event of first) expect(event.id).toMatch(/^[A-Za-z0-9_-]{22}\.[12]$/);
     stream.drop();
 
-    const resumed = await resume(host, ticker.serverCode, first[1]!.id!);
+    const resumed = await stored.resume(host, first[1]!.id!);
     expect(resumed.status).toBe(200);
     const rest = await resumed.rest();
     expect(said(rest)).toEqual([3, 4, 5, 6, 'result']);
@@ -91,17 +60,17 @@ describeEach(databases)('resumable streams on $name', (kind) => {
   it('after the response, the stream can still be read back from any event, for streamRetentionMs', async () => {
     const host = await start();
     const whole = await (await post(host, 'whole')).rest();
-    const again = await (await resume(host, ticker.serverCode, whole[0]!.id!)).rest();
+    const again = await (await stored.resume(host, whole[0]!.id!)).rest();
     expect(again).toEqual(whole.slice(1));
   });
 
   it('past streamRetentionMs after its response, a stream is gone: 404', async () => {
     const host = await start({ streamRetentionMs: 300 });
     const whole = await (await post(host, 'kept')).rest();
-    const kept = await (await resume(host, ticker.serverCode, whole[2]!.id!)).rest();
+    const kept = await (await stored.resume(host, whole[2]!.id!)).rest();
     expect(kept).toEqual(whole.slice(3));
     await new Promise((resolve) => setTimeout(resolve, 400));
-    const reply = await resumeReply(host, ticker.serverCode, whole[2]!.id!);
+    const reply = await stored.resumeReply(host, whole[2]!.id!);
     expectRpcReply(reply, 404, rpcError(null, -32600, 'Stream not found: no such stream of this server'));
   });
 
@@ -109,14 +78,14 @@ describeEach(databases)('resumable streams on $name', (kind) => {
     const host = await start();
     const whole = await (await post(host, 'bound')).rest();
     for (const [code, id] of [
-      [other.serverCode, whole[0]!.id!],
-      [ticker.serverCode, 'AAAAAAAAAAAAAAAAAAAAAA.1'],
-      [ticker.serverCode, 'not an event id'],
+      [stored.servers[1]!.serverCode, whole[0]!.id!],
+      [stored.code, 'AAAAAAAAAAAAAAAAAAAAAA.1'],
+      [stored.code, 'not an event id'],
     ] as const) {
       const reply = await resumeReply(host, code, id);
       expectRpcReply(reply, 404, rpcError(null, -32600, 'Stream not found: no such stream of this server'));
     }
-    const plain = await host.send({ method: 'GET', path: host.path(ticker.serverCode) });
+    const plain = await host.send({ method: 'GET', path: host.path(stored.code) });
     expectRpcReply(plain, 405, rpcError(null, -32600, 'Method not allowed: GET; use POST'));
   });
 
@@ -126,7 +95,7 @@ describeEach(databases)('resumable streams on $name', (kind) => {
     expect(events[0]).toEqual({ id: expect.stringMatching(/\.0$/), data: '' });
     expect(said(events)).toEqual([1, 2, 3, 4, 5, 6, 'result']);
     // Resuming from the priming event gives everything.
-    const all = await (await resume(host, ticker.serverCode, events[0]!.id!)).rest();
+    const all = await (await stored.resume(host, events[0]!.id!)).rest();
     expect(all).toEqual(events.slice(1));
   });
 
@@ -138,7 +107,7 @@ describeEach(databases)('resumable streams on $name', (kind) => {
     expect(said(delivered).length).toBeLessThan(TICKS);
     const events = [...delivered];
     while (said(events).at(-1) !== 'result') {
-      const next = await (await resume(host, ticker.serverCode, events.at(-1)!.id!)).rest();
+      const next = await (await stored.resume(host, events.at(-1)!.id!)).rest();
       events.push(...next.filter((event) => event.id));
     }
     expect(said(events)).toEqual([1, 2, 3, 4, 5, 6, 'result']);
@@ -153,14 +122,7 @@ describeEach(databases)('resumable streams on $name', (kind) => {
         return { outputs: { ticks: 0 } };
       },
     });
-    const events = await (
-      await openSse(host.url, {
-        path: host.path(ticker.serverCode),
-        headers: { 'mcp-protocol-version': '2025-06-18' },
-        body: quietCall('quiet'),
-        comments: true,
-      })
-    ).rest();
+    const events = await (await stored.post(host, quietCall('quiet'), '2025-06-18', true)).rest();
     const last = events.at(-1)!;
     expect(JSON.parse(last.data!)).toEqual(tickerResult('quiet', 0));
     expect(last.id).toMatch(/^[A-Za-z0-9_-]{22}\.1$/);
@@ -174,9 +136,9 @@ describeEach(databases)('resumable streams on $name', (kind) => {
     const stream = await post(host, 'window-resumed');
     const first = (await stream.next())!;
     stream.drop();
-    const read = vi.spyOn(store.streams!, 'read');
+    const read = vi.spyOn(stored.store.streams!, 'read');
     try {
-      const resumed = await (await resume(host, ticker.serverCode, first.id!)).rest();
+      const resumed = await (await stored.resume(host, first.id!)).rest();
       expect(resumed.at(-1)).toEqual({ retry: 500 });
       const readsWhenEnded = read.mock.calls.length;
       // Events go on being stored meanwhile, and a follower would also poll every second.
@@ -189,7 +151,7 @@ describeEach(databases)('resumable streams on $name', (kind) => {
 
   /** Makes storing event `seq` of any stream fail with "disk full", once `when` has settled. */
   const failAppend = (seq: number, when: Promise<void> = Promise.resolve()) => {
-    const streams = store.streams!;
+    const streams = stored.store.streams!;
     const append = streams.append.bind(streams);
     return vi
       .spyOn(streams, 'append')
@@ -218,7 +180,7 @@ describeEach(databases)('resumable streams on $name', (kind) => {
       const stream = await post(host, 'unstored');
       const first = [(await stream.next())!, (await stream.next())!];
       stream.drop();
-      const follower = await resume(host, ticker.serverCode, first[1]!.id!);
+      const follower = await stored.resume(host, first[1]!.id!);
       expect(follower.status).toBe(200);
       expect(said([(await follower.next())!, (await follower.next())!])).toEqual([3, 4]);
       release();
@@ -228,7 +190,7 @@ describeEach(databases)('resumable streams on $name', (kind) => {
       await vi.waitFor(async () => {
         const reply = await host.send({
           method: 'GET',
-          path: host.path(ticker.serverCode),
+          path: host.path(stored.code),
           headers: { 'last-event-id': first[1]!.id! },
         });
         expectRpcReply(reply, 404, rpcError(null, -32600, 'Stream not found: no such stream of this server'));
@@ -269,18 +231,13 @@ describeEach(databases)('resumable streams on $name', (kind) => {
 
   /** A 2025-11-25 call without a progress token, dropped after its priming event; its id. */
   const primedThenDropped = async (host: Host, id: string) => {
-    const stream = await openSse(host.url, {
-      path: host.path(ticker.serverCode),
-      headers: { 'mcp-protocol-version': '2025-11-25' },
-      body: quietCall(id),
-    });
+    const stream = await stored.post(host, quietCall(id), '2025-11-25');
     const primed = (await stream.next())!;
     expect(primed).toEqual({ id: expect.stringMatching(/\.0$/), data: '' });
     stream.drop();
     return primed.id!;
   };
-  const resumeWithComments = (host: Host, lastEventId: string) =>
-    resumeSse(host, ticker.serverCode, lastEventId, true);
+  const resumeWithComments = (host: Host, lastEventId: string) => stored.resume(host, lastEventId, true);
   /** The response, alone at the end of the events, with the next id of the stream. */
   const expectResponseLast = (events: SseEvent[], primedId: string, id: string) => {
     const last = events.at(-1)!;
@@ -327,7 +284,7 @@ describeEach(databases)('resumable streams on $name', (kind) => {
     });
     // The stream is marked ended well after its response is stored: a follower that waited for
     // that mark would send heartbeats after the response meanwhile.
-    const streams = store.streams!;
+    const streams = stored.store.streams!;
     const end = streams.end.bind(streams);
     const slowEnd = vi.spyOn(streams, 'end').mockImplementation(async (streamId, retentionMs) => {
       await sleep(500);
@@ -348,17 +305,14 @@ describeEach(databases)('resumable streams on $name', (kind) => {
   it('the official client, cut off by streamWindowMs, resumes by itself and gets every progress event and the result', async () => {
     const host = await start({ streamWindowMs: 150 });
     const client = new Client({ name: 'resumer', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(
-      new URL(`${host.url}${host.path(ticker.serverCode)}`),
-      {
-        reconnectionOptions: {
-          initialReconnectionDelay: 10,
-          maxReconnectionDelay: 100,
-          reconnectionDelayGrowFactor: 1,
-          maxRetries: 20,
-        },
+    const transport = new StreamableHTTPClientTransport(new URL(`${host.url}${host.path(stored.code)}`), {
+      reconnectionOptions: {
+        initialReconnectionDelay: 10,
+        maxReconnectionDelay: 100,
+        reconnectionDelayGrowFactor: 1,
+        maxRetries: 20,
       },
-    );
+    });
     await client.connect(transport);
     try {
       const progress: number[] = [];

@@ -7,61 +7,23 @@
  * Measured before: a resumed stream of a killed instance stayed open with keep-alives for as long
  * as it was watched; `GET` past the end answered 200 with nothing; `GET` ignored `rateLimit`.
  */
-import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppEvent, ServerRecord } from '../../src/index.js';
-import { knexServerStore } from '../../src/store/index.js';
+import { describe, expect, it } from 'vitest';
+import type { AppEvent } from '../../src/index.js';
 import { newStreamId } from '../../src/store/stream-events.js';
-import type { KnexServerStore } from '../../src/store/types.js';
-import { publishApp } from '../helpers/apps.js';
 import { sleep } from '../helpers/common.js';
-import { createMigrated, databases, type TestDatabase } from '../helpers/databases.js';
+import { databases } from '../helpers/databases.js';
 import type { Host } from '../helpers/hosts.js';
 import { expectRpcReply, rpcError } from '../helpers/rpc.js';
-import { openSse, said } from '../helpers/sse.js';
-import {
-  resumeReply,
-  resumeSse,
-  storedStreamHosts,
-  TICKER,
-  tickerCall,
-  tickerResult,
-  ticks,
-} from '../helpers/stored-streams.js';
+import { said } from '../helpers/sse.js';
+import { storedStreamsOn, TICKER, tickerCall, tickerResult, ticks } from '../helpers/stored-streams.js';
 
 const RUN_LOST = 'Run lost: the call stopped before it answered; call the tool again';
 const NOT_FOUND = 'Stream not found: no such stream of this server';
 
 describe.each(databases)('how a resumed stream ends, on $name', (kind) => {
-  let db: TestDatabase;
-  let knex: Knex;
-  let store: KnexServerStore;
-  let ticker: ServerRecord;
-  const { start, close } = storedStreamHosts(
-    () => store,
-    [TICKER],
-    () => ticks(2),
-  );
-
-  beforeAll(async () => {
-    ({ db, knex } = await createMigrated(kind));
-    store = knexServerStore(knex);
-    ticker = await publishApp(store, TICKER);
-  });
-  afterAll(async () => {
-    await close();
-    await store?.close();
-    await db?.destroy();
-  });
-
-  const call = (host: Host, id: string) =>
-    openSse(host.url, {
-      path: host.path(ticker.serverCode),
-      headers: { 'mcp-protocol-version': '2025-06-18' },
-      body: tickerCall(id, id),
-    });
-  const resume = (host: Host, lastEventId: string) => resumeSse(host, ticker.serverCode, lastEventId);
-  const get = (host: Host, lastEventId: string) => resumeReply(host, ticker.serverCode, lastEventId);
+  const stored = storedStreamsOn(kind, [TICKER], () => ticks(2));
+  const { start, resume, resumeReply: get } = stored;
+  const call = (host: Host, id: string) => stored.post(host, tickerCall(id, id));
 
   /**
    * A stream as an instance left it when it stopped: opened `startedMsAgo`, its lease running out
@@ -70,9 +32,9 @@ describe.each(databases)('how a resumed stream ends, on $name', (kind) => {
   async function leftBehind(requestId: string, startedMsAgo: number, leaseLeftMs: number): Promise<string> {
     const streamId = newStreamId();
     const now = Date.now();
-    await knex('mcp_streams').insert({
+    await stored.knex('mcp_streams').insert({
       id: streamId,
-      server_id: ticker.id,
+      server_id: stored.servers[0]!.id,
       created_at: now - startedMsAgo,
       ended_at: null,
       expires_at: now + leaseLeftMs,
@@ -83,7 +45,9 @@ describe.each(databases)('how a resumed stream ends, on $name', (kind) => {
       method: 'notifications/progress',
       params: { progressToken: 1, progress: 1 },
     };
-    await knex('mcp_stream_events').insert({ stream_id: streamId, seq: 1, data: JSON.stringify(progress) });
+    await stored
+      .knex('mcp_stream_events')
+      .insert({ stream_id: streamId, seq: 1, data: JSON.stringify(progress) });
     return streamId;
   }
   const lost = (id: string) => ({ jsonrpc: '2.0', id, error: { code: -32603, message: RUN_LOST } });
@@ -115,8 +79,10 @@ describe.each(databases)('how a resumed stream ends, on $name', (kind) => {
     const streamId = await leftBehind('alive', 100, 60_000);
     const follower = await resume(host, `${streamId}.1`);
     const response = { jsonrpc: '2.0', id: 'alive', result: { content: [], isError: false } };
-    await knex('mcp_stream_events').insert({ stream_id: streamId, seq: 2, data: JSON.stringify(response) });
-    await store.streams!.end(streamId, 60_000);
+    await stored
+      .knex('mcp_stream_events')
+      .insert({ stream_id: streamId, seq: 2, data: JSON.stringify(response) });
+    await stored.store.streams!.end(streamId, 60_000);
     expect(await follower.rest()).toEqual([{ id: `${streamId}.2`, data: JSON.stringify(response) }]);
   });
 

@@ -13,6 +13,13 @@ import { startTaskHost, type TaskWorld } from '../helpers/tasks.js';
 const TASKS = 'io.modelcontextprotocol/tasks';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ASKS = { [CLIENT_CAPABILITIES]: { elicitation: {}, extensions: { [TASKS]: {} } } };
+/** What every state of a task says of its times, whatever its status. */
+const TIMES = {
+  createdAt: expect.stringMatching(ISO),
+  lastUpdatedAt: expect.stringMatching(ISO),
+  ttlMs: 3_600_000,
+  pollIntervalMs: 1000,
+};
 const MONTH_SCHEMA = {
   type: 'object',
   properties: { month: { type: 'string', title: 'Month', enum: ['May', 'June'] } },
@@ -73,10 +80,7 @@ describe('a task that asks a person, 2026-07-28, on the Knex store on SQLite', (
       resultType: 'task',
       taskId: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
       status: 'working',
-      createdAt: expect.stringMatching(ISO),
-      lastUpdatedAt: expect.stringMatching(ISO),
-      ttlMs: 3_600_000,
-      pollIntervalMs: 1000,
+      ...TIMES,
       _meta: SERVER_INFO,
     });
 
@@ -92,10 +96,7 @@ describe('a task that asks a person, 2026-07-28, on the Knex store on SQLite', (
       taskId,
       status: 'input_required',
       statusMessage: 'Send it to Ana?',
-      createdAt: expect.stringMatching(ISO),
-      lastUpdatedAt: expect.stringMatching(ISO),
-      ttlMs: 3_600_000,
-      pollIntervalMs: 1000,
+      ...TIMES,
       inputRequests: {
         send: {
           method: 'elicitation/create',
@@ -123,10 +124,7 @@ describe('a task that asks a person, 2026-07-28, on the Knex store on SQLite', (
       resultType: 'complete',
       taskId,
       status: 'working',
-      createdAt: expect.stringMatching(ISO),
-      lastUpdatedAt: expect.stringMatching(ISO),
-      ttlMs: 3_600_000,
-      pollIntervalMs: 1000,
+      ...TIMES,
       _meta: SERVER_INFO,
     });
     expect(await asked).toEqual({ action: 'accept', values: { send: true } });
