@@ -21,6 +21,7 @@ import {
   words,
 } from '../../example-app/apps.js';
 import type { AppEvent, AppResult, AppRun, HostApp } from '../../src/index.js';
+import { itMaps } from '../helpers/common.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const HOURS = FAQ[0]!.answer;
@@ -346,7 +347,7 @@ describe('Support Desk', () => {
 });
 
 describe('Calculator Agent', () => {
-  it.each([
+  itMaps('%s = %s', calculate, [
     ['2 + 3 * 4', '14'],
     ['(2 + 3) * 4', '20'],
     ['10 - 4 - 3', '3'],
@@ -367,9 +368,7 @@ describe('Calculator Agent', () => {
     ['  42  ', '42'],
     ['1000000 * 1000000 * 1000000 * 1000', '1e+21'],
     ['−6 ÷ 3 × 2', '-4'],
-  ])('%s = %s', (expression, value) => {
-    expect(calculate(expression)).toBe(value);
-  });
+  ]);
 
   it.each(['1 / 0', '1 / (2 - 2)', '0 / 0', '5 / -0'])('%s is a division by zero', (expression) => {
     expect(() => calculate(expression)).toThrow(CalculationError);
@@ -418,7 +417,7 @@ describe('Calculator Agent', () => {
 });
 
 describe('Title Case', () => {
-  it.each([
+  itMaps('%j becomes %j', titleCase, [
     ['hello wORLD', 'Hello World'],
     ['the QUICK brown fox', 'The Quick Brown Fox'],
     ['  two   spaces ', '  Two   Spaces '],
@@ -429,9 +428,7 @@ describe('Title Case', () => {
     ['élan ÉCOLE ñandú', 'Élan École Ñandú'],
     ['x', 'X'],
     ['', ''],
-  ])('%j becomes %j', (text, expected) => {
-    expect(titleCase(text)).toBe(expected);
-  });
+  ]);
 
   it('runs as a completion: the text is an input, the answer the rewritten text', async () => {
     expect(await run('title-case', { text: 'a tale OF two cities' }, '')).toEqual({

@@ -24,6 +24,7 @@ import {
   type ToolProviderConsoleErrorContext,
   type ToolProviderStore,
 } from '../../src/index.js';
+import { itMaps } from '../helpers/common.js';
 import { databases, type TestDatabase } from '../helpers/databases.js';
 import { type FloodReport, type FloodShape, floodReply, MiB, peakRssGrowth } from '../helpers/flood.js';
 import { resolveNames, watchConnections } from '../helpers/network-guard.js';
@@ -404,7 +405,7 @@ describe('addresses that are not public', () => {
 });
 
 describe('what counts as public', () => {
-  it.each([
+  itMaps('%s: %s', nonPublicKind, [
     ['8.8.8.8', undefined],
     ['2606:4700::1111', undefined],
     ['64:ff9b::808:808', undefined],
@@ -423,7 +424,5 @@ describe('what counts as public', () => {
     ['224.0.0.1', 'special-purpose'],
     ['255.255.255.255', 'special-purpose'],
     ['not an address', 'special-purpose'],
-  ])('%s: %s', (address, kind) => {
-    expect(nonPublicKind(address)).toBe(kind);
-  });
+  ]);
 });

@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { expect, it } from 'vitest';
 
 /** Waits `ms` milliseconds, or less when `signal` aborts first. */
 export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
@@ -17,4 +18,11 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** One test a row of `table`, named by `title` from the row: `fn` of the row's input is the row's output. */
+export function itMaps<I, O>(title: string, fn: (input: I) => O, table: [I, O][]): void {
+  it.each(table)(title, (input, output) => {
+    expect(fn(input as I)).toBe(output);
+  });
 }

@@ -8,11 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedHostname } from '../../src/endpoint/allowed-hosts.js';
 import { ConfigurationError, type McpServerOptions, mcpServer } from '../../src/index.js';
 import { createWorld, type World } from '../helpers/apps.js';
+import { itMaps } from '../helpers/common.js';
 import { type Host, type HostVariant, hostVariants, startWorldHost } from '../helpers/hosts.js';
 import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 describe('an allowedHosts entry is the Host value it allows', () => {
-  it.each([
+  itMaps('%s -> %s', allowedHostname, [
     ['mcp.example.com', 'mcp.example.com'],
     ['MCP.Example.COM', 'mcp.example.com'],
     ['mcp.example.com:8443', 'mcp.example.com:8443'],
@@ -25,9 +26,7 @@ describe('an allowedHosts entry is the Host value it allows', () => {
     ['http://[2001:db8::1]:8080', '[2001:db8::1]:8080'],
     ['10.0.0.5', '10.0.0.5'],
     ['  mcp.example.com  ', 'mcp.example.com'],
-  ])('%s -> %s', (entry, hostname) => {
-    expect(allowedHostname(entry)).toBe(hostname);
-  });
+  ]);
 
   it.each([
     ['empty', ''],
