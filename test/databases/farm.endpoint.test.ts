@@ -8,7 +8,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { McpServerOptions, ResolvedServer } from '../../src/index.js';
 import { createWorld, UNKNOWN_CODE, type World } from '../helpers/apps.js';
 import { databases, describeEach, expectCancelledAcross, twoInstances } from '../helpers/databases.js';
-import { type Host, hostVariants, loadPackage, type Reply, startHost, suiteHosts } from '../helpers/hosts.js';
+import {
+  type Host,
+  hostVariants,
+  loadPackage,
+  loadWorld,
+  type Reply,
+  startHost,
+  suiteHosts,
+} from '../helpers/hosts.js';
 import { expectAccepted, expectRpcError, expectRpcResult, notification, request } from '../helpers/rpc.js';
 
 const variant = hostVariants[0]!;
@@ -36,8 +44,7 @@ describe('database trouble and rate limits, on one instance', () => {
   const start = (overrides: Partial<McpServerOptions>) => suite.start(world.options(overrides));
 
   beforeAll(async () => {
-    const pkg = await loadPackage(variant.major);
-    world = await createWorld(pkg.memoryServerStore());
+    world = (await loadWorld(variant, createWorld)).world;
   });
   beforeEach(() => {
     world.reports.length = 0;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { McpServerOptions } from '../../src/index.js';
 import { createWorld, type World } from '../helpers/apps.js';
 import { databases, expectCancelledAcross, twoInstances } from '../helpers/databases.js';
-import { type Host, hostVariants, loadPackage, type Reply, suiteHosts } from '../helpers/hosts.js';
+import { type Host, hostVariants, loadWorld, type Reply, suiteHosts } from '../helpers/hosts.js';
 import {
   expectAccepted,
   expectRpcError,
@@ -38,8 +38,7 @@ describe('what a rate limit counts, on one instance', () => {
   const suite = suiteHosts(variant);
   const start = (overrides: Partial<McpServerOptions>) => suite.start(world.options(overrides));
   beforeEach(async () => {
-    const pkg = await loadPackage(variant.major);
-    world = await createWorld(pkg.memoryServerStore());
+    world = (await loadWorld(variant, createWorld)).world;
   });
   afterAll(suite.close);
 

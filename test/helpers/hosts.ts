@@ -235,10 +235,18 @@ export async function startWorldHost<W extends Pick<import('./apps.js').World, '
   createWorld: (store: Package.ServerStore) => Promise<W>,
   overrides?: Partial<McpServerOptions>,
 ) {
-  const pkg = await loadPackage(variant.major);
-  const world = await createWorld(pkg.memoryServerStore());
+  const { pkg, world } = await loadWorld(variant, createWorld);
   const host = await startHost(variant, pkg, world.options(overrides));
   return { pkg, world, host };
+}
+
+/** The package as the variant's host loads it, and a world of servers in a memory store of it. */
+export async function loadWorld<W>(
+  variant: HostVariant,
+  createWorld: (store: Package.ServerStore) => Promise<W>,
+) {
+  const pkg = await loadPackage(variant.major);
+  return { pkg, world: await createWorld(pkg.memoryServerStore()) };
 }
 
 /** Hosts a suite starts as it goes (`start`), on one variant, to `close` together after it. */

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createWorld, UNKNOWN_CODE, type World } from '../helpers/apps.js';
-import { type Headers, type Host, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
+import { type Headers, type Host, hostVariants, loadWorld, startHost } from '../helpers/hosts.js';
 import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const ALLOWED_ORIGIN = 'https://app.example.com';
@@ -39,8 +39,8 @@ describe.each(hostVariants)('browser and rebinding guards on $name', (variant) =
   let wildcard6: Host;
 
   beforeAll(async () => {
-    const pkg = await loadPackage(variant.major);
-    world = await createWorld(pkg.memoryServerStore());
+    const { pkg, world: loaded } = await loadWorld(variant, createWorld);
+    world = loaded;
     loopback = await startHost(variant, pkg, world.options());
     proxied = await startHost(
       variant,

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextp
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_VERSION, SUPPORTED_VERSIONS } from '../../src/versions.js';
 import { createWorld, DESCRIPTIONS, type World } from '../helpers/apps.js';
-import { type Host, type HostVariant, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
+import { type Host, type HostVariant, hostVariants, startWorldHost } from '../helpers/hosts.js';
 
 const MODERN = '2026-07-28';
 const SERVER_INFO = { name: 'express-app-mcp', version: PACKAGE_VERSION };
@@ -59,9 +59,7 @@ describe('the official v2 client on protocol 2026-07-28', () => {
   const clients: { close(): Promise<void> }[] = [];
 
   beforeAll(async () => {
-    const pkg = await loadPackage(variant.major);
-    world = await createWorld(pkg.memoryServerStore());
-    host = await startHost(variant, pkg, world.options());
+    ({ world, host } = await startWorldHost(variant, createWorld));
     // The 2025-11-25 view of the same tool, through the v1 client's handshake.
     const legacy = new LegacyClient({ name: 'legacy-client', version: '1.0.0' });
     await legacy.connect(new LegacyTransport(endpoint(world.codes.textStats)));
@@ -284,9 +282,7 @@ describe.each(hostVariants)('client disconnect cancels the run on $name', (varia
   let host: Host;
 
   beforeAll(async () => {
-    const pkg = await loadPackage(variant.major);
-    world = await createWorld(pkg.memoryServerStore());
-    host = await startHost(variant, pkg, world.options());
+    ({ world, host } = await startWorldHost(variant, createWorld));
   });
   afterAll(async () => {
     await host?.close();

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type * as Package from '../../src/index.js';
 import type { CallEvent, McpServerOptions, RunApp } from '../../src/index.js';
 import { createWorld, FAQ_BOT, STORE_FAILURE, TENANT, TEXT_STATS, type World } from '../helpers/apps.js';
-import { type Host, type HostVariant, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
+import { type Host, type HostVariant, hostVariants, loadWorld, startHost } from '../helpers/hosts.js';
 import { expectRpcReply, notification, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const variant = hostVariants[0] as HostVariant;
@@ -39,8 +39,7 @@ function failingOnDemand(world: World, pkg: typeof Package): RunApp {
 async function startObservedHost(
   overrides: (world: World, pkg: typeof Package) => Partial<McpServerOptions>,
 ) {
-  const pkg = await loadPackage(variant.major);
-  const world = await createWorld(pkg.memoryServerStore());
+  const { pkg, world } = await loadWorld(variant, createWorld);
   const host = await startHost(variant, pkg, world.options(overrides(world, pkg)));
   return { world, host };
 }

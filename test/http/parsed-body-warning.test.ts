@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PARSED_BODY_WARNING_CODE } from '../../src/endpoint/parsed-body-warning.js';
 import { createWorld, type World } from '../helpers/apps.js';
-import { type Host, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
+import { type Host, hostVariants, startWorldHost } from '../helpers/hosts.js';
 import { request } from '../helpers/rpc.js';
 
 const WARNING =
@@ -25,9 +25,7 @@ describe.each(hostVariants)('on $name', (variant) => {
 
   beforeEach(async () => {
     // A fresh copy of the package: the warning is once per process, that is once per copy here.
-    const pkg = await loadPackage(variant.major);
-    world = await createWorld(pkg.memoryServerStore());
-    host = await startHost(variant, pkg, world.options());
+    ({ world, host } = await startWorldHost(variant, createWorld));
     process.on('warning', listen);
   });
   afterEach(async () => {

@@ -21,7 +21,7 @@ import {
   ProgressNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Host, type HostVariant, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
+import { type Host, type HostVariant, hostVariants, startHost, startWorldHost } from '../helpers/hosts.js';
 import {
   callRequest,
   createStreamingWorld,
@@ -50,10 +50,9 @@ let quiet: Host;
 const closers: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
-  const pkg = await loadPackage(variant.major);
-  world = await createStreamingWorld(pkg.memoryServerStore());
-  host = await startHost(variant, pkg, world.options({ heartbeatMs: HEARTBEAT_MS }));
-  quiet = await startHost(variant, pkg, world.options({ heartbeatMs: 0 }));
+  const started = await startWorldHost(variant, createStreamingWorld, { heartbeatMs: HEARTBEAT_MS });
+  ({ world, host } = started);
+  quiet = await startHost(variant, started.pkg, world.options({ heartbeatMs: 0 }));
 });
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((closer) => closer.close()));

@@ -11,7 +11,7 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import compression from 'compression';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Host, type HostVariant, hostVariants, loadPackage, serveApp } from '../helpers/hosts.js';
+import { type Host, type HostVariant, hostVariants, loadWorld, serveApp } from '../helpers/hosts.js';
 import {
   callRequest,
   createStreamingWorld,
@@ -39,8 +39,8 @@ describe('behind compression()', () => {
   let quiet: Host;
 
   beforeAll(async () => {
-    const pkg = await loadPackage(variant.major);
-    world = await createStreamingWorld(pkg.memoryServerStore());
+    const { pkg, world: loaded } = await loadWorld(variant, createStreamingWorld);
+    world = loaded;
     const serve = (heartbeatMs: number) => {
       const app = express();
       app.use(compression());

@@ -10,7 +10,7 @@ import type { Request } from 'express';
 import express5 from 'express';
 import express4 from 'express4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Host, type HostVariant, hostVariants, loadPackage, serveApp } from '../helpers/hosts.js';
+import { type Host, type HostVariant, hostVariants, loadWorld, serveApp } from '../helpers/hosts.js';
 import {
   callRequest,
   createStreamingWorld,
@@ -39,8 +39,8 @@ describe.each(hostVariants.filter((variant) => !variant.globalJson))(
     const nextWhenSeen: string[] = [];
 
     beforeAll(async () => {
-      const pkg = await loadPackage(variant.major);
-      world = await createStreamingWorld(pkg.memoryServerStore());
+      const { pkg, world: loaded } = await loadWorld(variant, createStreamingWorld);
+      world = loaded;
       const app = (variant.major === 4 ? express4 : express5)();
       app.use((req: Request, _res: unknown, next: () => void) => {
         seen.push(req);

@@ -8,7 +8,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpServerOptions } from '../../src/index.js';
 import { sleep } from '../helpers/common.js';
-import { type Host, type HostVariant, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
+import {
+  type Host,
+  type HostVariant,
+  hostVariants,
+  loadPackage,
+  loadWorld,
+  startHost,
+} from '../helpers/hosts.js';
 import { notification } from '../helpers/rpc.js';
 import {
   callRequest,
@@ -86,8 +93,7 @@ describe.each(variants)('streamed tools/call replies on $name', (variant) => {
   }
 
   beforeAll(async () => {
-    const pkg = await loadPackage(variant.major);
-    world = await createStreamingWorld(pkg.memoryServerStore());
+    world = (await loadWorld(variant, createStreamingWorld)).world;
     host = await hostWith({ heartbeatMs: 100 });
     quiet = await hostWith({ heartbeatMs: 0 });
     patient = await hostWith({});
