@@ -22,14 +22,14 @@ import {
   ResourceLinkSchema,
   TextContentSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AppEvent, AppFile } from '../../src/index.js';
 import { PACKAGE_VERSION, SUPPORTED_VERSIONS } from '../../src/versions.js';
-import { createFileWorld, type FileWorld } from '../helpers/apps.js';
+import { createFileWorld } from '../helpers/apps.js';
 import { worldOnCore } from '../helpers/core.js';
 import { FILE_OUTPUT_SCHEMA } from '../helpers/file-schemas.js';
-import { type Host, hostVariants, startWorldHost } from '../helpers/hosts.js';
+import { hostVariants, worldHostFor } from '../helpers/hosts.js';
 import { jsonSchemaValidator } from '../helpers/json-schema.js';
 import { expectRpcReply, rpcResult } from '../helpers/rpc.js';
 import {
@@ -370,18 +370,13 @@ describe('results that cannot carry their files', () => {
 });
 
 describe('the official clients show image and resource-link results', () => {
-  let world: FileWorld;
-  let host: Host;
+  const suite = worldHostFor(hostVariants[0]!, createFileWorld);
 
-  beforeAll(async () => {
-    ({ world, host } = await startWorldHost(hostVariants[0]!, createFileWorld));
-    world.respond = () => ({ outputs: REPORT_OUTPUTS });
-  });
-  afterAll(async () => {
-    await host?.close();
+  beforeAll(() => {
+    suite.world.respond = () => ({ outputs: REPORT_OUTPUTS });
   });
 
-  const url = () => new URL(host.path(world.codes.reportMaker), host.url);
+  const url = () => new URL(suite.host.path(suite.world.codes.reportMaker), suite.host.url);
 
   it('the v1 SDK client (2025-11-25): blocks and structuredContent, checked by the client itself', async () => {
     const client = new Client({ name: 'files-client', version: '1.0.0' });

@@ -5,7 +5,7 @@
  * "no such table".
  */
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AppRunError,
   ConfigurationError,
@@ -24,9 +24,9 @@ import {
   rollback,
   ServerExistsError,
 } from '../../src/index.js';
-import { createWorld, type World } from '../helpers/apps.js';
+import { createWorld } from '../helpers/apps.js';
 import { databaseFor, databases, describeEach } from '../helpers/databases.js';
-import { type Host, type HostVariant, hostVariants, serveApp, startWorldHost } from '../helpers/hosts.js';
+import { type HostVariant, hostVariants, serveApp, worldHostFor } from '../helpers/hosts.js';
 import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const required = (): McpServerOptions => ({
@@ -67,24 +67,16 @@ describe('stable error codes', () => {
 
   describe('an error with the AppRunError code from another copy of the package', () => {
     const variant = hostVariants[0] as HostVariant;
-    let world: World;
-    let host: Host;
-
-    beforeAll(async () => {
-      ({ world, host } = await startWorldHost(variant, createWorld, {
-        // What the CommonJS build's AppRunError looks like to the ES module build: another class.
-        runApp: () => {
-          throw Object.assign(new Error('the other build says no'), { code: 'app_run_error' });
-        },
-      }));
-    });
-    afterAll(async () => {
-      await host?.close();
+    const suite = worldHostFor(variant, createWorld, {
+      // What the CommonJS build's AppRunError looks like to the ES module build: another class.
+      runApp: () => {
+        throw Object.assign(new Error('the other build says no'), { code: 'app_run_error' });
+      },
     });
 
     it('is read by the client as an AppRunError', async () => {
-      const reply = await host.post(
-        world.codes.faqBot,
+      const reply = await suite.host.post(
+        suite.world.codes.faqBot,
         request(1, 'tools/call', { name: 'FAQ_Bot', arguments: { query: 'hi' } }),
         { 'mcp-protocol-version': '2025-06-18' },
       );
@@ -93,7 +85,7 @@ describe('stable error codes', () => {
         200,
         rpcResult(1, { content: [{ type: 'text', text: 'the other build says no' }], isError: true }),
       );
-      expect(world.reports).toEqual([]);
+      expect(suite.world.reports).toEqual([]);
     });
   });
 });

@@ -12,7 +12,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import express5, { type NextFunction, type Request, type Response } from 'express';
 import express4 from 'express4';
-import { vi } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import type * as Package from '../../src/index.js';
 import type { McpServerOptions } from '../../src/index.js';
 
@@ -238,6 +238,25 @@ export async function startWorldHost<W extends Pick<import('./apps.js').World, '
   const { pkg, world } = await loadWorld(variant, createWorld);
   const host = await startHost(variant, pkg, world.options(overrides));
   return { pkg, world, host };
+}
+
+/**
+ * `startWorldHost` for the `describe` it is called in: started before its tests, closed after
+ * them. Read `world` and `host` from the tests.
+ */
+export function worldHostFor<W extends Pick<import('./apps.js').World, 'options'>>(
+  variant: HostVariant,
+  createWorld: (store: Package.ServerStore) => Promise<W>,
+  overrides?: Partial<McpServerOptions>,
+): { world: W; host: Host } {
+  const suite = {} as { world: W; host: Host };
+  beforeAll(async () => {
+    Object.assign(suite, await startWorldHost(variant, createWorld, overrides));
+  });
+  afterAll(async () => {
+    await suite.host?.close();
+  });
+  return suite;
 }
 
 /** The package as the variant's host loads it, and a world of servers in a memory store of it. */

@@ -4,12 +4,12 @@
  * lists may hold, still work: an origin counts as its host, and a port, when one is named, allows
  * that port only. Anything else is refused when the router is made.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allowedHostname } from '../../src/endpoint/allowed-hosts.js';
 import { ConfigurationError, type McpServerOptions, mcpServer } from '../../src/index.js';
-import { createWorld, type World } from '../helpers/apps.js';
+import { createWorld } from '../helpers/apps.js';
 import { itMaps } from '../helpers/common.js';
-import { type Host, type HostVariant, hostVariants, startWorldHost } from '../helpers/hosts.js';
+import { type HostVariant, hostVariants, worldHostFor } from '../helpers/hosts.js';
 import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 describe('an allowedHosts entry is the Host value it allows', () => {
@@ -56,20 +56,12 @@ describe('an allowedHosts entry is the Host value it allows', () => {
 
 describe('a loopback listener behind a reverse proxy, its allowedHosts in every form', () => {
   const variant = hostVariants[0] as HostVariant;
-  let world: World;
-  let host: Host;
-
-  beforeAll(async () => {
-    ({ world, host } = await startWorldHost(variant, createWorld, {
-      allowedHosts: ['mcp.example.com', 'https://API.example.org', 'proxy.example.net:8443'],
-    }));
-  });
-  afterAll(async () => {
-    await host?.close();
+  const suite = worldHostFor(variant, createWorld, {
+    allowedHosts: ['mcp.example.com', 'https://API.example.org', 'proxy.example.net:8443'],
   });
 
   const ping = (hostHeader: string) =>
-    host.post(world.codes.textStats, request('p', 'ping'), { host: hostHeader });
+    suite.host.post(suite.world.codes.textStats, request('p', 'ping'), { host: hostHeader });
 
   it.each([
     'mcp.example.com',

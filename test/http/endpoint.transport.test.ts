@@ -26,7 +26,7 @@ import {
   type Reply,
   serveApp,
   startHost,
-  startWorldHost,
+  worldHostFor,
 } from '../helpers/hosts.js';
 import { expectRpcReply, pingOfSize, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
@@ -42,26 +42,18 @@ function expectHostErrorPage(reply: Reply): void {
 }
 
 describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
-  let world: World;
-  let host: Host;
-
-  beforeAll(async () => {
-    ({ world, host } = await startWorldHost(variant, createWorld, { maxBodyBytes: MAX_BODY_BYTES }));
-  });
-  afterAll(async () => {
-    await host?.close();
-  });
+  const suite = worldHostFor(variant, createWorld, { maxBodyBytes: MAX_BODY_BYTES });
 
   const ping = (headers: Record<string, string | undefined> = {}, id: string | number = 1) =>
-    host.post(world.codes.textStats, request(id, 'ping'), headers);
+    suite.host.post(suite.world.codes.textStats, request(id, 'ping'), headers);
 
   describe('row 1: only POST is served', () => {
     it.each(['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'])(
       '%s answers 405 with Allow: POST and a JSON-RPC error',
       async (method) => {
-        const reply = await host.send({
+        const reply = await suite.host.send({
           method,
-          path: host.path(world.codes.textStats),
+          path: suite.host.path(suite.world.codes.textStats),
           headers: { accept: 'text/event-stream', 'content-type': undefined },
         });
         expectRpcReply(reply, 405, rpcError(null, -32600, `Method not allowed: ${method}; use POST`));
@@ -70,7 +62,10 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
     );
 
     it('HEAD answers 405 with Allow: POST and no body', async () => {
-      const reply = await host.send({ method: 'HEAD', path: host.path(world.codes.textStats) });
+      const reply = await suite.host.send({
+        method: 'HEAD',
+        path: suite.host.path(suite.world.codes.textStats),
+      });
       expect({
         status: reply.status,
         allow: reply.headers.allow,
@@ -80,8 +75,8 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
     });
 
     it('a code with a malformed percent-escape answers 404 with a JSON-RPC error, not the host error page', async () => {
-      const reply = await host.send({
-        path: host.path('%ZZnotacode'),
+      const reply = await suite.host.send({
+        path: suite.host.path('%ZZnotacode'),
         body: request(1, 'ping'),
         headers: { 'mcp-protocol-version': '2025-11-25' },
       });
@@ -89,9 +84,9 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
     });
 
     it('a GET for an unknown server code is still 405, not the host 404 page', async () => {
-      const reply = await host.send({
+      const reply = await suite.host.send({
         method: 'GET',
-        path: host.path('nope'),
+        path: suite.host.path('nope'),
         headers: { 'content-type': undefined },
       });
       expectRpcReply(reply, 405, rpcError(null, -32600, 'Method not allowed: GET; use POST'));
@@ -173,19 +168,19 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
 
     it('a body of exactly maxBodyBytes is served', async () => {
       const body = pingOfSize(MAX_BODY_BYTES);
-      expectRpcReply(await host.post(world.codes.textStats, body), 200, rpcResult(1, {}));
+      expectRpcReply(await suite.host.post(suite.world.codes.textStats, body), 200, rpcResult(1, {}));
     });
 
     it('a body one byte over maxBodyBytes with a Content-Length answers 413 and closes the connection', async () => {
-      const reply = await host.post(world.codes.textStats, pingOfSize(MAX_BODY_BYTES + 1));
+      const reply = await suite.host.post(suite.world.codes.textStats, pingOfSize(MAX_BODY_BYTES + 1));
       expectRpcReply(reply, 413, tooLarge(MAX_BODY_BYTES));
       expect(reply.headers.connection).toBe('close');
     });
 
     it('a chunked body of exactly maxBodyBytes is served', async () => {
       const body = pingOfSize(MAX_BODY_BYTES);
-      const reply = await host.send({
-        path: host.path(world.codes.textStats),
+      const reply = await suite.host.send({
+        path: suite.host.path(suite.world.codes.textStats),
         chunks: [body.slice(0, 100), body.slice(100)],
       });
       expectRpcReply(reply, 200, rpcResult(1, {}));
@@ -194,8 +189,8 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
     if (!variant.globalJson) {
       it('a chunked body one byte over maxBodyBytes, without Content-Length, answers 413', async () => {
         const body = pingOfSize(MAX_BODY_BYTES + 1);
-        const reply = await host.send({
-          path: host.path(world.codes.textStats),
+        const reply = await suite.host.send({
+          path: suite.host.path(suite.world.codes.textStats),
           chunks: [body.slice(0, 600), body.slice(600)],
         });
         expectRpcReply(reply, 413, tooLarge(MAX_BODY_BYTES));
@@ -205,8 +200,8 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
       // The host's parser read the chunked body before the router ran; only its own limit measured it.
       it('a chunked body over maxBodyBytes but within the host parser limit is served', async () => {
         const body = pingOfSize(MAX_BODY_BYTES + 1);
-        const reply = await host.send({
-          path: host.path(world.codes.textStats),
+        const reply = await suite.host.send({
+          path: suite.host.path(suite.world.codes.textStats),
           chunks: [body.slice(0, 600), body.slice(600)],
         });
         expectRpcReply(reply, 200, rpcResult(1, {}));
@@ -214,8 +209,8 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
 
       it("a body over the host parser's own limit is refused by the parser, through the host's error handler", async () => {
         const body = pingOfSize(100 * 1024 + 1); // express.json() default limit: 100 kB
-        const reply = await host.send({
-          path: host.path(world.codes.textStats),
+        const reply = await suite.host.send({
+          path: suite.host.path(suite.world.codes.textStats),
           chunks: [body.slice(0, 50_000), body.slice(50_000)],
         });
         expectHostErrorPage(reply);
@@ -227,11 +222,18 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
     const parseError = (message: string) => rpcError(null, -32700, `Parse error: ${message}`);
 
     it('an empty body answers 400 with -32700 and id null', async () => {
-      expectRpcReply(await host.post(world.codes.textStats, ''), 400, parseError('the body is empty'));
+      expectRpcReply(
+        await suite.host.post(suite.world.codes.textStats, ''),
+        400,
+        parseError('the body is empty'),
+      );
     });
 
     it('a body that starts with a UTF-8 byte order mark is read as JSON', async () => {
-      const reply = await host.post(world.codes.textStats, `\uFEFF${JSON.stringify(request(7, 'ping'))}`);
+      const reply = await suite.host.post(
+        suite.world.codes.textStats,
+        `\uFEFF${JSON.stringify(request(7, 'ping'))}`,
+      );
       expectRpcReply(reply, 200, rpcResult(7, {}));
     });
 
@@ -243,28 +245,38 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
 
     if (!variant.globalJson) {
       it.each(notJson)('%s answers 400 with -32700 and id null', async (_label, body) => {
-        const reply = await host.post(world.codes.textStats, body);
+        const reply = await suite.host.post(suite.world.codes.textStats, body);
         expectRpcReply(reply, 400, parseError('the body is not valid JSON'));
       });
 
       it('only whitespace answers 400 with -32700', async () => {
-        expectRpcReply(await host.post(world.codes.textStats, ' \n '), 400, parseError('the body is empty'));
+        expectRpcReply(
+          await suite.host.post(suite.world.codes.textStats, ' \n '),
+          400,
+          parseError('the body is empty'),
+        );
       });
 
       it('an empty chunked body answers 400 with -32700', async () => {
-        const reply = await host.send({ path: host.path(world.codes.textStats), chunks: [''] });
+        const reply = await suite.host.send({
+          path: suite.host.path(suite.world.codes.textStats),
+          chunks: [''],
+        });
         expectRpcReply(reply, 400, parseError('the body is empty'));
       });
     } else {
       it.each([...notJson, ['only whitespace', ' \n ']])(
         "%s is refused by the host's own parser, through the host's error handler",
         async (_label, body) => {
-          expectHostErrorPage(await host.post(world.codes.textStats, body));
+          expectHostErrorPage(await suite.host.post(suite.world.codes.textStats, body));
         },
       );
 
       it('an empty chunked body arrives from the parser as {} and is an invalid request', async () => {
-        const reply = await host.send({ path: host.path(world.codes.textStats), chunks: [''] });
+        const reply = await suite.host.send({
+          path: suite.host.path(suite.world.codes.textStats),
+          chunks: [''],
+        });
         expectRpcReply(
           reply,
           400,
@@ -295,7 +307,7 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
     ];
     if (!variant.globalJson) {
       it.each(scalars)('a JSON body that is %s answers 400 -32600 with id null', async (_label, body) => {
-        const reply = await host.post(world.codes.textStats, body);
+        const reply = await suite.host.post(suite.world.codes.textStats, body);
         expectRpcReply(
           reply,
           400,
@@ -308,15 +320,15 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
       it.each(scalars)(
         "a JSON body that is %s is refused by the host's strict parser, through the host's error handler",
         async (_label, body) => {
-          expectHostErrorPage(await host.post(world.codes.textStats, body));
+          expectHostErrorPage(await suite.host.post(suite.world.codes.textStats, body));
         },
       );
     }
   });
 
   it('the router also serves a trailing slash and leaves other paths to the host', async () => {
-    const reply = await host.send({
-      path: `${host.path(world.codes.textStats)}/extra`,
+    const reply = await suite.host.send({
+      path: `${suite.host.path(suite.world.codes.textStats)}/extra`,
       body: request(1, 'ping'),
     });
     expect({ status: reply.status, contentType: reply.headers['content-type'] }).toEqual({
@@ -327,11 +339,15 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
 
   it('a router mounted under a path answers there, and only there', async () => {
     const pkg = await loadPackage(variant.major);
-    const mounted = await startHost(variant, pkg, world.options(), { mountPath: '/api/v1' });
+    const mounted = await startHost(variant, pkg, suite.world.options(), { mountPath: '/api/v1' });
     try {
-      expectRpcReply(await mounted.post(world.codes.textStats, request(1, 'ping')), 200, rpcResult(1, {}));
+      expectRpcReply(
+        await mounted.post(suite.world.codes.textStats, request(1, 'ping')),
+        200,
+        rpcResult(1, {}),
+      );
       const root = await mounted.send({
-        path: `/mcp/server/${world.codes.textStats}/mcp`,
+        path: `/mcp/server/${suite.world.codes.textStats}/mcp`,
         body: request(1, 'ping'),
       });
       expect({ status: root.status, text: root.text }).toEqual({ status: 404, text: HOST_NOT_FOUND_PAGE });
@@ -341,7 +357,7 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
   });
 
   it('other paths of the host are left to the host', async () => {
-    const reply = await host.send({ path: '/mcp/server', body: request(1, 'ping') });
+    const reply = await suite.host.send({ path: '/mcp/server', body: request(1, 'ping') });
     expect({ status: reply.status, text: reply.text }).toEqual({ status: 404, text: HOST_NOT_FOUND_PAGE });
   });
 });

@@ -5,9 +5,9 @@
  * the default body limit on a real host.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFileWorld, type FileWorld } from '../helpers/apps.js';
-import { type Host, hostVariants, startWorldHost } from '../helpers/hosts.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createFileWorld } from '../helpers/apps.js';
+import { hostVariants, worldHostFor } from '../helpers/hosts.js';
 import { expectRpcReply, rpcError, rpcResult } from '../helpers/rpc.js';
 import { callTool, receiptReaderCore } from '../helpers/sample-files.js';
 
@@ -131,14 +131,10 @@ describe('file inputs, normalised', () => {
 });
 
 describe('the default body limit', () => {
-  let world: FileWorld;
-  let host: Host;
-  beforeAll(async () => {
-    ({ world, host } = await startWorldHost(hostVariants[0]!, createFileWorld));
-    world.respond = () => ({ outputs: { ok: true } });
-  });
-  afterAll(async () => {
-    await host?.close();
+  const suite = worldHostFor(hostVariants[0]!, createFileWorld);
+
+  beforeAll(() => {
+    suite.world.respond = () => ({ outputs: { ok: true } });
   });
 
   it('fits the documented largest data: file, 3 MiB, with a long media type and file name', async () => {
@@ -150,7 +146,9 @@ describe('the default body limit', () => {
       mime_type: mimeType,
     };
 
-    const reply = await callTool(host, world.codes.receiptReader, '2025-11-25', TOOL, { receipt });
+    const reply = await callTool(suite.host, suite.world.codes.receiptReader, '2025-11-25', TOOL, {
+      receipt,
+    });
 
     expectRpcReply(
       reply,
@@ -161,7 +159,7 @@ describe('the default body limit', () => {
         isError: false,
       }),
     );
-    expect(world.runs.map((run) => (run.inputs.receipt as { url: string }).url.length)).toEqual([
+    expect(suite.world.runs.map((run) => (run.inputs.receipt as { url: string }).url.length)).toEqual([
       receipt.url.length,
     ]);
   });

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextp
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_VERSION, SUPPORTED_VERSIONS } from '../../src/versions.js';
 import { createWorld, DESCRIPTIONS, type World } from '../helpers/apps.js';
-import { type Host, type HostVariant, hostVariants, startWorldHost } from '../helpers/hosts.js';
+import { type Host, type HostVariant, hostVariants, startWorldHost, worldHostFor } from '../helpers/hosts.js';
 
 const MODERN = '2026-07-28';
 const SERVER_INFO = { name: 'express-app-mcp', version: PACKAGE_VERSION };
@@ -278,15 +278,7 @@ describe('the official v2 client on protocol 2026-07-28', () => {
 });
 
 describe.each(hostVariants)('client disconnect cancels the run on $name', (variant) => {
-  let world: World;
-  let host: Host;
-
-  beforeAll(async () => {
-    ({ world, host } = await startWorldHost(variant, createWorld));
-  });
-  afterAll(async () => {
-    await host?.close();
-  });
+  const suite = worldHostFor(variant, createWorld);
 
   const fired = (signal: AbortSignal) =>
     new Promise<void>((resolve) => {
@@ -296,7 +288,7 @@ describe.each(hostVariants)('client disconnect cancels the run on $name', (varia
 
   it('aborting the HTTP request of a modern tools/call fires the run’s AbortSignal', async () => {
     const disconnect = new AbortController();
-    const call = fetch(new URL(host.path(world.codes.slow), host.url), {
+    const call = fetch(new URL(suite.host.path(suite.world.codes.slow), suite.host.url), {
       method: 'POST',
       signal: disconnect.signal,
       headers: {
@@ -320,7 +312,7 @@ describe.each(hostVariants)('client disconnect cancels the run on $name', (varia
         },
       }),
     });
-    const slow = await world.nextSlowRun();
+    const slow = await suite.world.nextSlowRun();
     expect(slow.run.signal.aborted).toBe(false);
 
     disconnect.abort();
@@ -329,15 +321,17 @@ describe.each(hostVariants)('client disconnect cancels the run on $name', (varia
     await fired(slow.run.signal);
     expect(slow.run.signal.aborted).toBe(true);
     expect(slow.run.protocolVersion).toBe(MODERN);
-    expect(world.reports).toEqual([]);
+    expect(suite.world.reports).toEqual([]);
   });
 
   it('a v2 client that abandons a call fires the run’s AbortSignal', async () => {
     const client = new Client(CLIENT_INFO, { versionNegotiation: { mode: { pin: MODERN } } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(host.path(world.codes.slow), host.url)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(suite.host.path(suite.world.codes.slow), suite.host.url)),
+    );
     const abandon = new AbortController();
     const call = client.callTool({ name: 'Slow', arguments: {} }, { signal: abandon.signal });
-    const slow = await world.nextSlowRun();
+    const slow = await suite.world.nextSlowRun();
 
     abandon.abort();
 
@@ -349,9 +343,11 @@ describe.each(hostVariants)('client disconnect cancels the run on $name', (varia
 
   it('a run that finishes before the client goes away is not aborted', async () => {
     const client = new Client(CLIENT_INFO, { versionNegotiation: { mode: { pin: MODERN } } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(host.path(world.codes.slow), host.url)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(suite.host.path(suite.world.codes.slow), suite.host.url)),
+    );
     const call = client.callTool({ name: 'Slow', arguments: {} });
-    const slow = await world.nextSlowRun();
+    const slow = await suite.world.nextSlowRun();
 
     slow.release('done');
 

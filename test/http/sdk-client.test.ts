@@ -10,9 +10,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorld, DESCRIPTIONS, TEXT_STATS_TOOL, UNKNOWN_CODE, type World } from '../helpers/apps.js';
-import { type Host, hostVariants, startWorldHost } from '../helpers/hosts.js';
+import { describe, expect, it } from 'vitest';
+import { createWorld, DESCRIPTIONS, TEXT_STATS_TOOL, UNKNOWN_CODE } from '../helpers/apps.js';
+import { hostVariants, worldHostFor } from '../helpers/hosts.js';
 import { SERVER_CAPABILITIES } from '../helpers/rpc.js';
 
 const { version: PACKAGE_VERSION } = JSON.parse(
@@ -33,25 +33,17 @@ class RecordingValidator extends AjvJsonSchemaValidator {
 }
 
 describe.each(hostVariants)('the official MCP SDK client on $name', (variant) => {
-  let world: World;
-  let host: Host;
-
-  beforeAll(async () => {
-    ({ world, host } = await startWorldHost(variant, createWorld));
-  });
-  afterAll(async () => {
-    await host?.close();
-  });
+  const suite = worldHostFor(variant, createWorld);
 
   const connect = async (code: string, validator = new RecordingValidator()) => {
     const client = new Client({ name: 'sdk-e2e', version: '3.2.1' }, { jsonSchemaValidator: validator });
-    const transport = new StreamableHTTPClientTransport(new URL(`${host.url}${host.path(code)}`));
+    const transport = new StreamableHTTPClientTransport(new URL(`${suite.host.url}${suite.host.path(code)}`));
     await client.connect(transport);
     return { client, transport, validator };
   };
 
   it('connects, negotiating the latest version, 2025-11-25', async () => {
-    const { client, transport } = await connect(world.codes.textStats);
+    const { client, transport } = await connect(suite.world.codes.textStats);
     try {
       expect(LATEST_PROTOCOL_VERSION).toBe('2025-11-25');
       expect(transport.protocolVersion).toBe('2025-11-25');
@@ -65,7 +57,7 @@ describe.each(hostVariants)('the official MCP SDK client on $name', (variant) =>
   });
 
   it('lists the one tool, calls it with output-schema validation, and pings', async () => {
-    const { client, validator } = await connect(world.codes.textStats);
+    const { client, validator } = await connect(suite.world.codes.textStats);
     try {
       expect(await client.listTools()).toEqual({ tools: [TEXT_STATS_TOOL.withIcons] });
 
@@ -82,7 +74,7 @@ describe.each(hostVariants)('the official MCP SDK client on $name', (variant) =>
       expect(validator.checked).toEqual([
         { schema: TEXT_STATS_TOOL.withIcons.outputSchema, input: outputs, valid: true },
       ]);
-      const run = world.runs.at(-1);
+      const run = suite.world.runs.at(-1);
       expect({ inputs: run?.inputs, version: run?.protocolVersion, user: run?.endUser.name }).toEqual({
         inputs: { text: 'to be or not be', top_n: 2 },
         version: '2025-11-25',
@@ -96,7 +88,7 @@ describe.each(hostVariants)('the official MCP SDK client on $name', (variant) =>
   });
 
   it('arguments that fail the form come back as a tool error the model can read', async () => {
-    const { client } = await connect(world.codes.textStats);
+    const { client } = await connect(suite.world.codes.textStats);
     try {
       await client.listTools();
       const result = await client.callTool({ name: 'Text_Stats', arguments: { top_n: 'lots' } });
@@ -115,7 +107,7 @@ describe.each(hostVariants)('the official MCP SDK client on $name', (variant) =>
   });
 
   it('a chat app answers through the client too', async () => {
-    const { client } = await connect(world.codes.faqBot);
+    const { client } = await connect(suite.world.codes.faqBot);
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(['FAQ_Bot']);
@@ -132,7 +124,9 @@ describe.each(hostVariants)('the official MCP SDK client on $name', (variant) =>
 
   it('an unknown server code fails to connect with the 404 and its JSON-RPC error', async () => {
     const client = new Client({ name: 'sdk-e2e', version: '3.2.1' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${host.url}${host.path(UNKNOWN_CODE)}`));
+    const transport = new StreamableHTTPClientTransport(
+      new URL(`${suite.host.url}${suite.host.path(UNKNOWN_CODE)}`),
+    );
     await expect(client.connect(transport)).rejects.toThrow(/MCP server not found/);
     await client.close();
   });
