@@ -21,6 +21,7 @@ import {
   createHost,
   expectError,
   expectJson,
+  expectNotFound,
   expectUnauthenticated,
   HOST_404,
   TENANT_A,
@@ -126,7 +127,7 @@ describe('the console page', () => {
       'page/..%2Frouter.ts',
       'page/%2E%2E%2Findex.html',
     ]) {
-      expectError(await request(host()).get(`/console/api/${path}`), 404, 'not_found', 'not found');
+      expectNotFound(await request(host()).get(`/console/api/${path}`), 'not found');
     }
   });
 

@@ -12,6 +12,7 @@ import {
   expectJson,
   expectMcpRefuses,
   expectMcpServes,
+  expectNotFound,
   expectUnauthenticated,
   HOST_404,
   TENANT_A,
@@ -132,30 +133,11 @@ describeEach(databases)('the console API: editing, rotating and unpublishing on 
     it("another tenant's server answers 404 and is never edited", async () => {
       const { app, server } = await c.published();
       const ownApp = c.apps.add(TENANT_B);
-      expectError(
-        await c.otherTenant.update(ownApp.id, {
-          id: server.id,
-          description: 'Hijacked',
-          parameters: {},
-          status: 'inactive',
-        }),
-        404,
-        'not_found',
-        'MCP server not found',
-      );
+      const hijacking = { id: server.id, description: 'Hijacked', parameters: {}, status: 'inactive' };
+      expectNotFound(await c.otherTenant.update(ownApp.id, hijacking), 'MCP server not found');
       // The same app id registered in both tenants must not open the door either.
       c.apps.add(TENANT_B, { id: app.id });
-      expectError(
-        await c.otherTenant.update(app.id, {
-          id: server.id,
-          description: 'Hijacked',
-          parameters: {},
-          status: 'inactive',
-        }),
-        404,
-        'not_found',
-        'MCP server not found',
-      );
+      expectNotFound(await c.otherTenant.update(app.id, hijacking), 'MCP server not found');
       expect((await c.editor.get(app.id)).body).toEqual(server);
       await expectMcpServes(c.host.app, server.server_code);
     });
@@ -163,14 +145,12 @@ describeEach(databases)('the console API: editing, rotating and unpublishing on 
     it("another app's server of the same tenant answers 404 and is never edited", async () => {
       const first = await c.published();
       const second = await c.published();
-      expectError(
+      expectNotFound(
         await c.editor.update(second.app.id, {
           id: first.server.id,
           description: 'Wrong app',
           parameters: {},
         }),
-        404,
-        'not_found',
         'MCP server not found',
       );
       expect((await c.editor.get(first.app.id)).body).toEqual(first.server);
@@ -178,10 +158,8 @@ describeEach(databases)('the console API: editing, rotating and unpublishing on 
 
     it('an unknown server id answers 404', async () => {
       const { app } = await c.published();
-      expectError(
+      expectNotFound(
         await c.editor.update(app.id, { id: randomUUID(), parameters: {} }),
-        404,
-        'not_found',
         'MCP server not found',
       );
     });
@@ -189,12 +167,7 @@ describeEach(databases)('the console API: editing, rotating and unpublishing on 
     it('an app the host no longer knows answers 404', async () => {
       const { app, server } = await c.published();
       c.apps.remove(TENANT_A, app.id);
-      expectError(
-        await c.editor.update(app.id, { id: server.id, parameters: {} }),
-        404,
-        'not_found',
-        'app not found',
-      );
+      expectNotFound(await c.editor.update(app.id, { id: server.id, parameters: {} }), 'app not found');
     });
 
     it('a read-only caller gets 403 and nothing changes', async () => {
@@ -230,19 +203,19 @@ describeEach(databases)('the console API: editing, rotating and unpublishing on 
     it("another tenant's server answers 404 and keeps its code", async () => {
       const { app, server } = await c.published();
       c.apps.add(TENANT_B, { id: app.id });
-      expectError(await c.otherTenant.refresh(server.id, method), 404, 'not_found', 'MCP server not found');
+      expectNotFound(await c.otherTenant.refresh(server.id, method), 'MCP server not found');
       expect((await c.editor.get(app.id)).body).toEqual(server);
       await expectMcpServes(c.host.app, server.server_code);
     });
 
     it('an unknown server id answers 404', async () => {
-      expectError(await c.editor.refresh(randomUUID(), method), 404, 'not_found', 'MCP server not found');
+      expectNotFound(await c.editor.refresh(randomUUID(), method), 'MCP server not found');
     });
 
     it('a server whose app the host no longer knows answers 404', async () => {
       const { app, server } = await c.published();
       c.apps.remove(TENANT_A, app.id);
-      expectError(await c.editor.refresh(server.id, method), 404, 'not_found', 'app not found');
+      expectNotFound(await c.editor.refresh(server.id, method), 'app not found');
       expect((await c.store.getServerById(server.id))?.serverCode).toBe(server.server_code);
     });
 
@@ -276,18 +249,18 @@ describeEach(databases)('the console API: editing, rotating and unpublishing on 
 
     it('an app without a server answers 404', async () => {
       const app = c.apps.add(TENANT_A);
-      expectError(await c.editor.unpublish(app.id), 404, 'not_found', 'MCP server not found');
+      expectNotFound(await c.editor.unpublish(app.id), 'MCP server not found');
     });
 
     it('an app the host does not know answers 404', async () => {
-      expectError(await c.editor.unpublish(`app-${randomUUID()}`), 404, 'not_found', 'app not found');
+      expectNotFound(await c.editor.unpublish(`app-${randomUUID()}`), 'app not found');
     });
 
     it('another tenant cannot unpublish a server, even with the same app id', async () => {
       const { app, server } = await c.published();
-      expectError(await c.otherTenant.unpublish(app.id), 404, 'not_found', 'app not found');
+      expectNotFound(await c.otherTenant.unpublish(app.id), 'app not found');
       c.apps.add(TENANT_B, { id: app.id });
-      expectError(await c.otherTenant.unpublish(app.id), 404, 'not_found', 'MCP server not found');
+      expectNotFound(await c.otherTenant.unpublish(app.id), 'MCP server not found');
       expect((await c.editor.get(app.id)).body).toEqual(server);
     });
 

@@ -12,6 +12,7 @@ import {
   expectForbidden,
   expectJson,
   expectMcpServes,
+  expectNotFound,
   expectUnauthenticated,
   nowSeconds,
   TENANT_A,
@@ -47,12 +48,12 @@ describeEach(databases)('the console API: reading and publishing on $name', (kin
     });
 
     it('an app the host does not know answers 404', async () => {
-      expectError(await c.editor.get(`app-${randomUUID()}`), 404, 'not_found', 'app not found');
+      expectNotFound(await c.editor.get(`app-${randomUUID()}`), 'app not found');
     });
 
     it('an app of another tenant answers 404', async () => {
       const { app } = await c.published();
-      expectError(await c.otherTenant.get(app.id), 404, 'not_found', 'app not found');
+      expectNotFound(await c.otherTenant.get(app.id), 'app not found');
     });
 
     it('the same app id in another tenant shows that tenant its own server, or none', async () => {
@@ -177,13 +178,13 @@ describeEach(databases)('the console API: reading and publishing on $name', (kin
 
     it('an app the host does not know answers 404 and publishes nothing', async () => {
       const appId = `app-${randomUUID()}`;
-      expectError(await c.editor.publish(appId), 404, 'not_found', 'app not found');
+      expectNotFound(await c.editor.publish(appId), 'app not found');
       expect(await c.store.getServerByApp(TENANT_A, appId)).toBeNull();
     });
 
     it('an app of another tenant answers 404 and publishes nothing', async () => {
       const app = c.apps.add(TENANT_A);
-      expectError(await c.otherTenant.publish(app.id), 404, 'not_found', 'app not found');
+      expectNotFound(await c.otherTenant.publish(app.id), 'app not found');
       expect(await c.store.getServerByApp(TENANT_B, app.id)).toBeNull();
       expect(await c.store.getServerByApp(TENANT_A, app.id)).toBeNull();
     });

@@ -20,7 +20,7 @@ import {
   type ToolProviderConsoleErrorContext,
   type ToolProviderStore,
 } from '../../src/index.js';
-import { expectError, expectUnauthenticated } from '../helpers/console-host.js';
+import { expectError, expectNotFound, expectUnauthenticated } from '../helpers/console-host.js';
 import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import {
   answerOrAccept,
@@ -270,14 +270,9 @@ describeEach(databases)("mcpToolProviderConsole on '$name'", (kind) => {
     expect(listed.body.map((provider: { id: string }) => provider.id)).toContain(added.id);
     expect((await editor.get(added.id)).body).toEqual(added);
     expect((await as('editor-b').list()).body).toEqual([]);
-    expectError(await as('editor-b').get(added.id), 404, 'not_found', 'Tool provider not found');
-    expectError(await as('editor-b').remove(added.id), 404, 'not_found', 'Tool provider not found');
-    expectError(
-      await as('editor-b').call(added.id, 'weather', {}),
-      404,
-      'not_found',
-      'Tool provider not found',
-    );
+    expectNotFound(await as('editor-b').get(added.id), 'Tool provider not found');
+    expectNotFound(await as('editor-b').remove(added.id), 'Tool provider not found');
+    expectNotFound(await as('editor-b').call(added.id, 'weather', {}), 'Tool provider not found');
   });
 
   it('401 without access, 403 for a reader who writes; reading is allowed', async () => {
@@ -472,7 +467,7 @@ describeEach(databases)("mcpToolProviderConsole on '$name'", (kind) => {
     const reply = await editor.remove(added.id);
 
     expect({ status: reply.status, text: reply.text }).toEqual({ status: 204, text: '' });
-    expectError(await editor.get(added.id), 404, 'not_found', 'Tool provider not found');
+    expectNotFound(await editor.get(added.id), 'Tool provider not found');
   });
 
   it('unknown methods: 405 with Allow', async () => {

@@ -137,6 +137,10 @@ export function expectError(
   expect(reply.body).toEqual({ error: fields ? { code, message, fields } : { code, message } });
 }
 
+/** The console's answer about something (an app, an MCP server) that is not there for this caller. */
+export const expectNotFound = (reply: Reply, message: string): void =>
+  expectError(reply, 404, 'not_found', message);
+
 /** The console's refusal of a change asked by a read-only caller. */
 export const expectForbidden = (reply: Reply): void =>
   expectError(reply, 403, 'forbidden', 'You are not allowed to edit MCP servers');
