@@ -8,6 +8,7 @@ import type http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigurationError, connectMcpServer } from '../../src/index.js';
 import { type DemoHost, startDemoHost, textStats } from '../helpers/apps.js';
+import { expectEachCallItsFailure, htmlPageThenTruncated } from '../helpers/client-failures.js';
 import { SERVER_INFO } from '../helpers/demo-cases.js';
 import {
   abortDuringListing,
@@ -341,26 +342,9 @@ describe('protocol 2026-07-28 against hand-written servers', () => {
   });
 
   it('a failure belongs to its request: after an HTML error page, a truncated reply is called so', async () => {
-    let calls = 0;
-    server = await serve('tools/call', (res, id) =>
-      ++calls === 1
-        ? reply(503, 'text/html', '<h1>Service Unavailable</h1>')(res, '')
-        : reply(200, 'application/json', `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{`)(res, ''),
-    );
+    server = await serve('tools/call', htmlPageThenTruncated());
     const connection = await connectMcpServer(server.url, { protocol: MODERN, timeoutMs: 2000 });
-
-    const first = await failure(connection.callTool('echo'));
-    const second = await failure(connection.callTool('echo'));
-    await connection.close();
-
-    expect([first, second].map(({ kind, status, message }) => ({ kind, status, message }))).toEqual([
-      { kind: 'http', status: 503, message: `MCP server ${server.url}: answered HTTP 503 with an HTML page` },
-      {
-        kind: 'invalid-reply',
-        status: undefined,
-        message: `MCP server ${server.url}: answered tools/call with a body that is not JSON`,
-      },
-    ]);
+    await expectEachCallItsFailure(connection, server.url);
   });
 
   it('aborting a call while it lists the tools first rejects with the reason at once', async () => {

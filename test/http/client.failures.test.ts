@@ -8,6 +8,7 @@
 import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, connectMcpServer } from '../../src/index.js';
+import { expectEachCallItsFailure, htmlPageThenTruncated } from '../helpers/client-failures.js';
 import {
   abortDuringListing,
   answerOrAccept,
@@ -187,20 +188,13 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
   });
 
   it('a protocol version the client does not speak: an invalid reply that says so', async () => {
-    server = await startRawServer((message, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: message?.id,
-          result: {
-            protocolVersion: '1999-01-01',
-            capabilities: {},
-            serverInfo: { name: 'old', version: '0' },
-          },
-        }),
-      );
-    });
+    server = await startRawServer((message, res) =>
+      replyResult(res, message?.id, {
+        protocolVersion: '1999-01-01',
+        capabilities: {},
+        serverInfo: { name: 'old', version: '0' },
+      }),
+    );
 
     const error = await failure(connect(server.url, { timeoutMs: 2000 }));
 
@@ -302,34 +296,12 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
   });
 
   it('a failure belongs to its request: after an HTML error page, a truncated reply is called so', async () => {
-    let calls = 0;
+    const answer = htmlPageThenTruncated();
     server = await startRawServer((message, res) => {
-      if (message?.method === 'tools/call' && ++calls === 1) {
-        res.writeHead(503, { 'content-type': 'text/html' });
-        res.end(HTML_ERROR_PAGE);
-        return;
-      }
-      if (message?.method === 'tools/call') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[`);
-        return;
-      }
-      answerOrAccept(message, res);
+      if (message?.method === 'tools/call') answer(res, message.id);
+      else answerOrAccept(message, res);
     });
-    const connection = await connect(server.url, { timeoutMs: 2000 });
-
-    const first = await failure(connection.callTool('echo'));
-    const second = await failure(connection.callTool('echo'));
-    await connection.close();
-
-    expect([first, second].map(({ kind, status, message }) => ({ kind, status, message }))).toEqual([
-      { kind: 'http', status: 503, message: `MCP server ${server.url}: answered HTTP 503 with an HTML page` },
-      {
-        kind: 'invalid-reply',
-        status: undefined,
-        message: `MCP server ${server.url}: answered tools/call with a body that is not JSON`,
-      },
-    ]);
+    await expectEachCallItsFailure(await connect(server.url, { timeoutMs: 2000 }), server.url);
   });
 
   it.each([
@@ -390,6 +362,16 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
       });
       return connect(server.url, { timeoutMs: 2000, callTimeoutMs: 20_000 });
     };
+    /** The failure of a call of `echo` once the tools are listed: its kind and message, well before callTimeoutMs. */
+    const callFailure = async (connection: Awaited<ReturnType<typeof calling>>) => {
+      await connection.listTools();
+      const started = Date.now();
+      const error = await failure(connection.callTool('echo'));
+      const waited = Date.now() - started;
+      await connection.close();
+      expect(waited).toBeLessThan(10_000); // well before callTimeoutMs
+      return { kind: error.kind, message: error.message };
+    };
     /** The Last-Event-ID of each GET the server got. */
     const resumptions = () =>
       server?.requests.filter((request) => request.method === 'GET').map((r) => r.headers['last-event-id']);
@@ -427,19 +409,10 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
         'answered tools/call with JSON that is not its response',
       ],
     ])('%s', async (_name, answer, kind, reason) => {
-      const connection = await calling(answer);
-      await connection.listTools();
-      const started = Date.now();
-
-      const error = await failure(connection.callTool('echo'));
-      const waited = Date.now() - started;
-      await connection.close();
-
-      expect({ kind: error.kind, message: error.message }).toEqual({
+      expect(await callFailure(await calling(answer))).toEqual({
         kind,
         message: `MCP server ${server?.url}: ${reason}`,
       });
-      expect(waited).toBeLessThan(10_000); // well before callTimeoutMs
     });
 
     it('a stream that carried event ids is resumed first, and its response read', async () => {
@@ -479,18 +452,10 @@ describe.each(['2025', 'auto'] as const)('remote servers that fail (protocol %s)
           res.end('<h1>Not Found</h1>');
         },
       );
-      await connection.listTools();
-      const started = Date.now();
-
-      const error = await failure(connection.callTool('echo'));
-      const waited = Date.now() - started;
-      await connection.close();
-
-      expect({ kind: error.kind, message: error.message }).toEqual({
+      expect(await callFailure(connection)).toEqual({
         kind: 'closed',
         message: `MCP server ${server?.url}: closed the event stream during tools/call, and it could not be resumed`,
       });
-      expect(waited).toBeLessThan(10_000); // well before callTimeoutMs
       // As many resumptions as the SDK tries, each for the events after the last one.
       expect(resumptions()).toEqual(['call-1.0', 'call-1.0']);
     });
