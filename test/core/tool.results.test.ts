@@ -186,58 +186,41 @@ describe.each<AppMode>(['chat', 'advanced-chat', 'completion'])('%s results', (m
 describe('agent-chat answer assembly', () => {
   const agent = appOf('agent-chat');
   const answerOf = async (...events: unknown[]) => (await call(agent, () => stream(...events))).result;
+  /** The result of a run that answered `text`. */
+  const answered = (text: string) => success(text, { answer: text });
+  const thought = (text: string) => ({ event: 'agent_thought', thought: text });
+  const message = (text: string) => ({ event: 'message', answer: text });
+  const agentMessage = (text: string) => ({ event: 'agent_message', answer: text });
+  const replace = (text: string) => ({ event: 'message_replace', answer: text });
 
   it('message answers are concatenated', async () => {
-    expect(
-      await answerOf(
-        { event: 'agent_thought', thought: 'thinking' },
-        { event: 'message', answer: '4' },
-        { event: 'message', answer: '2' },
-      ),
-    ).toEqual(success('42', { answer: '42' }));
+    expect(await answerOf(thought('thinking'), message('4'), message('2'))).toEqual(answered('42'));
   });
 
   it('a message_replace replaces the answer so far, later messages append', async () => {
     expect(
-      await answerOf(
-        { event: 'message', answer: 'draft ' },
-        { event: 'message', answer: 'answer' },
-        { event: 'message_replace', answer: 'Final' },
-        { event: 'message', answer: ' answer' },
-      ),
-    ).toEqual(success('Final answer', { answer: 'Final answer' }));
+      await answerOf(message('draft '), message('answer'), replace('Final'), message(' answer')),
+    ).toEqual(answered('Final answer'));
   });
 
   it('without message events, agent_message answers are concatenated', async () => {
-    expect(
-      await answerOf(
-        { event: 'agent_thought', thought: 'ignored' },
-        { event: 'agent_message', answer: 'From ' },
-        { event: 'agent_message', answer: 'the agent' },
-      ),
-    ).toEqual(success('From the agent', { answer: 'From the agent' }));
+    expect(await answerOf(thought('ignored'), agentMessage('From '), agentMessage('the agent'))).toEqual(
+      answered('From the agent'),
+    );
   });
 
   it('message events win over agent_message events', async () => {
-    expect(
-      await answerOf(
-        { event: 'agent_message', answer: 'agent says' },
-        { event: 'message', answer: 'message says' },
-      ),
-    ).toEqual(success('message says', { answer: 'message says' }));
+    expect(await answerOf(agentMessage('agent says'), message('message says'))).toEqual(
+      answered('message says'),
+    );
   });
 
   it('without any message, the agent_thought thoughts are concatenated', async () => {
-    expect(
-      await answerOf(
-        { event: 'agent_thought', thought: 'First, ' },
-        { event: 'agent_thought', thought: 'then.' },
-      ),
-    ).toEqual(success('First, then.', { answer: 'First, then.' }));
+    expect(await answerOf(thought('First, '), thought('then.'))).toEqual(answered('First, then.'));
   });
 
   it('an empty stream answers ""', async () => {
-    expect(await answerOf()).toEqual(success('', { answer: '' }));
+    expect(await answerOf()).toEqual(answered(''));
   });
 
   it('an error event ends the run as an error result with its message and no structuredContent', async () => {

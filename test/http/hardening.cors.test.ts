@@ -46,6 +46,13 @@ const corsHeaders = (reply: Reply) =>
     Object.entries(reply.headers).filter(([name]) => name.startsWith('access-control-') || name === 'vary'),
   );
 
+/** The CORS headers of an answer (not a preflight) to a page of `origin`. */
+const servedTo = (origin: string) => ({
+  'access-control-allow-origin': origin,
+  'access-control-expose-headers': EXPOSE_HEADERS,
+  vary: 'Origin',
+});
+
 const originRefused = (origin: string) =>
   rpcError(
     null,
@@ -73,11 +80,7 @@ describe('CORS for allowedOrigins', () => {
   it('a request from an allowed origin is served with the CORS headers, the MCP ones exposed', async () => {
     const reply = await apps.host.post(apps.codes.a as string, request(1, 'ping'), { origin: ALLOWED });
     expectRpcReply(reply, 200, rpcResult(1, {}));
-    expect(corsHeaders(reply)).toEqual({
-      'access-control-allow-origin': ALLOWED,
-      'access-control-expose-headers': EXPOSE_HEADERS,
-      vary: 'Origin',
-    });
+    expect(corsHeaders(reply)).toEqual(servedTo(ALLOWED));
   });
 
   it('errors to an allowed origin carry the CORS headers too, so the page can read them', async () => {
@@ -140,11 +143,7 @@ describe("allowedOrigins: ['*']", () => {
   it('serves a page of any origin, with the CORS headers naming that origin', async () => {
     const reply = await any.host.post(any.codes.a as string, request(1, 'ping'), { origin: FOREIGN });
     expectRpcReply(reply, 200, rpcResult(1, {}));
-    expect(corsHeaders(reply)).toEqual({
-      'access-control-allow-origin': FOREIGN,
-      'access-control-expose-headers': EXPOSE_HEADERS,
-      vary: 'Origin',
-    });
+    expect(corsHeaders(reply)).toEqual(servedTo(FOREIGN));
   });
 });
 

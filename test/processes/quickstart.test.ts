@@ -124,34 +124,40 @@ interface ConsoleServerJson {
   [key: string]: unknown;
 }
 
-const SUMMARIZE_TOOL = {
-  name: 'Summarize',
+/** The `tools/list` entry of a quick start app: its name and title, its inputs, its outputs. */
+const quickStartTool = (
+  title: string,
+  description: string,
+  inputs: { properties: Record<string, unknown>; required: string[] },
+  outputSchema: Record<string, unknown>,
+) => ({
+  name: title.replace(/ /g, '_'),
   execution: { taskSupport: 'optional' },
-  title: 'Summarize',
-  description: 'Shortens a text to its first sentence.',
-  inputSchema: {
-    type: 'object',
-    properties: { text: { type: 'string', maxLength: 10000, description: 'Text' } },
-    required: ['text'],
-  },
-  outputSchema: { type: 'object' },
-};
+  title,
+  description,
+  inputSchema: { type: 'object', ...inputs },
+  outputSchema,
+});
 
-const HELP_DESK_TOOL = {
-  name: 'Help_Desk',
-  execution: { taskSupport: 'optional' },
-  title: 'Help Desk',
-  description: 'Answers questions about our product.',
-  inputSchema: {
-    type: 'object',
+const SUMMARIZE_TOOL = quickStartTool(
+  'Summarize',
+  'Shortens a text to its first sentence.',
+  { properties: { text: { type: 'string', maxLength: 10000, description: 'Text' } }, required: ['text'] },
+  { type: 'object' },
+);
+
+const HELP_DESK_TOOL = quickStartTool(
+  'Help Desk',
+  'Answers questions about our product.',
+  {
     properties: {
       query: { type: 'string', description: 'User Input/Question content' },
       tone: { type: 'string', enum: ['plain', 'friendly'], description: 'Tone', default: 'plain' },
     },
     required: ['query'],
   },
-  outputSchema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
-};
+  { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
+);
 
 const answer = (text: string) => ({
   content: [{ type: 'text', text }],
