@@ -13,7 +13,15 @@ import {
 } from '../helpers/apps.js';
 import { coreClient, worldOnCore } from '../helpers/core.js';
 import type { Reply } from '../helpers/hosts.js';
-import { expectAccepted, expectRpcReply, notification, request, rpcError } from '../helpers/rpc.js';
+import {
+  expectAccepted,
+  expectRpcError,
+  expectRpcReply,
+  invalidParams,
+  notification,
+  request,
+  rpcError,
+} from '../helpers/rpc.js';
 
 const SUPPORTED = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
 const INITIALIZE = {
@@ -62,22 +70,18 @@ describe('JSON-RPC requests', () => {
       const reply = await suite.core.post(suite.world.codes.textStats, request(id, 'tools/list'), {
         'mcp-protocol-version': version,
       });
-      expectRpcReply(
-        reply,
-        400,
-        rpcError(id, -32600, `Unsupported MCP-Protocol-Version: ${version}`, { supported: SUPPORTED }),
-      );
+      expectRpcError(reply, 400, id, -32600, `Unsupported MCP-Protocol-Version: ${version}`, {
+        supported: SUPPORTED,
+      });
     });
 
     it('is checked before the server code is looked up', async () => {
       const reply = await suite.core.post(UNKNOWN_CODE, request(3, 'ping'), {
         'mcp-protocol-version': 'bogus',
       });
-      expectRpcReply(
-        reply,
-        400,
-        rpcError(3, -32600, 'Unsupported MCP-Protocol-Version: bogus', { supported: SUPPORTED }),
-      );
+      expectRpcError(reply, 400, 3, -32600, 'Unsupported MCP-Protocol-Version: bogus', {
+        supported: SUPPORTED,
+      });
     });
   });
 
@@ -97,7 +101,7 @@ describe('JSON-RPC requests', () => {
     ])('%s answers %i with the request id echoed', async (_label, code, status, rpcCode, message) => {
       for (const id of ['req-1', 0]) {
         const reply = await suite.core.post(code(), request(id, 'tools/list'));
-        expectRpcReply(reply, status, rpcError(id, rpcCode, message));
+        expectRpcError(reply, status, id, rpcCode, message);
       }
     });
 
@@ -107,7 +111,7 @@ describe('JSON-RPC requests', () => {
       ['a server whose app is gone', () => suite.world.codes.appGone, 'app not found'],
     ])('a notification to %s answers 404 with id null', async (_label, code, message) => {
       const reply = await suite.core.post(code(), notification('notifications/initialized'));
-      expectRpcReply(reply, 404, rpcError(null, -32600, message));
+      expectRpcError(reply, 404, null, -32600, message);
     });
 
     it('initialize for an unavailable app answers 503', async () => {
@@ -115,15 +119,17 @@ describe('JSON-RPC requests', () => {
         suite.world.codes.unavailable,
         request(1, 'initialize', INITIALIZE),
       );
-      expectRpcReply(reply, 503, rpcError(1, -32603, 'app is unavailable'));
+      expectRpcError(reply, 503, 1, -32603, 'app is unavailable');
     });
 
     it('nothing runs for a server that cannot serve', async () => {
       const call = request(1, 'tools/call', { name: 'Under_Maintenance', arguments: {} });
-      expectRpcReply(
+      expectRpcError(
         await suite.core.post(suite.world.codes.unavailable, call),
         503,
-        rpcError(1, -32603, 'app is unavailable'),
+        1,
+        -32603,
+        'app is unavailable',
       );
       expect(suite.world.runs).toEqual([]);
     });
@@ -162,7 +168,7 @@ describe('JSON-RPC requests', () => {
       'no/such/method',
     ])('%s answers 200 with -32601', async (method) => {
       const reply = await suite.core.post(suite.world.codes.textStats, request('m', method, {}));
-      expectRpcReply(reply, 200, rpcError('m', -32601, `Method not found: ${method}`));
+      expectRpcError(reply, 200, 'm', -32601, `Method not found: ${method}`);
     });
   });
 
@@ -172,7 +178,7 @@ describe('JSON-RPC requests', () => {
         suite.world.codes.textStats,
         request(8, 'tools/call', { name: 'FAQ_Bot', arguments: {} }),
       );
-      expectRpcReply(reply, 200, rpcError(8, -32602, 'Unknown tool: FAQ_Bot'));
+      expectRpcError(reply, 200, 8, -32602, 'Unknown tool: FAQ_Bot');
       expect(suite.world.runs).toEqual([]);
     });
 
@@ -181,7 +187,7 @@ describe('JSON-RPC requests', () => {
         suite.world.codes.textStats,
         request(9, 'tools/call', { name: 'text_stats', arguments: {} }),
       );
-      expectRpcReply(reply, 200, rpcError(9, -32602, 'Unknown tool: text_stats'));
+      expectRpcError(reply, 200, 9, -32602, 'Unknown tool: text_stats');
     });
   });
 
@@ -191,13 +197,7 @@ describe('JSON-RPC requests', () => {
         suite.world.codes.textStats,
         request(10, 'tools/call', { arguments: {} }),
       );
-      expectRpcReply(
-        reply,
-        200,
-        rpcError(10, -32602, 'Invalid params for tools/call: name: name must be a string', {
-          issues: [{ path: 'name', message: 'name must be a string' }],
-        }),
-      );
+      expectRpcReply(reply, 200, invalidParams(10, 'tools/call', 'name', 'name must be a string'));
     });
 
     it('tools/call with arguments that are not an object answers -32602', async () => {
@@ -208,9 +208,7 @@ describe('JSON-RPC requests', () => {
       expectRpcReply(
         reply,
         200,
-        rpcError('a', -32602, 'Invalid params for tools/call: arguments: arguments must be an object', {
-          issues: [{ path: 'arguments', message: 'arguments must be an object' }],
-        }),
+        invalidParams('a', 'tools/call', 'arguments', 'arguments must be an object'),
       );
     });
 
@@ -222,21 +220,13 @@ describe('JSON-RPC requests', () => {
       expectRpcReply(
         reply,
         200,
-        rpcError(11, -32602, 'Invalid params for initialize: protocolVersion: protocolVersion is required', {
-          issues: [{ path: 'protocolVersion', message: 'protocolVersion is required' }],
-        }),
+        invalidParams(11, 'initialize', 'protocolVersion', 'protocolVersion is required'),
       );
     });
 
     it('tools/call without params at all answers -32602', async () => {
       const reply = await suite.core.post(suite.world.codes.textStats, request(12, 'tools/call'));
-      expectRpcReply(
-        reply,
-        200,
-        rpcError(12, -32602, 'Invalid params for tools/call: name: name must be a string', {
-          issues: [{ path: 'name', message: 'name must be a string' }],
-        }),
-      );
+      expectRpcReply(reply, 200, invalidParams(12, 'tools/call', 'name', 'name must be a string'));
     });
   });
 
@@ -249,7 +239,7 @@ describe('JSON-RPC requests', () => {
 
     it('a resolver that throws answers 500 -32603 "Internal error"; the hook gets the cause', async () => {
       const reply = await suite.core.post(RESOLVER_FAILS_CODE, request('r', 'tools/list'));
-      expectRpcReply(reply, 500, rpcError('r', -32603, 'Internal error'));
+      expectRpcError(reply, 500, 'r', -32603, 'Internal error');
       expect(suite.world.reports).toEqual([{ error: RESOLVER_FAILURE, context: { phase: 'resolve' } }]);
       expectNoCode(reply, RESOLVER_FAILS_CODE);
       expect(reply.text).not.toContain('database is down');
@@ -257,7 +247,7 @@ describe('JSON-RPC requests', () => {
 
     it('a resolver that throws on a notification answers 500 with id null', async () => {
       const reply = await suite.core.post(RESOLVER_FAILS_CODE, notification('notifications/initialized'));
-      expectRpcReply(reply, 500, rpcError(null, -32603, 'Internal error'));
+      expectRpcError(reply, 500, null, -32603, 'Internal error');
       expect(suite.world.reports).toEqual([{ error: RESOLVER_FAILURE, context: { phase: 'resolve' } }]);
     });
 
@@ -268,7 +258,7 @@ describe('JSON-RPC requests', () => {
       'a store that fails during %s answers 500 -32603; the hook gets the cause',
       async (_label, message) => {
         const reply = await suite.core.post(suite.world.codes.storeFails, message());
-        expectRpcReply(reply, 500, rpcError(5, -32603, 'Internal error'));
+        expectRpcError(reply, 500, 5, -32603, 'Internal error');
         expect(suite.world.reports).toEqual([
           {
             error: STORE_FAILURE,
@@ -290,7 +280,7 @@ describe('JSON-RPC requests', () => {
         }),
       );
       const reply = await throwing.post(RESOLVER_FAILS_CODE, request(6, 'tools/list'));
-      expectRpcReply(reply, 500, rpcError(6, -32603, 'Internal error'));
+      expectRpcError(reply, 500, 6, -32603, 'Internal error');
     });
   });
 });

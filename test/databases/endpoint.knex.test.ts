@@ -23,6 +23,7 @@ import {
   expectRpcError,
   expectRpcReply,
   expectRpcResult,
+  invalidParams,
   notification,
   request,
   rpcResult,
@@ -135,15 +136,10 @@ describeEach(databases)('the endpoint with the Knex store on $name', (kind) => {
       -32602,
       'Unknown tool: Other',
     );
-    expectRpcError(
+    expectRpcReply(
       await host.post(code, request(3, 'tools/call', {})),
       200,
-      3,
-      -32602,
-      'Invalid params for tools/call: name: name must be a string',
-      {
-        issues: [{ path: 'name', message: 'name must be a string' }],
-      },
+      invalidParams(3, 'tools/call', 'name', 'name must be a string'),
     );
   });
 

@@ -42,6 +42,12 @@ export const rpcError = (id: string | number | null, code: number, message: stri
   error: data === undefined ? { code, message } : { code, message, data },
 });
 
+/** The -32602 error of params that fail `method`'s schema: the issue at `path`, in the message and in `data`. */
+export const invalidParams = (id: string | number | null, method: string, path: string, issue: string) =>
+  rpcError(id, -32602, `Invalid params for ${method}: ${path}: ${issue}`, {
+    issues: [{ path, message: issue }],
+  });
+
 /** A JSON-RPC result envelope. */
 export const rpcResult = (id: string | number, result: unknown) => ({ jsonrpc: '2.0', id, result });
 

@@ -28,7 +28,14 @@ import {
   startHost,
   worldHostFor,
 } from '../helpers/hosts.js';
-import { expectRpcReply, pingOfSize, request, rpcError, rpcResult } from '../helpers/rpc.js';
+import {
+  expectRpcError,
+  expectRpcReply,
+  expectRpcResult,
+  pingOfSize,
+  request,
+  rpcError,
+} from '../helpers/rpc.js';
 
 const MAX_BODY_BYTES = 1024;
 
@@ -56,7 +63,7 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
           path: suite.host.path(suite.world.codes.textStats),
           headers: { accept: 'text/event-stream', 'content-type': undefined },
         });
-        expectRpcReply(reply, 405, rpcError(null, -32600, `Method not allowed: ${method}; use POST`));
+        expectRpcError(reply, 405, null, -32600, `Method not allowed: ${method}; use POST`);
         expect(reply.headers.allow).toBe('POST');
       },
     );
@@ -80,7 +87,7 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
         body: request(1, 'ping'),
         headers: { 'mcp-protocol-version': '2025-11-25' },
       });
-      expectRpcReply(reply, 404, rpcError(null, -32600, 'MCP server not found'));
+      expectRpcError(reply, 404, null, -32600, 'MCP server not found');
     });
 
     it('a GET for an unknown server code is still 405, not the host 404 page', async () => {
@@ -89,7 +96,7 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
         path: suite.host.path('nope'),
         headers: { 'content-type': undefined },
       });
-      expectRpcReply(reply, 405, rpcError(null, -32600, 'Method not allowed: GET; use POST'));
+      expectRpcError(reply, 405, null, -32600, 'Method not allowed: GET; use POST');
     });
   });
 
@@ -126,7 +133,7 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
       'Application/JSON',
       'application/json ; charset="utf-8"',
     ])('%s is accepted', async (contentType) => {
-      expectRpcReply(await ping({ 'content-type': contentType }), 200, rpcResult(1, {}));
+      expectRpcResult(await ping({ 'content-type': contentType }), 1, {});
     });
   });
 
@@ -138,14 +145,12 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
       'application/json; q=0.000, text/event-stream;q=0',
     ])('Accept: %s answers 406', async (accept) => {
       const reply = await ping({ accept });
-      expectRpcReply(
+      expectRpcError(
         reply,
         406,
-        rpcError(
-          null,
-          -32600,
-          'Not Acceptable: the client must accept application/json or text/event-stream',
-        ),
+        null,
+        -32600,
+        'Not Acceptable: the client must accept application/json or text/event-stream',
       );
     });
 
@@ -158,7 +163,7 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
       ['with weights and other types', 'text/html, application/json;q=0.5'],
       ['in capitals', 'APPLICATION/JSON'],
     ])('Accept %s is served', async (_label, accept) => {
-      expectRpcReply(await ping({ accept }), 200, rpcResult(1, {}));
+      expectRpcResult(await ping({ accept }), 1, {});
     });
   });
 
@@ -168,7 +173,7 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
 
     it('a body of exactly maxBodyBytes is served', async () => {
       const body = pingOfSize(MAX_BODY_BYTES);
-      expectRpcReply(await suite.host.post(suite.world.codes.textStats, body), 200, rpcResult(1, {}));
+      expectRpcResult(await suite.host.post(suite.world.codes.textStats, body), 1, {});
     });
 
     it('a body one byte over maxBodyBytes with a Content-Length answers 413 and closes the connection', async () => {
@@ -183,7 +188,7 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
         path: suite.host.path(suite.world.codes.textStats),
         chunks: [body.slice(0, 100), body.slice(100)],
       });
-      expectRpcReply(reply, 200, rpcResult(1, {}));
+      expectRpcResult(reply, 1, {});
     });
 
     if (!variant.globalJson) {
@@ -204,7 +209,7 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
           path: suite.host.path(suite.world.codes.textStats),
           chunks: [body.slice(0, 600), body.slice(600)],
         });
-        expectRpcReply(reply, 200, rpcResult(1, {}));
+        expectRpcResult(reply, 1, {});
       });
 
       it("a body over the host parser's own limit is refused by the parser, through the host's error handler", async () => {
@@ -234,7 +239,7 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
         suite.world.codes.textStats,
         `\uFEFF${JSON.stringify(request(7, 'ping'))}`,
       );
-      expectRpcReply(reply, 200, rpcResult(7, {}));
+      expectRpcResult(reply, 7, {});
     });
 
     const notJson = [
@@ -277,20 +282,18 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
           path: suite.host.path(suite.world.codes.textStats),
           chunks: [''],
         });
-        expectRpcReply(
+        expectRpcError(
           reply,
           400,
-          rpcError(
-            null,
-            -32600,
-            'Invalid request: jsonrpc: jsonrpc must be "2.0"; method: method must be a string',
-            {
-              issues: [
-                { path: 'jsonrpc', message: 'jsonrpc must be "2.0"' },
-                { path: 'method', message: 'method must be a string' },
-              ],
-            },
-          ),
+          null,
+          -32600,
+          'Invalid request: jsonrpc: jsonrpc must be "2.0"; method: method must be a string',
+          {
+            issues: [
+              { path: 'jsonrpc', message: 'jsonrpc must be "2.0"' },
+              { path: 'method', message: 'method must be a string' },
+            ],
+          },
         );
       });
     }
@@ -341,11 +344,7 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
     const pkg = await loadPackage(variant.major);
     const mounted = await startHost(variant, pkg, suite.world.options(), { mountPath: '/api/v1' });
     try {
-      expectRpcReply(
-        await mounted.post(suite.world.codes.textStats, request(1, 'ping')),
-        200,
-        rpcResult(1, {}),
-      );
+      expectRpcResult(await mounted.post(suite.world.codes.textStats, request(1, 'ping')), 1, {});
       const root = await mounted.send({
         path: `/mcp/server/${suite.world.codes.textStats}/mcp`,
         body: request(1, 'ping'),
@@ -384,7 +383,7 @@ describe.each([4, 5] as const)('Express %i host that mounts express.json() after
 
   it('bad JSON is a JSON-RPC parse error', async () => {
     const reply = await host.post(world.codes.textStats, '{"jsonrpc":');
-    expectRpcReply(reply, 400, rpcError(null, -32700, 'Parse error: the body is not valid JSON'));
+    expectRpcError(reply, 400, null, -32700, 'Parse error: the body is not valid JSON');
   });
 
   it('a chunked body over maxBodyBytes answers 413', async () => {
@@ -393,15 +392,11 @@ describe.each([4, 5] as const)('Express %i host that mounts express.json() after
       path: host.path(world.codes.textStats),
       chunks: [body.slice(0, 9), body.slice(9)],
     });
-    expectRpcReply(
-      reply,
-      413,
-      rpcError(null, -32600, `Payload Too Large: the body exceeds ${MAX_BODY_BYTES} bytes`),
-    );
+    expectRpcError(reply, 413, null, -32600, `Payload Too Large: the body exceeds ${MAX_BODY_BYTES} bytes`);
   });
 
   it('a valid request is served', async () => {
-    expectRpcReply(await host.post(world.codes.textStats, request('p', 'ping')), 200, rpcResult('p', {}));
+    expectRpcResult(await host.post(world.codes.textStats, request('p', 'ping')), 'p', {});
   });
 });
 

@@ -16,12 +16,14 @@ import {
   useModernCore,
 } from '../helpers/modern.js';
 import {
+  expectRpcError,
   expectRpcReply,
+  expectRpcResult,
   initializeResult,
+  invalidParams,
   notification,
   request,
   rpcError,
-  rpcResult,
 } from '../helpers/rpc.js';
 
 describe('the 2026-07-28 era: errors', () => {
@@ -110,14 +112,10 @@ describe('the 2026-07-28 era: errors', () => {
         },
       );
 
-      expectRpcReply(
-        reply,
-        400,
-        rpcError(30, -32022, `Unsupported protocol version: ${version}`, {
-          supported: ALL_VERSIONS,
-          requested: version,
-        }),
-      );
+      expectRpcError(reply, 400, 30, -32022, `Unsupported protocol version: ${version}`, {
+        supported: ALL_VERSIONS,
+        requested: version,
+      });
       expect(ALL_VERSIONS).toContain(MODERN);
     });
 
@@ -130,15 +128,13 @@ describe('the 2026-07-28 era: errors', () => {
         },
       );
 
-      expectRpcReply(
+      expectRpcError(
         reply,
         400,
-        rpcError(
-          31,
-          -32022,
-          'Unsupported protocol version: 2025-11-25 (2025-11-25 is spoken through the initialize handshake, without a per-request _meta envelope)',
-          { supported: ALL_VERSIONS, requested: '2025-11-25' },
-        ),
+        31,
+        -32022,
+        'Unsupported protocol version: 2025-11-25 (2025-11-25 is spoken through the initialize handshake, without a per-request _meta envelope)',
+        { supported: ALL_VERSIONS, requested: '2025-11-25' },
       );
     });
 
@@ -151,14 +147,10 @@ describe('the 2026-07-28 era: errors', () => {
         { 'mcp-protocol-version': '2099-01-01' },
       );
 
-      expectRpcReply(
-        reply,
-        400,
-        rpcError(null, -32022, 'Unsupported protocol version: 2099-01-01', {
-          supported: ALL_VERSIONS,
-          requested: '2099-01-01',
-        }),
-      );
+      expectRpcError(reply, 400, null, -32022, 'Unsupported protocol version: 2099-01-01', {
+        supported: ALL_VERSIONS,
+        requested: '2099-01-01',
+      });
     });
   });
 
@@ -168,10 +160,12 @@ describe('the 2026-07-28 era: errors', () => {
       async (method) => {
         const reply = await post(modern(40, method), standardHeaders(method));
 
-        expectRpcReply(
+        expectRpcError(
           reply,
           404,
-          rpcError(40, -32601, `Method not found: ${method} (removed in protocol 2026-07-28)`),
+          40,
+          -32601,
+          `Method not found: ${method} (removed in protocol 2026-07-28)`,
         );
       },
     );
@@ -181,18 +175,14 @@ describe('the 2026-07-28 era: errors', () => {
       async (method) => {
         const reply = await post(modern('m', method), standardHeaders(method));
 
-        expectRpcReply(reply, 404, rpcError('m', -32601, `Method not found: ${method}`));
+        expectRpcError(reply, 404, 'm', -32601, `Method not found: ${method}`);
       },
     );
 
     it('the id 0 is echoed', async () => {
       const reply = await post(modern(0, 'ping'), standardHeaders('ping'));
 
-      expectRpcReply(
-        reply,
-        404,
-        rpcError(0, -32601, 'Method not found: ping (removed in protocol 2026-07-28)'),
-      );
+      expectRpcError(reply, 404, 0, -32601, 'Method not found: ping (removed in protocol 2026-07-28)');
     });
   });
 
@@ -200,25 +190,19 @@ describe('the 2026-07-28 era: errors', () => {
     it('params that fail tools/call are an in-band -32602 (HTTP 200)', async () => {
       const reply = await post(modern(50, 'tools/call', { arguments: {} }), standardHeaders('tools/call'));
 
-      expectRpcReply(
-        reply,
-        200,
-        rpcError(50, -32602, 'Invalid params for tools/call: name: name must be a string', {
-          issues: [{ path: 'name', message: 'name must be a string' }],
-        }),
-      );
+      expectRpcReply(reply, 200, invalidParams(50, 'tools/call', 'name', 'name must be a string'));
     });
 
     it('an unknown tool is an in-band -32602 (HTTP 200)', async () => {
       const reply = await post(call(51, {}, 'nope'), standardHeaders('tools/call', 'nope'));
 
-      expectRpcReply(reply, 200, rpcError(51, -32602, 'Unknown tool: nope'));
+      expectRpcError(reply, 200, 51, -32602, 'Unknown tool: nope');
     });
 
     it('an unknown server code is 404 with the id echoed', async () => {
       const reply = await post(modern(52, 'tools/list'), standardHeaders('tools/list'), UNKNOWN_CODE);
 
-      expectRpcReply(reply, 404, rpcError(52, -32600, 'MCP server not found'));
+      expectRpcError(reply, 404, 52, -32600, 'MCP server not found');
     });
 
     it('a request without an id is an invalid request', async () => {
@@ -227,30 +211,30 @@ describe('the 2026-07-28 era: errors', () => {
         standardHeaders('tools/list'),
       );
 
-      expectRpcReply(reply, 400, rpcError(null, -32600, 'Invalid request: request id is required'));
+      expectRpcError(reply, 400, null, -32600, 'Invalid request: request id is required');
     });
 
     it('a batch holding a 2026-07-28 request is refused, even without a protocol header', async () => {
       const reply = await post([request(54, 'ping'), modern(55, 'tools/list')], {});
 
-      expectRpcReply(
+      expectRpcError(
         reply,
         400,
-        rpcError(
-          null,
-          -32600,
-          'Invalid request: a batch cannot carry 2026-07-28 requests (a per-request _meta envelope)',
-        ),
+        null,
+        -32600,
+        'Invalid request: a batch cannot carry 2026-07-28 requests (a per-request _meta envelope)',
       );
     });
 
     it('a batch with a 2026-07-28 header is refused', async () => {
       const reply = await post([modern(53, 'tools/list')], standardHeaders('tools/list'));
 
-      expectRpcReply(
+      expectRpcError(
         reply,
         400,
-        rpcError(null, -32600, 'Invalid request: batching is not supported in protocol version 2026-07-28'),
+        null,
+        -32600,
+        'Invalid request: batching is not supported in protocol version 2026-07-28',
       );
     });
   });
@@ -266,23 +250,21 @@ describe('the 2026-07-28 era: errors', () => {
         {},
       );
 
-      expectRpcReply(reply, 200, rpcResult(60, initializeResult(DESCRIPTIONS.textStats)));
+      expectRpcResult(reply, 60, initializeResult(DESCRIPTIONS.textStats));
     });
 
     it('a legacy unsupported MCP-Protocol-Version lists 2026-07-28 among the supported versions', async () => {
       const reply = await post(request(61, 'tools/list'), { 'mcp-protocol-version': 'v999.0.0' });
 
-      expectRpcReply(
-        reply,
-        400,
-        rpcError(61, -32600, 'Unsupported MCP-Protocol-Version: v999.0.0', { supported: ALL_VERSIONS }),
-      );
+      expectRpcError(reply, 400, 61, -32600, 'Unsupported MCP-Protocol-Version: v999.0.0', {
+        supported: ALL_VERSIONS,
+      });
     });
 
     it('legacy results carry no resultType, ttlMs or cacheScope', async () => {
       const reply = await post(request(62, 'ping'), { 'mcp-protocol-version': '2025-11-25' });
 
-      expectRpcReply(reply, 200, rpcResult(62, {}));
+      expectRpcResult(reply, 62, {});
     });
   });
 });
