@@ -12,13 +12,9 @@ import {
 import { FILE_DEMO_CASES } from './example-file-cases.js';
 import { FRAMEWORK_DEMO_CASES } from './framework-cases.js';
 import { failure } from './tool-call.js';
+import { ANSWER_SCHEMA, chatToolEntry, objectSchema, QUERY, toolEntry } from './tool-entries.js';
 
 export const SERVER_INFO = { name: 'express-app-mcp', version: PACKAGE_VERSION };
-
-const QUERY = { type: 'string', description: 'User Input/Question content' };
-const ANSWER_SCHEMA = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
-/** The hints the example publishes a read-only demo app with. */
-export const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
 
 export interface Call {
   arguments: Record<string, unknown>;
@@ -61,14 +57,11 @@ export const DEMO_CASES: DemoCase[] = [
     appId: 'text-stats',
     name: 'Text Stats',
     mode: 'workflow',
-    tool: {
-      execution: { taskSupport: 'optional' },
-      name: 'Text_Stats',
-      title: 'Text Stats',
-      description: 'Counts the words and characters of a text and finds its most frequent words.',
-      inputSchema: {
-        type: 'object',
-        properties: {
+    tool: toolEntry(
+      'Text Stats',
+      'Counts the words and characters of a text and finds its most frequent words.',
+      objectSchema(
+        {
           text: { type: 'string', maxLength: 10000, description: 'The text to analyse' },
           top_n: {
             type: 'number',
@@ -81,11 +74,10 @@ export const DEMO_CASES: DemoCase[] = [
             description: 'The language of the text; it decides the alphabetical order of tied words',
           },
         },
-        required: ['text'],
-      },
-      outputSchema: {
-        type: 'object',
-        properties: {
+        ['text'],
+      ),
+      objectSchema(
+        {
           word_count: { type: 'number', description: 'How many words the text has' },
           char_count: { type: 'number', description: 'How many characters (code points) the text has' },
           top_words: {
@@ -93,10 +85,9 @@ export const DEMO_CASES: DemoCase[] = [
             description: 'The most frequent words, most frequent first; ties in alphabetical order',
           },
         },
-        required: ['word_count', 'char_count', 'top_words'],
-      },
-      annotations: READ_ONLY,
-    },
+        ['word_count', 'char_count', 'top_words'],
+      ),
+    ),
     valid: [
       {
         arguments: { text: 'the cat and the hat' },
@@ -137,14 +128,11 @@ export const DEMO_CASES: DemoCase[] = [
     appId: 'faq-bot',
     name: 'FAQ Bot',
     mode: 'chat',
-    tool: {
-      execution: { taskSupport: 'optional' },
-      name: 'FAQ_Bot',
-      title: 'FAQ Bot',
-      description: `Answers questions about opening hours, prices and refunds.\n\n${HOW_TO_CONTINUE}`,
-      inputSchema: {
-        type: 'object',
-        properties: {
+    tool: toolEntry(
+      'FAQ Bot',
+      `Answers questions about opening hours, prices and refunds.\n\n${HOW_TO_CONTINUE}`,
+      objectSchema(
+        {
           query: QUERY,
           conversation_id: CONVERSATION_ID_INPUT,
           tone: {
@@ -153,11 +141,10 @@ export const DEMO_CASES: DemoCase[] = [
             description: 'plain, or friendly for a warmer answer',
           },
         },
-        required: ['query'],
-      },
-      outputSchema: CONVERSATION_OUTPUT_SCHEMA,
-      annotations: READ_ONLY,
-    },
+        ['query'],
+      ),
+      CONVERSATION_OUTPUT_SCHEMA,
+    ),
     instructions: 'Answers questions about opening hours, prices and refunds.',
     valid: [
       {
@@ -183,14 +170,11 @@ export const DEMO_CASES: DemoCase[] = [
     appId: 'support-desk',
     name: 'Support Desk',
     mode: 'advanced-chat',
-    tool: {
-      execution: { taskSupport: 'optional' },
-      name: 'Support_Desk',
-      title: 'Support Desk',
-      description: "Files a support request and confirms it, tagged with the customer's tier.",
-      inputSchema: {
-        type: 'object',
-        properties: {
+    tool: toolEntry(
+      'Support Desk',
+      "Files a support request and confirms it, tagged with the customer's tier.",
+      objectSchema(
+        {
           query: QUERY,
           customer_tier: {
             type: 'string',
@@ -198,16 +182,16 @@ export const DEMO_CASES: DemoCase[] = [
             description: "The customer's plan: free or pro",
           },
         },
-        required: ['query', 'customer_tier'],
-      },
-      outputSchema: ANSWER_SCHEMA,
-      annotations: {
+        ['query', 'customer_tier'],
+      ),
+      ANSWER_SCHEMA,
+      {
         readOnlyHint: false,
         destructiveHint: false,
         idempotentHint: false,
         openWorldHint: false,
       },
-    },
+    ),
     valid: [
       {
         arguments: { query: 'My printer is on fire', customer_tier: 'pro' },
@@ -231,16 +215,10 @@ export const DEMO_CASES: DemoCase[] = [
     appId: 'calc-agent',
     name: 'Calculator Agent',
     mode: 'agent-chat',
-    tool: {
-      execution: { taskSupport: 'optional' },
-      name: 'Calculator_Agent',
-      title: 'Calculator Agent',
-      description:
-        'Evaluates an arithmetic expression with + - * /, parentheses and decimals, e.g. "(2 + 3) * 4.5".',
-      inputSchema: { type: 'object', properties: { query: QUERY }, required: ['query'] },
-      outputSchema: ANSWER_SCHEMA,
-      annotations: READ_ONLY,
-    },
+    tool: chatToolEntry(
+      'Calculator Agent',
+      'Evaluates an arithmetic expression with + - * /, parentheses and decimals, e.g. "(2 + 3) * 4.5".',
+    ),
     valid: [
       { arguments: { query: '(2 + 3) * 4.5' }, result: answer('22.5') },
       { arguments: { query: '2 + 3 * -4' }, result: answer('-10') },
@@ -256,19 +234,14 @@ export const DEMO_CASES: DemoCase[] = [
     appId: 'title-case',
     name: 'Title Case',
     mode: 'completion',
-    tool: {
-      execution: { taskSupport: 'optional' },
-      name: 'Title_Case',
-      title: 'Title Case',
-      description: 'Rewrites a text in Title Case.',
-      inputSchema: {
-        type: 'object',
-        properties: { text: { type: 'string', maxLength: 200, description: 'The text to rewrite' } },
-        required: ['text'],
-      },
-      outputSchema: ANSWER_SCHEMA,
-      annotations: READ_ONLY,
-    },
+    tool: toolEntry(
+      'Title Case',
+      'Rewrites a text in Title Case.',
+      objectSchema({ text: { type: 'string', maxLength: 200, description: 'The text to rewrite' } }, [
+        'text',
+      ]),
+      ANSWER_SCHEMA,
+    ),
     valid: [{ arguments: { text: 'the QUICK brown fox' }, result: answer('The Quick Brown Fox') }],
     invalid: [
       {
@@ -283,16 +256,11 @@ export const DEMO_CASES: DemoCase[] = [
     appId: 'slow-report',
     name: 'Slow Report',
     mode: 'workflow',
-    tool: {
-      execution: { taskSupport: 'optional' },
-      name: 'Slow_Report',
-      title: 'Slow Report',
-      annotations: READ_ONLY,
-      description:
-        'Writes a short report on a topic in five stages, reporting each stage as it starts; it takes about 20 seconds (or the given seconds), to show a long run.',
-      inputSchema: {
-        type: 'object',
-        properties: {
+    tool: toolEntry(
+      'Slow Report',
+      'Writes a short report on a topic in five stages, reporting each stage as it starts; it takes about 20 seconds (or the given seconds), to show a long run.',
+      objectSchema(
+        {
           topic: { type: 'string', maxLength: 200, description: 'What the report is about' },
           seconds: {
             type: 'number',
@@ -300,17 +268,16 @@ export const DEMO_CASES: DemoCase[] = [
             default: 20,
           },
         },
-        required: ['topic'],
-      },
-      outputSchema: {
-        type: 'object',
-        properties: {
+        ['topic'],
+      ),
+      objectSchema(
+        {
           title: { type: 'string', description: 'The title of the report' },
           sections: { type: 'array', description: 'One line per stage of the report' },
         },
-        required: ['title', 'sections'],
-      },
-    },
+        ['title', 'sections'],
+      ),
+    ),
     valid: [{ arguments: { topic: 'tides', seconds: 0.5 }, result: slowReportResult('tides') }],
     invalid: [
       {
@@ -348,20 +315,13 @@ DEMO_CASES.push({
   appId: 'remote-stats',
   name: 'Remote Text Stats',
   mode: 'workflow',
-  tool: {
-    execution: { taskSupport: 'optional' },
-    name: 'Remote_Text_Stats',
-    title: 'Remote Text Stats',
-    annotations: { readOnlyHint: true, openWorldHint: true },
-    description:
-      'Counts the words and characters of a text by calling the Text Stats tool of a remote MCP server.',
-    inputSchema: {
-      type: 'object',
-      properties: { text: TEXT_STATS_SCHEMA.properties.text },
-      required: ['text'],
-    },
-    outputSchema: TEXT_STATS_CASE.tool.outputSchema,
-  },
+  tool: toolEntry(
+    'Remote Text Stats',
+    'Counts the words and characters of a text by calling the Text Stats tool of a remote MCP server.',
+    objectSchema({ text: TEXT_STATS_SCHEMA.properties.text }, ['text']),
+    TEXT_STATS_CASE.tool.outputSchema,
+    { readOnlyHint: true, openWorldHint: true },
+  ),
   valid: [TEXT_STATS_CASE.valid[0]!],
   invalid: [
     { arguments: {}, result: failure('Invalid arguments for tool Remote_Text_Stats: text is required') },
@@ -374,35 +334,30 @@ DEMO_CASES.push({
   appId: 'expense-approval',
   name: 'Expense Approval',
   mode: 'workflow',
-  tool: {
-    execution: { taskSupport: 'optional' },
-    name: 'Expense_Approval',
-    title: 'Expense Approval',
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    description:
-      'Asks a person to approve or reject an expense, with a comment, and answers with the decision. The client must be able to ask its user (MCP elicitation).',
-    inputSchema: {
-      type: 'object',
-      properties: {
+  tool: toolEntry(
+    'Expense Approval',
+    'Asks a person to approve or reject an expense, with a comment, and answers with the decision. The client must be able to ask its user (MCP elicitation).',
+    objectSchema(
+      {
         employee: { type: 'string', maxLength: 100, description: 'Employee' },
         amount: { type: 'number', description: 'Amount' },
         currency: { type: 'string', maxLength: 3, description: 'Currency', default: 'EUR' },
         reason: { type: 'string', maxLength: 500, description: 'Reason' },
       },
-      required: ['employee', 'amount'],
-    },
-    outputSchema: {
-      type: 'object',
-      properties: {
+      ['employee', 'amount'],
+    ),
+    objectSchema(
+      {
         status: {
           type: 'string',
           description: 'approved, rejected, declined (the person would not decide) or unanswered',
         },
         comment: { type: 'string', description: "The approver's comment, if any" },
       },
-      required: ['status', 'comment'],
-    },
-  },
+      ['status', 'comment'],
+    ),
+    { readOnlyHint: true, openWorldHint: false },
+  ),
   valid: [
     {
       arguments: { employee: 'Ana', amount: 420 },

@@ -7,12 +7,10 @@ import { imageFacts } from '../../example-app/image-facts.js';
 import { FILE_INPUT_HOW, FILE_INPUT_SCHEMA, FILE_OUTPUT_SCHEMA } from './file-schemas.js';
 import { PNG_BASE64 } from './sample-files.js';
 import { failure } from './tool-call.js';
+import { chatToolEntry, objectSchema, toolEntry } from './tool-entries.js';
 
 const PNG_URL = `data:image/png;base64,${PNG_BASE64}`;
 const IMAGE_TYPES = 'image (jpg, jpeg, png, webp, gif, svg)';
-
-/** The hints the example publishes both file apps with: they read, and reach nothing beyond the host. */
-const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
 
 /** Image Facts on a 1×1 PNG: the facts, then the identicon as an image block. */
 function imageFactsResult() {
@@ -37,33 +35,27 @@ export const FILE_DEMO_CASES = [
     appId: 'image-facts',
     name: 'Image Facts',
     mode: 'workflow',
-    tool: {
-      name: 'Image_Facts',
-      title: 'Image Facts',
-      execution: { taskSupport: 'optional' },
-      description:
-        'Tells the format, size and dimensions of an image sent as a base64 data: URL (other URLs are described, not downloaded), and draws its identicon.',
-      inputSchema: {
-        type: 'object',
-        properties: {
+    tool: toolEntry(
+      'Image Facts',
+      'Tells the format, size and dimensions of an image sent as a base64 data: URL (other URLs are described, not downloaded), and draws its identicon.',
+      objectSchema(
+        {
           image: {
             ...FILE_INPUT_SCHEMA,
             description: `The image to describe. One file of type ${IMAGE_TYPES}: ${FILE_INPUT_HOW}`,
           },
         },
-        required: ['image'],
-      },
-      outputSchema: {
-        type: 'object',
-        properties: {
+        ['image'],
+      ),
+      objectSchema(
+        {
           summary: { type: 'string', description: 'The facts in one sentence' },
           details: { type: 'object', description: 'The facts one by one' },
           identicon: { ...FILE_OUTPUT_SCHEMA, description: 'A 48×48 PNG drawn from the image' },
         },
-        required: ['summary', 'details', 'identicon'],
-      },
-      annotations: READ_ONLY,
-    },
+        ['summary', 'details', 'identicon'],
+      ),
+    ),
     valid: [{ arguments: { image: { url: PNG_URL } }, result: imageFactsResult() }],
     invalid: [
       { arguments: {}, result: failure('Invalid arguments for tool Image_Facts: image is required') },
@@ -79,19 +71,7 @@ export const FILE_DEMO_CASES = [
     appId: 'manual-finder',
     name: 'Manual Finder',
     mode: 'chat',
-    tool: {
-      name: 'Manual_Finder',
-      title: 'Manual Finder',
-      execution: { taskSupport: 'optional' },
-      description: 'Finds the PDF manual of a product and answers with a link to it.',
-      inputSchema: {
-        type: 'object',
-        properties: { query: { type: 'string', description: 'User Input/Question content' } },
-        required: ['query'],
-      },
-      outputSchema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
-      annotations: READ_ONLY,
-    },
+    tool: chatToolEntry('Manual Finder', 'Finds the PDF manual of a product and answers with a link to it.'),
     valid: [
       {
         arguments: { query: 'Coffee Maker 3000' },

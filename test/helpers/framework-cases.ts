@@ -4,10 +4,8 @@
  * Tagline Writer (a LangGraph graph on a fake chat model). Both are deterministic, as their models are.
  */
 
-/** The hints the example publishes both with: they read, and reach nothing beyond the host. */
-const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
-const QUERY = { type: 'string', description: 'User Input/Question content' };
-const ANSWER_SCHEMA = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+import { chatToolEntry, objectSchema, toolEntry } from './tool-entries.js';
+
 const failure = (text: string) => ({ content: [{ type: 'text', text }], isError: true });
 
 /** The mock model counts 3 input and 10 output tokens per call; the agent calls it twice. */
@@ -28,16 +26,10 @@ export const FRAMEWORK_DEMO_CASES = [
     appId: 'weather-agent',
     name: 'Weather Agent',
     mode: 'agent-chat',
-    tool: {
-      execution: { taskSupport: 'optional' },
-      name: 'Weather_Agent',
-      title: 'Weather Agent',
-      description:
-        "Tells the weather forecast of a city (Paris, Oslo or Lima) by calling its forecast tool. An AI SDK agent on the SDK's mock model.",
-      inputSchema: { type: 'object', properties: { query: QUERY }, required: ['query'] },
-      outputSchema: ANSWER_SCHEMA,
-      annotations: READ_ONLY,
-    },
+    tool: chatToolEntry(
+      'Weather Agent',
+      "Tells the weather forecast of a city (Paris, Oslo or Lima) by calling its forecast tool. An AI SDK agent on the SDK's mock model.",
+    ),
     valid: [
       { arguments: { query: 'What is the weather in Paris?' }, result: agentAnswer('Paris: sunny, 21 °C.') },
       { arguments: { query: 'And in Rome?' }, result: agentAnswer('I have no forecast for Rome.') },
@@ -50,27 +42,20 @@ export const FRAMEWORK_DEMO_CASES = [
     appId: 'tagline-writer',
     name: 'Tagline Writer',
     mode: 'workflow',
-    tool: {
-      execution: { taskSupport: 'optional' },
-      name: 'Tagline_Writer',
-      title: 'Tagline Writer',
-      description:
-        'Writes a tagline for a topic in three steps (brainstorm, compose, count), reporting each as it ends. A LangGraph graph on a fake chat model.',
-      inputSchema: {
-        type: 'object',
-        properties: { topic: { type: 'string', maxLength: 100, description: 'What the tagline is for' } },
-        required: ['topic'],
-      },
-      outputSchema: {
-        type: 'object',
-        properties: {
+    tool: toolEntry(
+      'Tagline Writer',
+      'Writes a tagline for a topic in three steps (brainstorm, compose, count), reporting each as it ends. A LangGraph graph on a fake chat model.',
+      objectSchema({ topic: { type: 'string', maxLength: 100, description: 'What the tagline is for' } }, [
+        'topic',
+      ]),
+      objectSchema(
+        {
           tagline: { type: 'string', description: 'The tagline' },
           words: { type: 'number', description: 'How many words the tagline has' },
         },
-        required: ['tagline', 'words'],
-      },
-      annotations: READ_ONLY,
-    },
+        ['tagline', 'words'],
+      ),
+    ),
     valid: [
       {
         arguments: { topic: 'Tea' },

@@ -18,7 +18,6 @@ import {
   conversationAnswer,
   DEMO_CASES,
   failure,
-  READ_ONLY,
   SERVER_INFO,
   SLOW_REPORT_STAGES,
   slowReportResult,
@@ -47,6 +46,7 @@ import {
   waitFor,
 } from '../helpers/processes.js';
 import { SERVER_CAPABILITIES } from '../helpers/rpc.js';
+import { READ_ONLY } from '../helpers/tool-entries.js';
 
 afterAll(stopAll);
 
