@@ -224,14 +224,12 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
   });
 
   describe('row 7: a body that is not JSON', () => {
-    const parseError = (message: string) => rpcError(null, -32700, `Parse error: ${message}`);
+    /** The whole reply to a body that is not JSON: 400, -32700, id null. */
+    const expectParseError = (reply: Reply, message: string) =>
+      expectRpcError(reply, 400, null, -32700, `Parse error: ${message}`);
 
     it('an empty body answers 400 with -32700 and id null', async () => {
-      expectRpcReply(
-        await suite.host.post(suite.world.codes.textStats, ''),
-        400,
-        parseError('the body is empty'),
-      );
+      expectParseError(await suite.host.post(suite.world.codes.textStats, ''), 'the body is empty');
     });
 
     it('a body that starts with a UTF-8 byte order mark is read as JSON', async () => {
@@ -251,15 +249,11 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
     if (!variant.globalJson) {
       it.each(notJson)('%s answers 400 with -32700 and id null', async (_label, body) => {
         const reply = await suite.host.post(suite.world.codes.textStats, body);
-        expectRpcReply(reply, 400, parseError('the body is not valid JSON'));
+        expectParseError(reply, 'the body is not valid JSON');
       });
 
       it('only whitespace answers 400 with -32700', async () => {
-        expectRpcReply(
-          await suite.host.post(suite.world.codes.textStats, ' \n '),
-          400,
-          parseError('the body is empty'),
-        );
+        expectParseError(await suite.host.post(suite.world.codes.textStats, ' \n '), 'the body is empty');
       });
 
       it('an empty chunked body answers 400 with -32700', async () => {
@@ -267,7 +261,7 @@ describe.each(hostVariants)('the endpoint transport on $name', (variant) => {
           path: suite.host.path(suite.world.codes.textStats),
           chunks: [''],
         });
-        expectRpcReply(reply, 400, parseError('the body is empty'));
+        expectParseError(reply, 'the body is empty');
       });
     } else {
       it.each([...notJson, ['only whitespace', ' \n ']])(

@@ -93,6 +93,16 @@ describe('mcpMetrics, mounted with mcpServer and scraped over HTTP', () => {
     };
   };
 
+  /** A scrape once `mcp_streams_open` reads `open`, or the last of a second of tries. */
+  const scrapeWithStreams = async (open: number) => {
+    let scraped = await scrape();
+    for (let tries = 0; tries < 50 && sample(scraped.text, 'mcp_streams_open') !== open; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      scraped = await scrape();
+    }
+    return scraped;
+  };
+
   const connect = async (serverCode: string) => {
     const client = new Client({ name: 'metrics-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp/server/${serverCode}/mcp`)));
@@ -155,11 +165,7 @@ describe('mcpMetrics, mounted with mcpServer and scraped over HTTP', () => {
       const call = client.callTool({ name: 'Slow', arguments: {} }, undefined, { onprogress: () => {} });
       await ready;
       // The progress is out, so the reply is a stream; the run waits at its gate.
-      let during = await scrape();
-      for (let tries = 0; tries < 50 && sample(during.text, 'mcp_streams_open') !== 1; tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        during = await scrape();
-      }
+      const during = await scrapeWithStreams(1);
       expect({
         inFlight: sample(during.text, 'mcp_tool_calls_in_flight'),
         streams: sample(during.text, 'mcp_streams_open'),
@@ -175,11 +181,7 @@ describe('mcpMetrics, mounted with mcpServer and scraped over HTTP', () => {
       await client.close();
     }
     // The stream's response closes just after the client has read the result.
-    let after = await scrape();
-    for (let tries = 0; tries < 50 && sample(after.text, 'mcp_streams_open') !== 0; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      after = await scrape();
-    }
+    const after = await scrapeWithStreams(0);
     expect({
       inFlight: sample(after.text, 'mcp_tool_calls_in_flight'),
       streams: sample(after.text, 'mcp_streams_open'),
