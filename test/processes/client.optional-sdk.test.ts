@@ -123,15 +123,19 @@ describe('the client SDKs are optional', () => {
     });
   });
 
-  it.each([
+  /** The two ways a host loads the package: the smoke script of each. */
+  const MODULE_KINDS = [
     ['an ES module', 'smoke.mjs'],
     ['CommonJS', 'smoke.cjs'],
-  ])(
+  ];
+  /** What a smoke script prints, run in the project `folder`. */
+  const printed = async (script: string, folder: string) =>
+    JSON.parse((await run(process.execPath, [script], { cwd: join(work, folder) })).stdout);
+
+  it.each(MODULE_KINDS)(
     'from %s without either SDK: the endpoint works, connectMcpServer says what to install',
     async (_kind, script) => {
-      const { stdout } = await run(process.execPath, [script], { cwd: join(work, 'no-sdk') });
-
-      expect(JSON.parse(stdout)).toEqual({
+      expect(await printed(script, 'no-sdk')).toEqual({
         called: 'echo: hi',
         client: missing(SDK),
         modern: missing(CLIENT),
@@ -139,15 +143,10 @@ describe('the client SDKs are optional', () => {
     },
   );
 
-  it.each([
-    ['an ES module', 'smoke.mjs'],
-    ['CommonJS', 'smoke.cjs'],
-  ])(
+  it.each(MODULE_KINDS)(
     'from %s with the SDK alone: the 2025 era works by default, the 2026-07-28 era asks for the client package',
     async (_kind, script) => {
-      const { stdout } = await run(process.execPath, [script], { cwd: join(work, 'sdk-only') });
-
-      expect(JSON.parse(stdout)).toEqual({
+      expect(await printed(script, 'sdk-only')).toEqual({
         called: 'echo: hi',
         client: '2025-11-25 echo: there',
         modern: missing(CLIENT),

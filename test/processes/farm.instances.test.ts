@@ -184,24 +184,31 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('three instan
     expect(await runsOf(a)).toContainEqual({ tag: 'cancel-me', event: 'aborted' });
   });
 
+  /**
+   * A call of the tool of a freshly published `app`, with a progress token, opened as an event
+   * stream on the instance at `url` (2025-06-18); `resume` takes it up after an event on another.
+   */
+  const streamedCall = async (url: string, app: string, id: string, tag: string) => {
+    const server = await publish(app);
+    const path = `/mcp/server/${server.serverCode}/mcp`;
+    const body = request(id, 'tools/call', { name: app, arguments: { tag }, _meta: { progressToken: app } });
+    const stream = await openSse(url, { path, headers: { 'mcp-protocol-version': '2025-06-18' }, body });
+    const resume = (on: string, lastEventId: string) =>
+      openSse(on, {
+        method: 'GET',
+        path,
+        headers: { 'last-event-id': lastEventId, accept: 'text/event-stream' },
+      });
+    return { stream, resume };
+  };
+
   it('a stream dropped on instance A is resumed on instance B, with no gap and no duplicate', async () => {
     const [a, b] = instances as [Instance, Instance];
-    const server = await publish('ticker');
-    const path = `/mcp/server/${server.serverCode}/mcp`;
-    const body = request('stream', 'tools/call', {
-      name: 'ticker',
-      arguments: { tag: 'resume-me' },
-      _meta: { progressToken: 'ticks' },
-    });
-    const stream = await openSse(a.url, { path, headers: { 'mcp-protocol-version': '2025-06-18' }, body });
+    const { stream, resume } = await streamedCall(a.url, 'ticker', 'stream', 'resume-me');
     const first = [(await stream.next())!, (await stream.next())!];
     expect(said(first)).toEqual([1, 2]);
     stream.drop();
-    const resumed = await openSse(b.url, {
-      method: 'GET',
-      path,
-      headers: { 'last-event-id': first[1]!.id!, accept: 'text/event-stream' },
-    });
+    const resumed = await resume(b.url, first[1]!.id!);
     expect(resumed.status).toBe(200);
     const rest = await resumed.rest();
     expect(said(rest)).toEqual([3, 4, 5, 6, 'result']);
@@ -212,27 +219,11 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))('three instan
     const [, b] = instances as [Instance, Instance];
     const doomed = await startInstance(bundle, instanceEnv);
     try {
-      const server = await publish('hang');
-      const path = `/mcp/server/${server.serverCode}/mcp`;
-      const body = request('doomed', 'tools/call', {
-        name: 'hang',
-        arguments: { tag: 'killed' },
-        _meta: { progressToken: 'hang' },
-      });
-      const stream = await openSse(doomed.url, {
-        path,
-        headers: { 'mcp-protocol-version': '2025-06-18' },
-        body,
-      });
-      const first = (await stream.next())!;
+      const call = await streamedCall(doomed.url, 'hang', 'doomed', 'killed');
+      const first = (await call.stream.next())!;
       expect(said([first])).toEqual([1]);
-      stream.drop();
-      const resume = () =>
-        openSse(b.url, {
-          method: 'GET',
-          path,
-          headers: { 'last-event-id': first.id!, accept: 'text/event-stream' },
-        });
+      call.stream.drop();
+      const resume = () => call.resume(b.url, first.id!);
       // A follower from before the kill, and a resumption after it.
       const follower = await resume();
       expect(follower.status).toBe(200);
