@@ -16,7 +16,15 @@ import type * as Package from '../../src/index.js';
 import type { CallEvent, McpServerOptions, RunApp } from '../../src/index.js';
 import { createWorld, FAQ_BOT, STORE_FAILURE, TENANT, TEXT_STATS, type World } from '../helpers/apps.js';
 import { type Host, type HostVariant, hostVariants, loadWorld, startHost } from '../helpers/hosts.js';
-import { expectRpcReply, notification, request, rpcError, rpcResult } from '../helpers/rpc.js';
+import {
+  expectRpcError,
+  expectRpcReply,
+  expectRpcResult,
+  notification,
+  request,
+  rpcResult,
+} from '../helpers/rpc.js';
+import { failure } from '../helpers/tool-call.js';
 
 const variant = hostVariants[0] as HostVariant;
 const V = (version: string) => ({ 'mcp-protocol-version': version });
@@ -121,14 +129,7 @@ describe('onCall', () => {
   it('invalid arguments are "invalid_arguments", as an error result (2025-11-25) and as -32602 (before)', async () => {
     const runs = world.runs.length;
     const asResult = await host.post(world.codes.textStats, callTool(1, 'Text_Stats', {}), V('2025-11-25'));
-    expectRpcReply(
-      asResult,
-      200,
-      rpcResult(1, {
-        content: [{ type: 'text', text: 'Invalid arguments for tool Text_Stats: text is required' }],
-        isError: true,
-      }),
-    );
+    expectRpcResult(asResult, 1, failure('Invalid arguments for tool Text_Stats: text is required'));
     const asError = await host.post(world.codes.textStats, callTool(2, 'Text_Stats', {}), V('2025-06-18'));
     expect(asError.status).toBe(200);
     expect((asError.json as { error: { code: number } }).error.code).toBe(-32602);
@@ -157,14 +158,7 @@ describe('onCall', () => {
 
   it('a run that outlives callTimeoutMs is "timeout"; a cancelled one is "cancelled"', async () => {
     const timedOut = await host.post(world.codes.slow, callTool(1, 'Slow', {}), V('2025-11-25'));
-    expectRpcReply(
-      timedOut,
-      200,
-      rpcResult(1, {
-        content: [{ type: 'text', text: 'the app did not finish within 300 ms' }],
-        isError: true,
-      }),
-    );
+    expectRpcResult(timedOut, 1, failure('the app did not finish within 300 ms'));
     const cancelled = host.post(world.codes.slow, callTool(2, 'Slow', {}), V('2025-11-25'));
     await world.nextSlowRun(); // the first run's, stopped by its timeout
     await world.nextSlowRun();
@@ -178,7 +172,7 @@ describe('onCall', () => {
 
   it('a failure before the run (the end user cannot be stored) is "failed", without an end user', async () => {
     const reply = await host.post(world.codes.storeFails, callTool(3, 'Store_Fails', { query: 'hi' }));
-    expectRpcReply(reply, 500, rpcError(3, -32603, 'Internal error'));
+    expectRpcError(reply, 500, 3, -32603, 'Internal error');
     expect(events).toEqual([
       {
         serverId: world.servers.storeFails.id,
@@ -214,7 +208,7 @@ describe('onCall', () => {
     await host.post(world.codes.textStats, request(1, 'tools/list'));
     await host.post(world.codes.textStats, request(2, 'ping'));
     const unknown = await host.post(world.codes.textStats, callTool(3, 'Nope', {}));
-    expectRpcReply(unknown, 200, rpcError(3, -32602, 'Unknown tool: Nope'));
+    expectRpcError(unknown, 200, 3, -32602, 'Unknown tool: Nope');
     expect(events).toEqual([]);
   });
 });
@@ -245,15 +239,11 @@ describe('onCall that fails', () => {
         callTool(id, 'FAQ_Bot', { query: 'hours?' }),
         V('2025-06-18'),
       );
-      expectRpcReply(
-        reply,
-        200,
-        rpcResult(id, {
-          content: [{ type: 'text', text: 'You asked: hours?' }],
-          structuredContent: { answer: 'You asked: hours?' },
-          isError: false,
-        }),
-      );
+      expectRpcResult(reply, id, {
+        content: [{ type: 'text', text: 'You asked: hours?' }],
+        structuredContent: { answer: 'You asked: hours?' },
+        isError: false,
+      });
     }
     await new Promise((resolve) => setImmediate(resolve));
     expect(world.reports.map(({ error, context }) => [(error as Error).message, context])).toEqual([
