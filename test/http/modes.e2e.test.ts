@@ -97,6 +97,12 @@ describe.each([
 ])('every mode through the official MCP client at $version', ({ version, structured }) => {
   const connections = new Map<string, Connected>();
   const connected = (app: HostApp) => connections.get(app.id)!;
+  /** Calls the tool `name` of `app`'s server with `args`, once the tools are listed, as a client does. */
+  const callAfterListing = async (app: HostApp, name: string, args: Record<string, unknown>) => {
+    const { client } = connected(app);
+    await client.listTools();
+    return client.callTool({ name, arguments: args });
+  };
 
   beforeAll(async () => {
     for (const app of apps) connections.set(app.id, await connect(app, version));
@@ -135,9 +141,7 @@ describe.each([
   });
 
   it('workflow: the outputs as compact JSON text, and as structuredContent', async () => {
-    const { client } = connected(textStats);
-    await client.listTools();
-    const result = await client.callTool({ name: 'Text_Stats', arguments: { text: TEXT, top_n: '2' } });
+    const result = await callAfterListing(textStats, 'Text_Stats', { text: TEXT, top_n: '2' });
     const outputs = { word_count: 8, char_count: 35, top_words: ['the', 'cat'] };
     expect(result).toEqual(expected(JSON.stringify(outputs), outputs));
     const run = lastRunOf(textStats);
@@ -147,11 +151,9 @@ describe.each([
   });
 
   it('chat: the answer as text, and {answer}', async () => {
-    const { client } = connected(faqBot);
-    await client.listTools();
-    const result = await client.callTool({
-      name: 'FAQ_Bot',
-      arguments: { query: 'Can I get a refund?', tone: 'friendly' },
+    const result = await callAfterListing(faqBot, 'FAQ_Bot', {
+      query: 'Can I get a refund?',
+      tone: 'friendly',
     });
     const answer = 'Happy to help! You can ask for a full refund within 30 days of your purchase.';
     // The FAQ Bot keeps conversations: a call without a conversation_id starts one and names it.
@@ -165,34 +167,26 @@ describe.each([
   });
 
   it('advanced-chat: a streamed answer, assembled', async () => {
-    const { client } = connected(supportDesk);
-    await client.listTools();
-    const result = await client.callTool({
-      name: 'Support_Desk',
-      arguments: { query: 'My invoice is wrong', customer_tier: 'pro' },
+    const result = await callAfterListing(supportDesk, 'Support_Desk', {
+      query: 'My invoice is wrong',
+      customer_tier: 'pro',
     });
     const answer = '[pro] We received: My invoice is wrong';
     expect(result).toEqual(expected(answer, { answer }));
   });
 
   it('agent-chat: the message after the thoughts is the answer', async () => {
-    const { client } = connected(calcAgent);
-    await client.listTools();
-    const result = await client.callTool({ name: 'Calculator_Agent', arguments: { query: '6 * 7' } });
+    const result = await callAfterListing(calcAgent, 'Calculator_Agent', { query: '6 * 7' });
     expect(result).toEqual(expected('42', { answer: '42' }));
   });
 
   it('agent-chat: an error event is an error result with its message and no structuredContent', async () => {
-    const { client } = connected(calcAgent);
-    await client.listTools();
-    const result = await client.callTool({ name: 'Calculator_Agent', arguments: { query: '1 / 0' } });
+    const result = await callAfterListing(calcAgent, 'Calculator_Agent', { query: '1 / 0' });
     expect(result).toEqual({ content: [{ type: 'text', text: 'division by zero' }], isError: true });
   });
 
   it('completion: the answer as text, and {answer}; the run gets an empty query', async () => {
-    const { client } = connected(titleCase);
-    await client.listTools();
-    const result = await client.callTool({ name: 'Title_Case', arguments: { text: "the CAT's hat" } });
+    const result = await callAfterListing(titleCase, 'Title_Case', { text: "the CAT's hat" });
     const answer = "The Cat's Hat";
     expect(result).toEqual(expected(answer, { answer }));
     const run = lastRunOf(titleCase);
