@@ -156,6 +156,7 @@ try {
     call_vs_sdk: ratio('tools/call', 'vsSdk'),
     streamed_vs_json: streaming?.ratio ?? Number.NaN,
     task_pair_vs_floor: tasks?.ratio ?? Number.NaN,
+    task_pair_in_memory_vs_floor: tasks?.memoryRatio ?? Number.NaN,
   };
   // A cache miss on PostgreSQL, when measured: the cost of the lookup itself.
   if (results.ours_postgres_nocache) {

@@ -2,7 +2,9 @@
  * The tasks row of `npm run bench` (docs/tasks.md): creating a task and reading it back —
  * `tools/call` with `task` (MCP 2025-11-25), then `tasks/get` of the task it created, on the same
  * connection — on the Knex store over SQLite, against the floor's `tools/call`. Loaded in turns,
- * like the main rows; the ratio is pairs per second over the floor's calls per second.
+ * like the main rows; the ratio is pairs per second over the floor's calls per second. The same
+ * pairs with tasks in memory (no store) say what the protocol costs without the database
+ * (bench/README.md, "Tasks").
  */
 import { importTool } from '../scripts/tools.mjs';
 import { ARGUMENTS, HEADERS, TOOL_NAME } from './fixture.mjs';
@@ -19,24 +21,28 @@ const CREATE = JSON.stringify({
 const getTask = (taskId) =>
   JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { taskId } });
 
-/** The pair against the floor's `tools/call`, as `{ tasks, floor, ratio }`. */
+/** The pair on SQLite and in memory against the floor's `tools/call`, each with its ratio. */
 export async function measureTaskCall({ duration, rounds, connections, warmup }, log) {
-  const floor = await startServer('floor.mjs');
-  const ours = await startServer('ours.mjs', { env: { BENCH_TASKS: '1' } });
+  const servers = {
+    tasks: await startServer('ours.mjs', { env: { BENCH_TASKS: '1' } }),
+    memory: await startServer('ours.mjs'),
+    floor: await startServer('floor.mjs'),
+  };
+  const measure = (key, duration) =>
+    key === 'floor'
+      ? load(servers.floor.url, { methods: ['tools/call'], connections, duration })
+      : loadPairs(servers[key].url, { connections, duration });
   try {
-    await checkPair(ours.url);
-    await load(floor.url, { methods: ['tools/call'], connections, duration: warmup });
-    await loadPairs(ours.url, { connections, duration: warmup });
-    const runs = { tasks: [], floor: [] };
+    for (const key of ['tasks', 'memory']) await checkPair(servers[key].url);
+    for (const key of Object.keys(servers)) await measure(key, warmup);
+    const runs = { tasks: [], memory: [], floor: [] };
     for (let round = 0; round < rounds; round++) {
-      for (const key of round % 2 === 0 ? ['tasks', 'floor'] : ['floor', 'tasks']) {
-        const server = key === 'tasks' ? ours : floor;
-        const cpuBefore = await server.cpu();
-        const run =
-          key === 'tasks'
-            ? await loadPairs(ours.url, { connections, duration })
-            : await load(floor.url, { methods: ['tools/call'], connections, duration });
-        run.cpuPerRequest = ((await server.cpu()) - cpuBefore) / run.total;
+      const order = ['tasks', 'memory', 'floor'];
+      for (let turn = 0; turn < order.length; turn++) {
+        const key = order[(turn + round) % order.length];
+        const cpuBefore = await servers[key].cpu();
+        const run = await measure(key, duration);
+        run.cpuPerRequest = ((await servers[key].cpu()) - cpuBefore) / run.total;
         runs[key].push(run);
       }
     }
@@ -49,10 +55,17 @@ export async function measureTaskCall({ duration, rounds, connections, warmup },
       rounds: list.map((run) => Math.round(run.rps / per)),
     });
     // Two requests make one pair.
-    const ratio = median(runs.tasks.map((run, round) => run.rps / 2 / runs.floor[round].rps));
-    return { pairs: summary(runs.tasks, 2), floor: summary(runs.floor, 1), ratio: Number(ratio.toFixed(2)) };
+    const ratioOf = (key) =>
+      Number(median(runs[key].map((run, round) => run.rps / 2 / runs.floor[round].rps)).toFixed(2));
+    return {
+      pairs: summary(runs.tasks, 2),
+      memory: summary(runs.memory, 2),
+      floor: summary(runs.floor, 1),
+      ratio: ratioOf('tasks'),
+      memoryRatio: ratioOf('memory'),
+    };
   } finally {
-    await Promise.all([floor.stop(), ours.stop()]);
+    await Promise.all(Object.values(servers).map((server) => server.stop()));
   }
 }
 
@@ -112,6 +125,8 @@ export function taskReport(tasks) {
   return (
     `tasks: tools/call with task + tasks/get on Knex/SQLite: ${tasks.pairs.rps} pairs/s ` +
     `(p50 ${tasks.pairs.p50} ms, server CPU ${tasks.pairs.cpuMicros} µs/pair), floor tools/call ` +
-    `${tasks.floor.rps} req/s (${tasks.floor.cpuMicros} µs/call): ${tasks.ratio.toFixed(2)} × the floor`
+    `${tasks.floor.rps} req/s (${tasks.floor.cpuMicros} µs/call): ${tasks.ratio.toFixed(2)} × the floor; ` +
+    `the same pairs with tasks in memory: ${tasks.memory.rps} pairs/s ` +
+    `(server CPU ${tasks.memory.cpuMicros} µs/pair): ${tasks.memoryRatio.toFixed(2)} × the floor`
   );
 }

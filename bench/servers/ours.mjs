@@ -8,7 +8,8 @@
  * table in the same database (the app's form and outputs as JSON text), instead of a Map lookup;
  * BENCH_APP_CACHE=off then turns the resolver's app cache off (`appCacheTtlMs: 0`).
  *
- * BENCH_TASKS=1 passes the store to `mcpServer`, so that tasks live in its database (docs/tasks.md).
+ * BENCH_TASKS=1 passes the store to `mcpServer`, so that tasks live in its database (docs/tasks.md);
+ * without it they live in memory.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { RPC_CODES } from '../../errors/mcp-error.js';
 import type { TableNames } from '../tables.js';
 import { newTaskId } from './ids.js';
+import { type TaskChange, type TaskRow, taskStatements, touched } from './statements.js';
 import {
   ACTIVE_STATUSES,
   INSTANCE_STOPPED,
@@ -11,25 +12,6 @@ import {
   type TaskStatus,
   type TaskStore,
 } from './types.js';
-
-interface TaskRow {
-  id: string;
-  server_id: string;
-  caller: string;
-  status: TaskStatus;
-  status_message: string | null;
-  result: string | null;
-  error: string | null;
-  input_requests: string | null;
-  /** `pg` returns bigint columns as strings, SQLite as numbers. */
-  ttl_ms: number | string;
-  poll_interval_ms: number;
-  created_at: number | string;
-  updated_at: number | string;
-  expires_at: number | string;
-  owner_instance: string;
-  lease_expires_at: number | string | null;
-}
 
 const parsed = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
@@ -56,12 +38,7 @@ function toTask(row: TaskRow): TaskRecord {
 /** Tasks in the host's database (SQLite or PostgreSQL), shared by the instances of a farm. */
 export function knexTaskStore(knex: Knex, tables: TableNames): TaskStore {
   const tasks = () => knex<TaskRow>(tables.tasks);
-  /** Every change moves `updated_at`, and the task expires `ttl_ms` after it. */
-  const touched = (now: number) => ({
-    updated_at: now,
-    expires_at: knex.raw('? + ??', [now, 'ttl_ms']),
-  });
-  const running = (id: string) => tasks().where({ id }).whereIn('status', ACTIVE_STATUSES);
+  const statements = taskStatements(knex, tables);
 
   return {
     async create(task: NewTask) {
@@ -83,16 +60,13 @@ export function knexTaskStore(knex: Knex, tables: TableNames): TaskStore {
         owner_instance: task.ownerInstance,
         lease_expires_at: now + task.leaseMs,
       };
-      await tasks().insert(row);
+      await statements.insert(row);
       return toTask(row);
     },
 
     async get(id, owner) {
-      const row = await tasks()
-        .where({ id, server_id: owner.serverId, caller: owner.caller })
-        .andWhere('expires_at', '>=', Date.now())
-        .first();
-      return row ? toTask(row as TaskRow) : null;
+      const row = await statements.find(id, owner, Date.now());
+      return row ? toTask(row) : null;
     },
 
     async list(owner, limit, cursor) {
@@ -121,26 +95,21 @@ export function knexTaskStore(knex: Knex, tables: TableNames): TaskStore {
     },
 
     async progress(id, change) {
-      const values: Record<string, unknown> = touched(Date.now());
+      const values: TaskChange = {};
       if (change.status !== undefined) values.status = change.status;
       if (change.statusMessage !== undefined) values.status_message = change.statusMessage;
       if (change.inputRequests !== undefined) {
         values.input_requests = change.inputRequests === null ? null : JSON.stringify(change.inputRequests);
       }
-      return (await running(id).update(values)) > 0;
+      return statements.change(id, Date.now(), values);
     },
 
     async finish(id, end) {
-      const values: Record<string, unknown> = {
-        ...touched(Date.now()),
-        status: end.status,
-        input_requests: null,
-        lease_expires_at: null,
-      };
+      const values: TaskChange = { status: end.status, input_requests: null, lease_expires_at: null };
       if (end.statusMessage !== undefined) values.status_message = end.statusMessage;
       if (end.resultJson !== undefined) values.result = end.resultJson;
       if (end.error !== undefined) values.error = JSON.stringify(end.error);
-      return (await running(id).update(values)) > 0;
+      return statements.change(id, Date.now(), values);
     },
 
     async renew(ownerInstance, ids, leaseMs) {
@@ -167,7 +136,7 @@ export function knexTaskStore(knex: Knex, tables: TableNames): TaskStore {
         .whereIn('status', ACTIVE_STATUSES)
         .andWhere('lease_expires_at', '<', now)
         .update({
-          ...touched(now),
+          ...touched(knex, now),
           status: 'failed',
           status_message: INSTANCE_STOPPED,
           error: JSON.stringify(error),
