@@ -145,6 +145,10 @@ export const expectNotFound = (reply: Reply, message: string): void =>
 export const expectForbidden = (reply: Reply): void =>
   expectError(reply, 403, 'forbidden', 'You are not allowed to edit MCP servers');
 
+/** The console's answer when something failed inside it: 500, and no detail of the cause. */
+export const expectInternalError = (reply: Reply): void =>
+  expectError(reply, 500, 'internal', 'Internal error');
+
 /** The console's refusal of a caller who is not signed in. */
 export const expectUnauthenticated = (reply: Reply): void =>
   expectError(reply, 401, 'unauthorized', 'Authentication required');

@@ -17,6 +17,7 @@ import {
   consoleAs,
   createHost,
   expectError,
+  expectInternalError,
   expectJson,
   TENANT_A,
 } from '../helpers/console-host.js';
@@ -55,6 +56,12 @@ describe('the console with a host that parses JSON itself', () => {
 });
 
 describe('console options and failures', () => {
+  /** Functions that fail as a host's may: by throwing, or by rejecting. */
+  const throwing = (error: Error) => () => {
+    throw error;
+  };
+  const rejecting = (error: Error) => async () => Promise.reject(error);
+
   const apps = new Apps();
   const base = (): McpConsoleOptions => ({ store: memoryServerStore(), loadApp: apps.load, authorize });
 
@@ -96,11 +103,9 @@ describe('console options and failures', () => {
   it('an authorize that throws answers 500 with no detail; the cause goes to onError', async () => {
     const failure = new Error('session store is down');
     const { app, reports } = createHost(memoryServerStore(), apps, {
-      authorize: () => {
-        throw failure;
-      },
+      authorize: throwing(failure),
     });
-    expectError(await consoleAs(app, 'editor-a').get('any'), 500, 'internal', 'Internal error');
+    expectInternalError(await consoleAs(app, 'editor-a').get('any'));
     expect(reports).toEqual([{ error: failure, context: { operation: 'authorize' } }]);
   });
 
@@ -108,7 +113,7 @@ describe('console options and failures', () => {
     const { app, reports } = createHost(memoryServerStore(), apps, {
       authorize: () => ({ canEdit: true }) as unknown as ConsoleAccess,
     });
-    expectError(await consoleAs(app, 'editor-a').get('any'), 500, 'internal', 'Internal error');
+    expectInternalError(await consoleAs(app, 'editor-a').get('any'));
     expect(reports).toHaveLength(1);
     expect(String(reports[0]?.error)).toContain(
       'authorize must return { tenantId: string, canEdit: boolean } or null',
@@ -119,14 +124,12 @@ describe('console options and failures', () => {
     const failure = new Error('connection reset while reading mcp_servers');
     const store: ServerStore = {
       ...memoryServerStore(),
-      getServerByApp: async () => {
-        throw failure;
-      },
+      getServerByApp: rejecting(failure),
     };
     const { app, reports } = createHost(store, apps);
     const hostApp = apps.add(TENANT_A);
     const reply = await consoleAs(app, 'viewer-a').get(hostApp.id);
-    expectError(reply, 500, 'internal', 'Internal error');
+    expectInternalError(reply);
     expect(reply.text).not.toContain('connection reset');
     expect(reports).toEqual([
       { error: failure, context: { operation: 'get', tenantId: TENANT_A, appId: hostApp.id } },
@@ -136,11 +139,9 @@ describe('console options and failures', () => {
   it('a failing loadApp answers 500 with no detail', async () => {
     const failure = new Error('apps table is locked');
     const { app, reports } = createHost(memoryServerStore(), apps, {
-      loadApp: () => {
-        throw failure;
-      },
+      loadApp: throwing(failure),
     });
-    expectError(await consoleAs(app, 'editor-a').unpublish('any'), 500, 'internal', 'Internal error');
+    expectInternalError(await consoleAs(app, 'editor-a').unpublish('any'));
     expect(reports).toEqual([
       { error: failure, context: { operation: 'unpublish', tenantId: TENANT_A, appId: 'any' } },
     ]);
