@@ -2,15 +2,10 @@
  * Ours, for the asking row: `mcpServer` on a bare Express 5 app serving one app that asks a person
  * (`run.ask`) before it answers, from a memory store. Its runs wait until they are answered.
  */
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import express from 'express';
-import { serve } from './harness.mjs';
+import { loadPackage, publishBenchApp, serve } from './harness.mjs';
 
-const entry = process.env.BENCH_DIST
-  ? pathToFileURL(join(resolve(process.env.BENCH_DIST), 'index.js')).href
-  : new URL('../../dist/index.js', import.meta.url).href;
-const { mcpServer, memoryServerStore } = await import(entry);
+const { mcpServer, memoryServerStore } = await loadPackage();
 
 const APPROVAL = Object.freeze({ id: 'approval', name: 'Approval', mode: 'workflow', inputForm: [] });
 const FIELDS = [
@@ -19,13 +14,7 @@ const FIELDS = [
 ];
 
 const store = memoryServerStore();
-const server = await store.createServer({
-  tenantId: 'bench',
-  appId: APPROVAL.id,
-  name: APPROVAL.name,
-  description: '',
-  parameters: {},
-});
+const server = await publishBenchApp(store, APPROVAL);
 const app = express();
 app.use(
   mcpServer({

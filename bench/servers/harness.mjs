@@ -4,7 +4,24 @@
  * messages on that channel only (never over HTTP): `memory` (after a forced GC when started with
  * --expose-gc), `cpu` (the CPU time the process used so far, in µs) and `stop`.
  */
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
+
+/**
+ * The package under measure: this checkout's build, or with BENCH_DIST=<folder> another build
+ * (e.g. `node scripts/build.mjs --out-dir`).
+ */
+export const loadPackage = () =>
+  import(
+    process.env.BENCH_DIST
+      ? pathToFileURL(join(resolve(process.env.BENCH_DIST), 'index.js')).href
+      : new URL('../../dist/index.js', import.meta.url).href
+  );
+
+/** Publishes `app` in `store` for `tenantId`, with no description or parameters. */
+export const publishBenchApp = (store, app, tenantId = 'bench') =>
+  store.createServer({ tenantId, appId: app.id, name: app.name, description: '', parameters: {} });
 
 export function serve(app, paths, { onStop } = {}) {
   const server = app.listen(0, '127.0.0.1', () => {

@@ -14,18 +14,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import express from 'express';
 import knexFactory from 'knex';
 import { ECHO_APP } from '../fixture.mjs';
-import { serve } from './harness.mjs';
+import { loadPackage, publishBenchApp, serve } from './harness.mjs';
 
-// BENCH_DIST=<folder> measures another build of the package (e.g. `node scripts/build.mjs --out-dir`).
-const entry = process.env.BENCH_DIST
-  ? pathToFileURL(join(resolve(process.env.BENCH_DIST), 'index.js')).href
-  : new URL('../../dist/index.js', import.meta.url).href;
-const { knexServerStore, mcpServer, migrate } = await import(entry);
+const { knexServerStore, mcpServer, migrate } = await loadPackage();
 
 const cache = process.env.BENCH_CACHE !== 'off';
 const postgresUrl = process.env.BENCH_POSTGRES_URL;
@@ -72,15 +67,7 @@ const store = knexServerStore(knex, cache ? {} : { cacheTtlMs: 0 });
 // BENCH_SERVERS=n publishes the app under n codes (one tenant each), which the load takes in turn.
 const servers = [];
 for (let index = 0; index < Number(process.env.BENCH_SERVERS ?? 1); index++) {
-  servers.push(
-    await store.createServer({
-      tenantId: index === 0 ? 'bench' : `bench-${index}`,
-      appId: ECHO_APP.id,
-      name: ECHO_APP.name,
-      description: '',
-      parameters: {},
-    }),
-  );
+  servers.push(await publishBenchApp(store, ECHO_APP, index === 0 ? 'bench' : `bench-${index}`));
 }
 
 const apps = new Map([[ECHO_APP.id, ECHO_APP]]);

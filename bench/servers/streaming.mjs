@@ -6,17 +6,12 @@
  * - `wait`: a workflow that says nothing for BENCH_WAIT_MS (5000) and then answers.
  * BENCH_HEARTBEAT_MS sets `heartbeatMs` (default: the package's).
  */
-import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pathToFileURL } from 'node:url';
 import express from 'express';
 import { ECHO_APP, PROGRESS_EVENTS } from '../fixture.mjs';
-import { serve } from './harness.mjs';
+import { loadPackage, publishBenchApp, serve } from './harness.mjs';
 
-const entry = process.env.BENCH_DIST
-  ? pathToFileURL(join(resolve(process.env.BENCH_DIST), 'index.js')).href
-  : new URL('../../dist/index.js', import.meta.url).href;
-const { mcpServer, memoryServerStore } = await import(entry);
+const { mcpServer, memoryServerStore } = await loadPackage();
 
 const waitMs = Number(process.env.BENCH_WAIT_MS ?? 5000);
 const WAIT_APP = Object.freeze({ id: 'wait', name: 'Wait', mode: 'workflow', inputForm: [] });
@@ -54,13 +49,7 @@ const wait = waits[process.env.BENCH_WAIT_KIND ?? 'sleep'];
 if (!wait) throw new Error(`BENCH_WAIT_KIND must be one of ${Object.keys(waits).join(', ')}`);
 
 const store = memoryServerStore();
-const server = await store.createServer({
-  tenantId: 'bench',
-  appId: app.id,
-  name: app.name,
-  description: '',
-  parameters: {},
-});
+const server = await publishBenchApp(store, app);
 const express5 = express();
 express5.use(
   mcpServer({
