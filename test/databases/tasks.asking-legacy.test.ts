@@ -14,9 +14,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpEvent } from '../../src/index.js';
 import type { Host } from '../helpers/hosts.js';
-import { connectV1, startTaskHost, type TaskWorld } from '../helpers/tasks.js';
-
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+import { connectV1, ofTask, RELATED_TASK, startTaskHost, type TaskWorld } from '../helpers/tasks.js';
+import { failure, success } from '../helpers/tool-call.js';
 
 describe('a task that asks a person, 2025 era, on the Knex store on SQLite', () => {
   let world: TaskWorld;
@@ -102,12 +101,7 @@ describe('a task that asks a person, 2025 era, on the Knex store on SQLite', () 
     expect(notified).toHaveLength(1);
     expect(messages.at(-1)).toEqual({
       type: 'result',
-      result: {
-        content: [{ type: 'text', text: '{"text":"report for June"}' }],
-        structuredContent: { text: 'report for June' },
-        isError: false,
-        _meta: { [RELATED_TASK]: { taskId } },
-      },
+      result: ofTask(taskId, success('{"text":"report for June"}', { text: 'report for June' })),
     });
     const statuses = events.filter((event) => event.type === 'task.status' && event.taskId === taskId);
     expect(statuses.map((event) => (event.type === 'task.status' ? [event.from, event.to] : []))).toEqual([
@@ -136,10 +130,8 @@ describe('a task that asks a person, 2025 era, on the Knex store on SQLite', () 
       status: 'failed',
       statusMessage: text,
     });
-    expect(await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)).toEqual({
-      content: [{ type: 'text', text }],
-      isError: true,
-      _meta: { [RELATED_TASK]: { taskId } },
-    });
+    expect(await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)).toEqual(
+      ofTask(taskId, failure(text)),
+    );
   });
 });

@@ -8,10 +8,10 @@ import { CallToolResultSchema, McpError as SdkError } from '@modelcontextprotoco
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Host } from '../helpers/hosts.js';
 import { expectRpcReply, request, rpcError, rpcResult, SERVER_CAPABILITIES } from '../helpers/rpc.js';
-import { connectV1, startTaskHost, type TaskWorld } from '../helpers/tasks.js';
+import { connectV1, ofTask, startTaskHost, type TaskWorld } from '../helpers/tasks.js';
+import { failure, success } from '../helpers/tool-call.js';
 
 const V = { 'mcp-protocol-version': '2025-11-25' };
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('tasks in the 2025 era, on the Knex store on SQLite', () => {
@@ -82,12 +82,7 @@ describe('tasks in the 2025 era, on the Knex store on SQLite', () => {
     const last = rest.at(-1);
     expect(last).toEqual({
       type: 'result',
-      result: {
-        content: [{ type: 'text', text: '{"text":"the report"}' }],
-        structuredContent: { text: 'the report' },
-        isError: false,
-        _meta: { [RELATED_TASK]: { taskId } },
-      },
+      result: ofTask(taskId, success('{"text":"the report"}', { text: 'the report' })),
     });
     expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ taskId, status: 'completed' });
     expect(await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)).toEqual(
@@ -124,11 +119,9 @@ describe('tasks in the 2025 era, on the Knex store on SQLite', () => {
       status: 'failed',
       statusMessage: 'the report has no data for this month',
     });
-    expect(await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)).toEqual({
-      content: [{ type: 'text', text: 'the report has no data for this month' }],
-      isError: true,
-      _meta: { [RELATED_TASK]: { taskId } },
-    });
+    expect(await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)).toEqual(
+      ofTask(taskId, failure('the report has no data for this month')),
+    );
   });
 
   it('a result larger than maxTaskResultBytes fails the task with a message that says so', async () => {
@@ -186,12 +179,7 @@ describe('tasks in the 2025 era, on the Knex store on SQLite', () => {
     expectRpcReply(
       result,
       200,
-      rpcResult(9, {
-        content: [{ type: 'text', text: '{"text":"done"}' }],
-        structuredContent: { text: 'done' },
-        isError: false,
-        _meta: { [RELATED_TASK]: { taskId: task.taskId } },
-      }),
+      rpcResult(9, ofTask(task.taskId, success('{"text":"done"}', { text: 'done' }))),
     );
   });
 

@@ -23,6 +23,7 @@ import {
 } from '../../src/index.js';
 import type { ErrorContext } from '../../src/protocol/report.js';
 import { knexServerStore } from '../../src/store/index.js';
+import type { CallToolResult } from '../../src/tool/call.js';
 import { AsyncQueue } from './async-queue.js';
 import { createMigrated, databases } from './databases.js';
 import { type Host, hostVariants, loadPackage, startHost } from './hosts.js';
@@ -39,6 +40,15 @@ export const ASKING_APP = app('asking', 'Asking Report');
 const SUPPORTS: TaskSupport[] = ['forbidden', 'optional', 'required'];
 const APPS = [GATED_APP, QUICK_APP, CRASHING_APP, REFUSING_APP, BIG_APP, ASKING_APP];
 type WorldKey = 'gated' | 'quick' | 'crashing' | 'refusing' | 'big' | 'asking';
+
+/** MCP 2025-11-25's related-task metadata key, written out as the specification spells it. */
+export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
+/** A task's `tools/call` result as `tasks/result` gives it: the result, tied to its task. */
+export const ofTask = (taskId: string, result: CallToolResult) => ({
+  ...result,
+  _meta: { [RELATED_TASK]: { taskId } },
+});
 
 /** What the asking report asks: a month, from two options. */
 export const MONTH_QUESTION = {

@@ -13,13 +13,14 @@ import { bundleInstance, type FarmProcess, startInstance, stopInstance } from '.
 import { type Reply, send } from '../helpers/hosts.js';
 import { CLIENT_CAPABILITIES, envelope, standardHeaders } from '../helpers/modern.js';
 import { request } from '../helpers/rpc.js';
+import { ofTask } from '../helpers/tasks.js';
+import { success } from '../helpers/tool-call.js';
 
 /** A short lease for the instance that stops, so that its task fails within the suite's patience. */
 const LEASE_MS = 1000;
 /** A lease too long to matter for the others: a cancel that reaches its run did so through PostgreSQL. */
 const LONG_LEASE_MS = 60_000;
 const V = { 'mcp-protocol-version': '2025-11-25' };
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 describeEach(databases.filter((kind) => kind.name === 'postgres'))(
   'tasks across instances on $name',
@@ -86,12 +87,9 @@ describeEach(databases.filter((kind) => kind.name === 'postgres'))(
       const tag = randomUUID();
       const taskId = await startTask(a, 'ticker', tag);
       const result = await post(b, 'ticker', request(2, 'tasks/result', { taskId }));
-      expect(resultOf(result)).toEqual({
-        content: [{ type: 'text', text: JSON.stringify({ tag, ticks: 6 }) }],
-        structuredContent: { tag, ticks: 6 },
-        isError: false,
-        _meta: { [RELATED_TASK]: { taskId } },
-      });
+      expect(resultOf(result)).toEqual(
+        ofTask(taskId, success(JSON.stringify({ tag, ticks: 6 }), { tag, ticks: 6 })),
+      );
       expect((await runsOf(a)).filter((run) => run.tag === tag).map((run) => run.event)).toEqual(['started']);
       expect((await runsOf(b)).some((run) => run.tag === tag)).toBe(false);
       const listed = resultOf(await post(b, 'ticker', request(3, 'tasks/list', {})));
