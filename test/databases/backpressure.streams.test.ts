@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knexServerStore, migrate } from '../../src/store/index.js';
 import type { KnexServerStore } from '../../src/store/types.js';
 import { callWithoutReading, expectHeld, LoudRuns, rssMiB, startLoudHost } from '../helpers/backpressure.js';
-import { databases, type TestDatabase } from '../helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import type { Host } from '../helpers/hosts.js';
 
-describe.each(databases)('a client that does not read a stored stream, on $name', (kind) => {
+describeEach(databases)('a client that does not read a stored stream, on $name', (kind) => {
   let db: TestDatabase;
   let knex: Knex;
   let store: KnexServerStore;

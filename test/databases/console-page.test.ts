@@ -28,7 +28,7 @@ import {
   TENANT_B,
   useConsoleHost,
 } from '../helpers/console-host.js';
-import { databases } from '../helpers/databases.js';
+import { databases, describeEach } from '../helpers/databases.js';
 
 const ASSETS = new URL('../../src/console/page/assets/', import.meta.url);
 
@@ -228,7 +228,7 @@ describe('the page options', () => {
   });
 });
 
-describe.each(databases)('GET /apps with listApps on $name', (kind) => {
+describeEach(databases)('GET /apps with listApps on $name', (kind) => {
   const c = useConsoleHost(kind, { listApps: (tenantId) => c.apps.list(tenantId) });
   const list = (token?: string) => {
     const test = request(c.host.app).get('/console/api/apps');

@@ -12,14 +12,14 @@ import { mcpServer } from '../../src/index.js';
 import { knexServerStore } from '../../src/store/index.js';
 import type { KnexServerStore } from '../../src/store/types.js';
 import { APPROVAL_APP, type AskingWorld, createAskingWorld, TWO_STEP_APP } from '../helpers/asking.js';
-import { createMigrated, databases, type TestDatabase } from '../helpers/databases.js';
+import { createMigrated, databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import { type Host, serveApp } from '../helpers/hosts.js';
 import { CLIENT_CAPABILITIES, envelope, SERVER_INFO, standardHeaders } from '../helpers/modern.js';
 import { expectRpcReply, request, rpcError, rpcResult } from '../helpers/rpc.js';
 
 const APPS = [APPROVAL_APP, TWO_STEP_APP];
 
-describe.each(databases.filter((kind) => kind.name === 'postgres'))('two instances on one $name', (kind) => {
+describeEach(databases.filter((kind) => kind.name === 'postgres'))('two instances on one $name', (kind) => {
   let db: TestDatabase;
   let world: AskingWorld;
   const stores: KnexServerStore[] = [];

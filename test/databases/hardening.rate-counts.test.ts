@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { McpServerOptions } from '../../src/index.js';
 import { createWorld, type World } from '../helpers/apps.js';
-import { databases, expectCancelledAcross, twoInstances } from '../helpers/databases.js';
+import { databases, describeEach, expectCancelledAcross, twoInstances } from '../helpers/databases.js';
 import { type Host, hostVariants, loadWorld, type Reply, suiteHosts } from '../helpers/hosts.js';
 import {
   expectAccepted,
@@ -114,7 +114,7 @@ async function listenForCalls(url: string, ids: () => string[]) {
   return { heard, close: () => client.end() };
 }
 
-describe.each(databases.filter((kind) => kind.name === 'postgres'))(
+describeEach(databases.filter((kind) => kind.name === 'postgres'))(
   'cancellations on a farm on $name',
   (kind) => {
     let farm: Awaited<ReturnType<typeof twoInstances>>;

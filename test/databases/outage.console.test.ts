@@ -12,14 +12,14 @@ import { knexToolProviderStore, mcpToolProviderConsole } from '../../src/index.j
 import { knexServerStore, migrate } from '../../src/store/index.js';
 import type { KnexServerStore } from '../../src/store/types.js';
 import { Apps, authorize, consoleAs, createHost, expectError, TENANT_A } from '../helpers/console-host.js';
-import { databases, type TestDatabase } from '../helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import { type CutDatabase, cutDatabase, OUTAGES } from '../helpers/outage.js';
 
 const postgres = databases.filter((kind) => kind.name === 'postgres');
 const DEADLINE_MS = 300;
 const UNAVAILABLE = 'The database is temporarily unavailable: try again later';
 
-describe.each(postgres)('the consoles in a database outage, on $name', (kind) => {
+describeEach(postgres)('the consoles in a database outage, on $name', (kind) => {
   let db: TestDatabase;
   let direct: Knex;
   let cut: CutDatabase;

@@ -13,7 +13,7 @@ import type { AppEvent, AppResult, HostApp, McpServerOptions, ServerRecord } fro
 import { knexServerStore, migrate } from '../../src/store/index.js';
 import type { KnexServerStore } from '../../src/store/types.js';
 import { AsyncQueue } from '../helpers/async-queue.js';
-import { databases, type TestDatabase } from '../helpers/databases.js';
+import { databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import { type Host, hostVariants, loadPackage, startHost } from '../helpers/hosts.js';
 import { type CutDatabase, cutDatabase, expectRetryAfter, OUTAGES } from '../helpers/outage.js';
 import { expectRpcReply, request, rpcError } from '../helpers/rpc.js';
@@ -26,7 +26,7 @@ const APP: HostApp = { id: 'echo', name: 'Echo', mode: 'workflow', inputForm: []
 const DEADLINE_MS = 300;
 const UNAVAILABLE = 'MCP server temporarily unavailable: try again later';
 
-describe.each(postgres)('a database outage on the request path, on $name', (kind) => {
+describeEach(postgres)('a database outage on the request path, on $name', (kind) => {
   let db: TestDatabase;
   let direct: Knex;
   let writer: KnexServerStore;

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppEvent } from '../../src/index.js';
 import { newStreamId } from '../../src/store/stream-events.js';
 import { sleep } from '../helpers/common.js';
-import { databases } from '../helpers/databases.js';
+import { databases, describeEach } from '../helpers/databases.js';
 import type { Host } from '../helpers/hosts.js';
 import { expectRpcReply, rpcError } from '../helpers/rpc.js';
 import { said } from '../helpers/sse.js';
@@ -20,7 +20,7 @@ import { storedStreamsOn, TICKER, tickerCall, tickerResult, ticks } from '../hel
 const RUN_LOST = 'Run lost: the call stopped before it answered; call the tool again';
 const NOT_FOUND = 'Stream not found: no such stream of this server';
 
-describe.each(databases)('how a resumed stream ends, on $name', (kind) => {
+describeEach(databases)('how a resumed stream ends, on $name', (kind) => {
   const stored = storedStreamsOn(kind, [TICKER], () => ticks(2));
   const { start, resume, resumeReply: get } = stored;
   const call = (host: Host, id: string) => stored.post(host, tickerCall(id, id));

@@ -3,10 +3,13 @@
  * skipped, with the reason printed and their number counted, and the run passes, even for a file
  * whose suites are all PostgreSQL ones; with `REQUIRE_POSTGRES=1`, as CI sets it, the same run
  * fails instead. Each case runs the test runner on `farm.instances.test.ts`, whose suites are all
- * PostgreSQL ones, in an environment without `TEST_POSTGRES_URL`.
+ * PostgreSQL ones, in an environment without `TEST_POSTGRES_URL`. CI always has PostgreSQL, so a
+ * suite that iterates the database kinds with a plain `describe.each` (whose `beforeAll` then fails
+ * on a machine without it) is caught here, by reading the suites.
  */
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/packed.js';
 
@@ -63,4 +66,17 @@ describe('the PostgreSQL suites without TEST_POSTGRES_URL', () => {
     expect(run.output).toMatch(/Test Files\s+1 failed \(1\)/);
     expect(run.code).toBe(1);
   }, 150_000);
+});
+
+describe('the suites on database kinds', () => {
+  it('register them through describeEach, which skips a kind this run does not have', () => {
+    const suites = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.test.ts'))
+      .map((name) => join(ROOT, 'test', name));
+    expect(suites.length).toBeGreaterThan(100);
+    const plain = suites.filter((file) =>
+      /describe\.each\((databases|postgres)\b/.test(readFileSync(file, 'utf8')),
+    );
+    expect(plain.map((file) => relative(ROOT, file))).toEqual([]);
+  });
 });
