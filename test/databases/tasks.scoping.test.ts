@@ -46,6 +46,13 @@ describe('whose task it is, on the Knex store on SQLite', () => {
       (task) => task.taskId,
     );
 
+  /** Waits for the task's run to end (`tasks/result` answers once it has), so that its status is final. */
+  const ended = async (code: string, taskId: string, user?: string) => {
+    const reply = await legacy(code, 4, 'tasks/result', { taskId }, user);
+    expect(reply.status).toBe(200);
+    expect((reply.json as { result?: unknown }).result).toBeDefined();
+  };
+
   /** get, result, cancel and list of `taskId` as `user` on `code`, as if the task did not exist. */
   const expectNotThere = async (code: string, taskId: string, user?: string) => {
     for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) {
@@ -60,6 +67,7 @@ describe('whose task it is, on the Knex store on SQLite', () => {
     await expectNotThere(world.codes.crashing, taskId);
     // Its own server still has it, as it was: the other server's answers changed nothing.
     expect(await listOf(legacy(world.codes.refusing, 2, 'tasks/list', {}))).toContain(taskId);
+    await ended(world.codes.refusing, taskId);
     expect((await legacy(world.codes.refusing, 3, 'tasks/get', { taskId })).json).toMatchObject({
       result: { taskId, status: 'failed' },
     });
@@ -71,6 +79,7 @@ describe('whose task it is, on the Knex store on SQLite', () => {
     const taskId = taskIdOf(reply);
     await expectNotThere(world.codes.quick, taskId, 'bob');
     expect(await listOf(legacy(world.codes.quick, 2, 'tasks/list', {}, 'alice'))).toEqual([taskId]);
+    await ended(world.codes.quick, taskId, 'alice');
     expect((await legacy(world.codes.quick, 3, 'tasks/get', { taskId }, 'alice')).json).toMatchObject({
       result: { taskId, status: 'completed' },
     });
