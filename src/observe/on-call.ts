@@ -9,8 +9,6 @@ import {
   startCallSpan,
 } from './tracing.js';
 
-export type { CallEvent, CallStart } from './events.js';
-
 /** The `onCall` option: called once per finished `tools/call`, after its result is known. */
 export type OnCall = (event: CallEvent) => void | Promise<void>;
 
