@@ -67,22 +67,14 @@ function splitAnchor(target) {
 /** The link targets of a Markdown text outside code: inline `[text](target)`, images, and `[label]: target`. */
 export function links(text) {
   const found = [];
-  let fence = null;
-  text.split('\n').forEach((raw, index) => {
-    const opening = /^\s*(`{3,}|~{3,})/.exec(raw);
-    if (opening) {
-      if (fence === null) fence = opening[1][0];
-      else if (opening[1][0] === fence) fence = null;
-      return;
-    }
-    if (fence !== null) return;
+  for (const [raw, index] of linesOutsideFences(text)) {
     const line = raw.replace(/(`+)[^`]*?\1/g, '');
     const definition = /^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?/.exec(line);
     if (definition) found.push({ target: definition[1], line: index + 1 });
     for (const match of line.matchAll(/\]\(\s*<?([^\s)>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
       found.push({ target: match[1], line: index + 1 });
     }
-  });
+  }
   return found;
 }
 
@@ -90,15 +82,7 @@ export function links(text) {
 export function headingAnchors(text) {
   const anchors = new Set();
   const counts = new Map();
-  let fence = null;
-  for (const raw of text.split('\n')) {
-    const opening = /^\s*(`{3,}|~{3,})/.exec(raw);
-    if (opening) {
-      if (fence === null) fence = opening[1][0];
-      else if (opening[1][0] === fence) fence = null;
-      continue;
-    }
-    if (fence !== null) continue;
+  for (const [raw] of linesOutsideFences(text)) {
     const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(raw);
     if (!heading) continue;
     const slug = slugOf(heading[1]);
@@ -109,6 +93,20 @@ export function headingAnchors(text) {
   // Explicit anchors: <a id="…"></a> or <a name="…">.
   for (const match of text.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) anchors.add(match[1].toLowerCase());
   return anchors;
+}
+
+/** Each line of a Markdown text outside fenced code blocks, with its index; the fences themselves are left out. */
+function* linesOutsideFences(text) {
+  let fence = null;
+  for (const [index, raw] of text.split('\n').entries()) {
+    const opening = /^\s*(`{3,}|~{3,})/.exec(raw);
+    if (opening) {
+      if (fence === null) fence = opening[1][0];
+      else if (opening[1][0] === fence) fence = null;
+      continue;
+    }
+    if (fence === null) yield [raw, index];
+  }
 }
 
 /** GitHub's slug of a heading's text: lower case, punctuation dropped, spaces as hyphens. */

@@ -41,6 +41,7 @@ export {
 export { MCP_ROUTE } from './express/mcp-route.js';
 export type { AppRun, ResolveServer, RunApp } from './express/types.js';
 export type {
+  CallEvent,
   CallFinishedEvent,
   CallStartedEvent,
   InputSettledEvent,
@@ -52,7 +53,7 @@ export type {
   TaskStatus,
   TaskStatusEvent,
 } from './observe/events.js';
-export type { CallEvent, OnCall } from './observe/on-call.js';
+export type { OnCall } from './observe/on-call.js';
 export type { ErrorContext } from './protocol/report.js';
 export {
   type KnexServerStoreOptions,

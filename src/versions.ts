@@ -52,8 +52,8 @@ function computeFeatures(version: string): ToolFeatures {
     icons: version >= '2025-11-25',
     audioContent: version >= '2025-03-26',
     resourceLinks: version >= '2025-06-18',
-    // MCP 2025-11-25 only: 2026-07-28 tools carry no `execution` (SEP-2663).
-    taskSupport: version >= '2025-11-25' && !modern.has(version),
+    // The 2025-era tasks only: 2026-07-28 tools carry no `execution` (SEP-2663).
+    taskSupport: hasLegacyTasks(version),
   });
 }
 

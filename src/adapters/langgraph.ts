@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { AppRunError, ConfigurationError } from '../errors/package-errors.js';
 import type { AppEvent, AppRun, HostApp, RunApp } from '../types/index.js';
 import { functionOption, parseFactoryOptions } from '../util/factory-options.js';
+import { isJsonObject } from '../util/plain-object.js';
 import { type AskAnswer, type AskRequest, asJson, askOf, untilAborted } from './shared.js';
 
 /** A compiled graph (`new StateGraph(...).compile()`, `entrypoint(...)`), as far as the adapter's types read it. */
@@ -131,7 +132,7 @@ async function* workflow<HostRequest>(
       for await (const chunk of untilAborted(chunks, run.signal)) {
         if (!Array.isArray(chunk)) continue;
         const [mode, payload] = chunk as [unknown, unknown];
-        if (!isObject(payload)) continue;
+        if (!isJsonObject(payload)) continue;
         if (mode === 'values') {
           // The values at an interrupt are the interrupt, not a state.
           if (!(INTERRUPT in payload)) state = payload;
@@ -186,7 +187,7 @@ const ANSWER_FIELD = { paragraph: { variable: 'answer', label: 'Answer', require
  * message, answered in one text field, `answer`; anything else shown as JSON, answered the same way.
  */
 function questionOf(value: unknown): AskRequest {
-  if (isObject(value) && typeof value.message === 'string') {
+  if (isJsonObject(value) && typeof value.message === 'string') {
     const question: AskRequest = {
       message: value.message,
       fields: Array.isArray(value.fields) ? (value.fields as AskRequest['fields']) : [],
@@ -199,16 +200,13 @@ function questionOf(value: unknown): AskRequest {
 
 /** The final state's keys the app declares as outputs; with none declared, the whole state. */
 function declaredOf(state: unknown, app: HostApp): Record<string, unknown> {
-  if (!isObject(state)) return {};
+  if (!isJsonObject(state)) return {};
   if (!app.outputs || app.outputs.length === 0) return { ...state };
   const outputs: Record<string, unknown> = {};
   for (const { variable } of app.outputs)
     if (Object.hasOwn(state, variable)) outputs[variable] = state[variable];
   return outputs;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The question an `interrupt(value)` may ask, and the answer it resumes with. */
 export type { AskAnswer, AskRequest } from './shared.js';

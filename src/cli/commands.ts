@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Knex } from 'knex';
 import { migrate, migrationStatus, rollback } from '../store/migrations.js';
+import { isModuleNotFound } from '../util/missing-peer.js';
 import { redactSecret } from '../util/redact-secret.js';
 import type { Database } from './database-url.js';
 
@@ -99,12 +100,8 @@ async function peer<T>(name: string, what: string): Promise<T> {
   try {
     return (await import(name)) as T;
   } catch (error) {
-    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-    const missing =
-      (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
-      typeof message === 'string' &&
-      message.includes(`'${name}'`);
-    if (!missing) throw error;
+    // Quoted as the loader quotes it, so that a missing `pg-protocol` is not taken for `pg`.
+    if (!isModuleNotFound(error, `'${name}'`)) throw error;
     throw new CommandFailure(`${what} is not installed: npm install ${name}`);
   }
 }

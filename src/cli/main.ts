@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { migrateOptionsSchema } from '../store/store-options.js';
 import { PACKAGE_VERSION } from '../versions.js';
-import { COMMANDS, type Command, CommandFailure, runCommand } from './commands.js';
+import { COMMANDS, type Command, runCommand } from './commands.js';
 import { parseDatabaseUrl, UsageError } from './database-url.js';
 
 const USAGE = `Usage: express-app-mcp <command> --database-url <url> [--table-prefix <prefix>]
@@ -89,10 +89,8 @@ main(process.argv.slice(2)).then(
     if (error instanceof UsageError) {
       process.stderr.write(`express-app-mcp: ${error.message}\n\n${USAGE}`);
       process.exitCode = 2;
-    } else if (error instanceof CommandFailure) {
-      process.stderr.write(`express-app-mcp: ${error.message}\n`);
-      process.exitCode = 1;
     } else {
+      // A `CommandFailure`, or anything else that went wrong: its message, and status 1.
       process.stderr.write(`express-app-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = 1;
     }

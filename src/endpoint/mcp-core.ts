@@ -13,11 +13,14 @@ import { memoryTaskStore } from '../store/tasks/memory-store.js';
 import { Deadlines } from '../util/deadlines.js';
 import type { ParsedMcpServerOptions } from './mcp-server-options.js';
 
-/** The protocol core `mcpServer` serves, made from its parsed options, the hook it reports to and the `metrics` sink's emitter. */
+/**
+ * The protocol core `mcpServer` serves, made from its parsed options, the hook it reports to and
+ * the `metrics` sink's emitter (none without the option).
+ */
 export function createMcpCore(config: ParsedMcpServerOptions): {
   core: ProtocolCore<Request>;
   report: ErrorReporter;
-  emit: EmitEvent;
+  emit: EmitEvent | undefined;
 } {
   const report = safeHook(config.onError);
   const emit = eventEmitter(config.metrics, (error) => report(error, { phase: 'metrics' }));

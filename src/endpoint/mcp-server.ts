@@ -75,7 +75,6 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
   const allowedOrigins = new Set(config.allowedOrigins);
   const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
   const { core, report, emit } = createMcpCore(config);
-  const countsStreams = config.metrics !== undefined;
   const drainer = new Drainer();
   // Only a stream is written over time; its failure can no longer change the reply, only be told.
   const streams: StreamWatcher = {
@@ -101,7 +100,7 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       drainer.enter();
       // The response's `close` comes once, whether the stream ended or its client went away
       // (already gone: it came before, and the stream is never written).
-      if (countsStreams && !res.destroyed) {
+      if (emit && !res.destroyed) {
         emit({ type: 'stream.opened' });
         res.once('close', () => emit({ type: 'stream.closed' }));
       }

@@ -88,21 +88,10 @@ export function mcpMetrics(options: McpMetricsOptions = {}): McpMetrics {
     buckets: durationBuckets ?? DEFAULT_BUCKETS,
     registers,
   });
-  const inFlight = new Gauge({
-    name: `${prefix}mcp_tool_calls_in_flight`,
-    help: 'MCP tools/call requests started and not finished.',
-    registers,
-  });
-  const streams = new Gauge({
-    name: `${prefix}mcp_streams_open`,
-    help: 'Server-sent event streams being written by the MCP endpoint.',
-    registers,
-  });
-  const waiting = new Gauge({
-    name: `${prefix}mcp_runs_waiting_for_input`,
-    help: "Runs waiting for a person's answer.",
-    registers,
-  });
+  const gauge = (name: string, help: string) => new Gauge({ name: `${prefix}${name}`, help, registers });
+  const inFlight = gauge('mcp_tool_calls_in_flight', 'MCP tools/call requests started and not finished.');
+  const streams = gauge('mcp_streams_open', 'Server-sent event streams being written by the MCP endpoint.');
+  const waiting = gauge('mcp_runs_waiting_for_input', "Runs waiting for a person's answer.");
   const tasks = new Gauge({
     name: `${prefix}mcp_tasks`,
     help: 'MCP tasks by status, as this instance changed them.',

@@ -101,14 +101,18 @@ export interface McpEventSink {
   onEvent(event: McpEvent): void;
 }
 
-/** Tells an event to the sink; a no-op without one. */
+/** Tells an event to the sink. */
 export type EmitEvent = (event: McpEvent) => void;
 
-const IGNORED: EmitEvent = () => {};
-
-/** The one `EmitEvent` of a router: what the sink throws is reported, never thrown at the caller. */
-export function eventEmitter(sink: McpEventSink | undefined, report: (error: unknown) => void): EmitEvent {
-  if (!sink) return IGNORED;
+/**
+ * The one `EmitEvent` of a router: what the sink throws is reported, never thrown at the caller.
+ * `undefined` without a sink, so that events which cost something to build are skipped.
+ */
+export function eventEmitter(
+  sink: McpEventSink | undefined,
+  report: (error: unknown) => void,
+): EmitEvent | undefined {
+  if (!sink) return undefined;
   return (event) => {
     try {
       sink.onEvent(event);
@@ -117,7 +121,3 @@ export function eventEmitter(sink: McpEventSink | undefined, report: (error: unk
     }
   };
 }
-
-/** Whether `emit` tells anything: events that cost something to build are skipped when it does not. */
-export const emitsEvents = (emit: EmitEvent | undefined): emit is EmitEvent =>
-  emit !== undefined && emit !== IGNORED;

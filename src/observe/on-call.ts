@@ -1,6 +1,6 @@
 import type { CallObservation, CallOutcome } from '../tool/observer.js';
 import type { EndUser } from '../types/index.js';
-import { type CallEvent, type CallStart, type EmitEvent, emitsEvents } from './events.js';
+import type { CallEvent, CallStart, EmitEvent } from './events.js';
 import {
   type CallSpan,
   endCallSpan,
@@ -8,8 +8,6 @@ import {
   openTelemetryLoaded,
   startCallSpan,
 } from './tracing.js';
-
-export type { CallEvent, CallStart } from './events.js';
 
 /** The `onCall` option: called once per finished `tools/call`, after its result is known. */
 export type OnCall = (event: CallEvent) => void | Promise<void>;
@@ -21,16 +19,15 @@ const UNOBSERVED: CallObservation = {
 };
 
 /**
- * Observes `tools/call`s for `onCall`, the `metrics` sink (`emit`) and OpenTelemetry. Without any of
+ * Observes `tools/call`s for `onCall`, the `metrics` sink (`events`) and OpenTelemetry. Without any of
  * them a call costs one shared no-op object; `onCall` failures go to `report`, never to the client.
  */
 export function createCallObserver(
   onCall: OnCall | undefined,
   report: (error: unknown) => void,
-  emit?: EmitEvent,
+  events?: EmitEvent,
 ) {
   const tracing = loadOpenTelemetry();
-  const events = emitsEvents(emit) ? emit : undefined;
 
   function start(call: CallStart): CallObservation {
     const span = startCallSpan(call.tool, {

@@ -15,7 +15,7 @@ import { ACCEPTED, type EndpointReply, jsonReply, resultResponse, type Serialize
 import type { EndpointRequest } from '../request.js';
 import { openReplyStream, type ReplyStream } from '../stream/reply-stream.js';
 import type { ServingTarget } from '../target.js';
-import { type Envelope, EnvelopeSchema, NotificationEnvelopeSchema, parseEnvelope } from './envelope.js';
+import { EnvelopeSchema, NotificationEnvelopeSchema, parseEnvelope } from './envelope.js';
 import { crossCheck, headerMismatch, readModernHeaders, requireHeaders } from './headers.js';
 import {
   declaresTasks,
@@ -102,8 +102,9 @@ export async function handleModern<HostRequest>(
   if (taskMethod && !declaresTasks(envelope)) throw tasksExtensionRequired(method, id);
 
   const target = await ctx.resolveTarget(request, id);
+  let clientName: string | undefined;
   if (taskMethod || method === 'tools/call') {
-    const clientName = clientNameOf(envelope[META_CLIENT_INFO]);
+    clientName = clientNameOf(envelope[META_CLIENT_INFO]);
     const tasks = { id, method, params, version, envelope, clientName, target, request };
     const tasked = taskMethod ? serveModernTaskMethod(tasks, ctx) : modernTaskCall(tasks, ctx);
     if (tasked) return tasked;
@@ -111,7 +112,7 @@ export async function handleModern<HostRequest>(
   // The same streaming rules as the 2025 era, the progress token in `params._meta` too (MCP 2026-07-28).
   const live =
     method === 'tools/call' ? openReplyStream(request, id, params, version, target, ctx.replies) : undefined;
-  const served = { id, method, params, version, envelope, target, request, live };
+  const served = { id, method, params, version, clientName, target, request, live };
   if (live)
     return live.reply(
       ctx.attempt(() => dispatch(served, ctx)),
@@ -125,7 +126,8 @@ interface ModernCall<HostRequest> {
   method: string;
   params: Record<string, unknown>;
   version: string;
-  envelope: Envelope;
+  /** `tools/call`: the client's name for its end user record, read once from the envelope. */
+  clientName: string | undefined;
   target: ServingTarget;
   request: EndpointRequest<HostRequest>;
   /** The call's reply when it may stream, which follows the run. */
@@ -162,7 +164,7 @@ function dispatch<HostRequest>(
         // MCP 2026-07-28: the client closing the response stream is the cancellation of this call.
         onClosed: call.request.onClosed,
         request: call.request.request,
-        clientName: clientNameOf(call.envelope[META_CLIENT_INFO]),
+        clientName: call.clientName,
         observer: call.live,
       });
       // A run that waits for answers ends this reply with them asked (MCP 2026-07-28, SEP-2322);

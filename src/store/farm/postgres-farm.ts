@@ -50,11 +50,15 @@ export function postgresFarm(
   const cancelListeners = new Set<CancelListener>();
   const inputListeners = new Set<(payload: string) => void>();
   const elsewhere = new CallsElsewhere(ANNOUNCE_DELAY_MS);
+  /** Sends on one of the farm's channels; the farm starts on first use. */
+  const send = async (channel: string, payload: string) => {
+    listener.start();
+    await knex.raw('select pg_notify(?, ?)', [channel, payload]);
+  };
   const notify = async (payload: string) => {
     // A cancel whose id is too long to pass on stays on this instance, as a cancel does without a farm.
     if (Buffer.byteLength(payload) >= MAX_NOTIFY_PAYLOAD_BYTES) return;
-    listener.start();
-    await knex.raw('select pg_notify(?, ?)', [cancelled, payload]);
+    await send(cancelled, payload);
   };
   const sendCancel = (key: string) => notify(key).catch(() => {});
   const listener = new PostgresListener(knex, {
@@ -102,8 +106,7 @@ export function postgresFarm(
     announceDelayMs: ANNOUNCE_DELAY_MS,
 
     async announceStreamEvent(streamId) {
-      listener.start();
-      await knex.raw('select pg_notify(?, ?)', [streamEvent, streamId]);
+      await send(streamEvent, streamId);
     },
 
     onCancel(listen) {
@@ -114,8 +117,7 @@ export function postgresFarm(
     async publishInput(payload) {
       if (Buffer.byteLength(payload) >= MAX_NOTIFY_PAYLOAD_BYTES)
         throw new Error('input payload too long to notify');
-      listener.start();
-      await knex.raw('select pg_notify(?, ?)', [input, payload]);
+      await send(input, payload);
     },
 
     onInput(listen) {
