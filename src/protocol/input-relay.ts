@@ -4,7 +4,7 @@ import { newStreamId, type StreamEventStore } from '../store/stream-events.js';
 import { type ClientAnswer, InputRequired, type Round } from '../tool/ask.js';
 import { callScope } from '../tool/inflight.js';
 import type { AppProgress, RunObserver } from '../tool/observer.js';
-import { isJsonObject } from '../util/plain-object.js';
+import { isJsonObject, parseJsonObject } from '../util/plain-object.js';
 import type { WaitingQuestions } from './elicitation.js';
 import type { ParkedRuns, RoundsAsker, StateOfRun } from './input-required.js';
 import type { RequestId } from './messages.js';
@@ -82,13 +82,9 @@ export class InputRelay {
   }
 
   #heard(payload: string): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(payload);
-    } catch {
-      return; // not ours: another program on the same channel
-    }
-    if (!isJsonObject(message) || typeof message.s !== 'string') return;
+    // Anything else is not ours: another program on the same channel.
+    const message = parseJsonObject(payload);
+    if (message === null || typeof message.s !== 'string') return;
     const serverId = message.s;
     const failed = (error: unknown) => this.report(error, { phase: 'dispatch', serverId });
     if (message.k === 'answer' && (typeof message.q === 'string' || typeof message.q === 'number')) {
