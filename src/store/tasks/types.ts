@@ -83,6 +83,19 @@ export interface TaskCursor {
   id: string;
 }
 
+/** The first `limit` of `found` (newest first); more than `limit` found means another page follows. */
+export function taskPage<Found>(
+  found: readonly Found[],
+  limit: number,
+  toTask: (found: Found) => TaskRecord,
+): TaskPage {
+  const tasks = found.slice(0, limit).map(toTask);
+  const last = tasks[tasks.length - 1];
+  return found.length > limit && last
+    ? { tasks, next: { createdAt: last.createdAt, id: last.id } }
+    : { tasks };
+}
+
 /** The status message of a task whose instance stopped before it ended (its lease lapsed). */
 export const INSTANCE_STOPPED = 'the instance running this task stopped';
 
