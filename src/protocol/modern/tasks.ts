@@ -6,12 +6,13 @@ import { isJsonObject, isPlainRecord } from '../../util/plain-object.js';
 import type { EraContext } from '../context.js';
 import { META_CLIENT_CAPABILITIES, META_SERVER_INFO } from '../era.js';
 import type { RequestId } from '../messages.js';
-import { type EndpointReply, jsonReply, resultResponse } from '../reply.js';
+import type { EndpointReply } from '../reply.js';
 import type { EndpointRequest } from '../request.js';
 import type { ServingTarget } from '../target.js';
 import type { TaskOutcome } from '../tasks/service.js';
 import {
   firstText,
+  guardedReply,
   ownerOf,
   startTaskRun,
   taskIdOf,
@@ -85,9 +86,7 @@ export function modernTaskCall<HostRequest>(
   // A retry whose run waits on another instance of a farm is served from there as a plain round:
   // the task it might become would not hold the run (docs/tasks.md, "A task that asks").
   if (call.params.requestState !== undefined && !ctx.asking.waitsHere(toolCallOf(call))) return undefined;
-  return ctx
-    .guarded(() => serverDirected(call, support === 'required', ctx), call.id, call.target)
-    .then((result) => jsonReply(200, resultResponse(call.id, result)));
+  return guardedReply(ctx, () => serverDirected(call, support === 'required', ctx), call.id, call.target);
 }
 
 /** The request as `tools/call` reads it, for the question of where its run waits. */
@@ -182,9 +181,7 @@ export function serveModernTaskMethod<HostRequest>(
   call: ModernTaskRequest<HostRequest>,
   ctx: EraContext<HostRequest>,
 ): Promise<EndpointReply> {
-  return ctx
-    .guarded(() => answerTaskMethod(call, ctx), call.id, call.target)
-    .then((result) => jsonReply(200, resultResponse(call.id, result)));
+  return guardedReply(ctx, () => answerTaskMethod(call, ctx), call.id, call.target);
 }
 
 async function answerTaskMethod<HostRequest>(

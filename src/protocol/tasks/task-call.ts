@@ -11,6 +11,7 @@ import { DEFAULT_CLIENT_NAME } from '../client-name.js';
 import type { EraContext } from '../context.js';
 import type { RoundsAsker, TaskLink } from '../input-required.js';
 import type { RequestId } from '../messages.js';
+import { type EndpointReply, jsonReply, resultResponse } from '../reply.js';
 import { sessionMayAsk } from '../session-id.js';
 import type { ServingTarget } from '../target.js';
 import type { AskingParts, TaskAsking, ToolCall } from '../tool-call.js';
@@ -163,6 +164,16 @@ export function startTaskRun<HostRequest>(
     observer,
     stop: () => void ctx.methods.stop(scope, runKey),
   };
+}
+
+/** A task request's result as its 200 reply; a failure as `ctx.guarded` answers it. */
+export function guardedReply<HostRequest>(
+  ctx: EraContext<HostRequest>,
+  work: () => Promise<Record<string, unknown>>,
+  id: RequestId,
+  target: ServingTarget,
+): Promise<EndpointReply> {
+  return ctx.guarded(work, id, target).then((result) => jsonReply(200, resultResponse(id, result)));
 }
 
 /** The run as a task follows it, its outcome in the era's terms (`outcome`). */
