@@ -18,8 +18,6 @@ import type { ToolCall } from './tool-call.js';
 /** How the runs of one core reach a person, in both eras (docs/asking-a-person.md). */
 export interface Asking extends AskChannel<ToolCall<unknown>> {
   readonly signer: Signer;
-  /** The runs of this process waiting for a 2026-07-28 retry. */
-  readonly parked: ParkedRuns;
   /**
    * A client's answer POSTed to `target`'s endpoint: to its question in this process, or, in a
    * farm, announced to the instance where it waits.
@@ -48,7 +46,6 @@ export function createAsking(signer: Signer, farmed?: FarmedInput, emit?: EmitEv
   const parts = { waiting, parked, signer };
   return {
     signer,
-    parked,
 
     askerFor(call: ToolCall<unknown>, run: AskingRun): Asker {
       const { target } = call;

@@ -25,10 +25,6 @@ export class ParkedRuns {
   remove(id: string): void {
     this.#byId.delete(id);
   }
-
-  get size(): number {
-    return this.#byId.size;
-  }
 }
 
 /**

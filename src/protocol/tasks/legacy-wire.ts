@@ -30,8 +30,6 @@ export const LEGACY_TASKS_CAPABILITY = Object.freeze({
   requests: { tools: { call: {} } },
 });
 
-export { RELATED_TASK } from './task-asker.js';
-
 /** The task methods of the 2025 era, served from MCP 2025-11-25 on. */
 export const LEGACY_TASK_METHODS = new Set(['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']);
 

@@ -226,7 +226,7 @@ export function taskIdOf(params: Record<string, unknown>, id: RequestId): string
 }
 
 /** Task times on the wire (MCP 2025-11-25 `Task`: ISO 8601). */
-export const isoTime = (ms: number): string => new Date(ms).toISOString();
+const isoTime = (ms: number): string => new Date(ms).toISOString();
 
 /**
  * A task as each era's `Task` gives it: the same fields, with the ttl and the poll interval under
