@@ -1,4 +1,3 @@
-import { McpError } from '../errors/mcp-error.js';
 import type { Farm } from '../store/farm/farm.js';
 import { newStreamId, type StreamEventStore } from '../store/stream-events.js';
 import { type ClientAnswer, InputRequired, type Round } from '../tool/ask.js';
@@ -6,7 +5,13 @@ import { callScope } from '../tool/inflight.js';
 import type { AppProgress, RunObserver } from '../tool/observer.js';
 import { isJsonObject, parseJsonObject } from '../util/plain-object.js';
 import type { WaitingQuestions } from './elicitation.js';
-import type { ParkedRuns, RoundsAsker, StateOfRun } from './input-required.js';
+import {
+  invalidRequestState,
+  NO_WAITING_RUN,
+  type ParkedRuns,
+  type RoundsAsker,
+  type StateOfRun,
+} from './input-required.js';
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
 import type { ToolCall } from './tool-call.js';
@@ -183,14 +188,7 @@ class RoundFollower {
         .catch((error: unknown) =>
           relay.report(error, { phase: 'dispatch', serverId: call.target.server.id }),
         );
-      this.#reject(
-        new McpError(
-          'invalidParams',
-          'Invalid params for tools/call: requestState names no run waiting for input (it ended, timed out, or its instance stopped)',
-          undefined,
-          call.id,
-        ),
-      );
+      this.#reject(invalidRequestState(NO_WAITING_RUN, call.id));
     }, TAKE_WITHIN_MS);
     // MCP 2026-07-28: closing this reply cancels the run, wherever it runs.
     this.#unwatchClose = call.onClosed(() => {
