@@ -14,7 +14,7 @@ import {
 } from './input-required.js';
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
-import type { ToolCall } from './tool-call.js';
+import { ignoreClose, type ToolCall } from './tool-call.js';
 
 /** How long a retry waits for the instance that runs its run to take it, before it names no run. */
 const TAKE_WITHIN_MS = 3000;
@@ -127,7 +127,8 @@ class RemoteRound implements RunObserver {
     // Another instance may have taken it first (an announcement heard twice), or the run moved on meanwhile.
     if (!retry || read?.events.length !== 1 || this.relay.parked.get(asker.runId) !== asker) return;
     this.#write({ taken: true });
-    const round: Round = { id: retry.id, onClosed: neverClosed, observer: this };
+    // The retry's client is on another instance: its disconnect reaches the run as a farm cancel.
+    const round: Round = { id: retry.id, onClosed: ignoreClose, observer: this };
     asker.resume(round, retry.inputResponses).then((outcome) => {
       this.#write(outcome instanceof InputRequired ? { input: outcome.result } : { result: outcome });
       this.#writing = this.#writing.then(() => this.relay.streams.end(this.streamId, 60_000));
@@ -149,10 +150,6 @@ class RemoteRound implements RunObserver {
       .catch((error: unknown) => this.relay.report(error, { phase: 'dispatch', serverId: this.serverId }));
   }
 }
-
-const noWatch = (): void => {};
-/** A remote round's client is on another instance: its disconnect reaches the run as a farm cancel. */
-const neverClosed = (): (() => void) => noWatch;
 
 /** The instance a retry reached: reads what the run's instance writes, and settles the retry's reply with it. */
 class RoundFollower {

@@ -14,7 +14,7 @@ import type { RequestId } from '../messages.js';
 import { type EndpointReply, jsonReply, resultResponse } from '../reply.js';
 import { sessionMayAsk } from '../session-id.js';
 import type { ServingTarget } from '../target.js';
-import type { AskingParts, TaskAsking, ToolCall } from '../tool-call.js';
+import { type AskingParts, ignoreClose, type TaskAsking, type ToolCall } from '../tool-call.js';
 import type { TaskOutcome, TaskRun, TaskService } from './service.js';
 import { LegacyTaskQuestions, ModernTaskAsker } from './task-asker.js';
 
@@ -129,9 +129,6 @@ export interface StartedTaskRun {
   observer: TaskObserver;
   stop(): void;
 }
-
-const keepWatching = (): void => {};
-const ignoreClose = (): (() => void) => keepWatching;
 
 /**
  * Starts the run of a task's `tools/call`: under a key of its own, so that the client's
