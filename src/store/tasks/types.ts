@@ -6,8 +6,7 @@ export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' |
 
 export const ACTIVE_STATUSES: readonly TaskStatus[] = ['working', 'input_required'];
 
-export const isTerminal = (status: TaskStatus): boolean =>
-  status !== 'working' && status !== 'input_required';
+export const isTerminal = (status: TaskStatus): boolean => !ACTIVE_STATUSES.includes(status);
 
 /** A JSON-RPC error a task ended with, instead of a result. */
 export interface TaskError {
