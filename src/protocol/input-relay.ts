@@ -27,9 +27,12 @@ const RELAY_LEASE_MS = 3_600_000;
 /** An answer this long or longer goes through a stored stream rather than in the notification. */
 const INLINE_BYTES = 7000;
 
+/** The first event of a relayed retry's stream: the retry itself. */
+type RetryEvent = { id: RequestId; inputResponses: Record<string, unknown> };
+
 /** The events of a stream that carries a retry from the instance it reached to the one that runs it. */
 type RoundEvent =
-  | { id: RequestId; inputResponses: Record<string, unknown> } // 1: the retry
+  | RetryEvent // 1: the retry
   | { taken: true } // 2: the run's instance took it
   | { progress: AppProgress }
   | { result: unknown }
@@ -78,7 +81,7 @@ export class InputRelay {
   async remote(call: ToolCall<unknown>, state: StateOfRun): Promise<unknown> {
     const serverId = call.target.server.id;
     const given = call.params.inputResponses;
-    const first: RoundEvent = { id: call.id, inputResponses: isJsonObject(given) ? given : {} };
+    const first: RetryEvent = { id: call.id, inputResponses: isJsonObject(given) ? given : {} };
     const streamId = await this.#stored(serverId, first, call.id);
     await this.farm.publishInput(
       JSON.stringify({ k: 'resume', s: serverId, r: state.runId, n: state.round, st: streamId }),
@@ -121,9 +124,7 @@ class RemoteRound implements RunObserver {
 
   async take(asker: RoundsAsker): Promise<void> {
     const read = await this.relay.streams.read(this.streamId, this.serverId, 0);
-    const retry = read?.events[0]?.message as
-      | { id: RequestId; inputResponses: Record<string, unknown> }
-      | undefined;
+    const retry = read?.events[0]?.message as RetryEvent | undefined;
     // Another instance may have taken it first (an announcement heard twice), or the run moved on meanwhile.
     if (!retry || read?.events.length !== 1 || this.relay.parked.get(asker.runId) !== asker) return;
     this.#write({ taken: true });
