@@ -1,4 +1,3 @@
-import { McpError } from '../errors/mcp-error.js';
 import type { EmitEvent } from '../observe/events.js';
 import type { Farm } from '../store/farm/farm.js';
 import type { StreamEventStore } from '../store/stream-events.js';
@@ -7,7 +6,14 @@ import { isJsonObject } from '../util/plain-object.js';
 import { isModernVersion } from '../versions.js';
 import { ElicitationAsker, WaitingQuestions } from './elicitation.js';
 import { InputRelay } from './input-relay.js';
-import { ParkedRuns, RoundsAsker, type RoundsCall, readRequestState } from './input-required.js';
+import {
+  invalidRequestState,
+  NO_WAITING_RUN,
+  ParkedRuns,
+  RoundsAsker,
+  type RoundsCall,
+  readRequestState,
+} from './input-required.js';
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
 import type { Signer } from './signing.js';
@@ -18,8 +24,6 @@ import type { ToolCall } from './tool-call.js';
 /** How the runs of one core reach a person, in both eras (docs/asking-a-person.md). */
 export interface Asking extends AskChannel<ToolCall<unknown>> {
   readonly signer: Signer;
-  /** The runs of this process waiting for a 2026-07-28 retry. */
-  readonly parked: ParkedRuns;
   /**
    * A client's answer POSTed to `target`'s endpoint: to its question in this process, or, in a
    * farm, announced to the instance where it waits.
@@ -48,7 +52,6 @@ export function createAsking(signer: Signer, farmed?: FarmedInput, emit?: EmitEv
   const parts = { waiting, parked, signer };
   return {
     signer,
-    parked,
 
     askerFor(call: ToolCall<unknown>, run: AskingRun): Asker {
       const { target } = call;
@@ -90,18 +93,8 @@ export function createAsking(signer: Signer, farmed?: FarmedInput, emit?: EmitEv
       const asker = parked.get(state.runId);
       if (asker === undefined && relay) return relay.remote(call, state);
       if (asker === undefined || asker.round !== state.round) {
-        const why =
-          asker === undefined
-            ? 'names no run waiting for input (it ended, timed out, or its instance stopped)'
-            : 'was answered already';
-        return Promise.reject(
-          new McpError(
-            'invalidParams',
-            `Invalid params for tools/call: requestState ${why}`,
-            undefined,
-            call.id,
-          ),
-        );
+        const why = asker === undefined ? NO_WAITING_RUN : 'was answered already';
+        return Promise.reject(invalidRequestState(why, call.id));
       }
       const given = call.params.inputResponses;
       call.tasked?.adopt(asker);

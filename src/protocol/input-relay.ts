@@ -1,15 +1,20 @@
-import { McpError } from '../errors/mcp-error.js';
 import type { Farm } from '../store/farm/farm.js';
 import { newStreamId, type StreamEventStore } from '../store/stream-events.js';
 import { type ClientAnswer, InputRequired, type Round } from '../tool/ask.js';
 import { callScope } from '../tool/inflight.js';
 import type { AppProgress, RunObserver } from '../tool/observer.js';
-import { isJsonObject } from '../util/plain-object.js';
+import { isJsonObject, parseJsonObject } from '../util/plain-object.js';
 import type { WaitingQuestions } from './elicitation.js';
-import type { ParkedRuns, RoundsAsker, StateOfRun } from './input-required.js';
+import {
+  invalidRequestState,
+  NO_WAITING_RUN,
+  type ParkedRuns,
+  type RoundsAsker,
+  type StateOfRun,
+} from './input-required.js';
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
-import type { ToolCall } from './tool-call.js';
+import { ignoreClose, type ToolCall } from './tool-call.js';
 
 /** How long a retry waits for the instance that runs its run to take it, before it names no run. */
 const TAKE_WITHIN_MS = 3000;
@@ -22,9 +27,12 @@ const RELAY_LEASE_MS = 3_600_000;
 /** An answer this long or longer goes through a stored stream rather than in the notification. */
 const INLINE_BYTES = 7000;
 
+/** The first event of a relayed retry's stream: the retry itself. */
+type RetryEvent = { id: RequestId; inputResponses: Record<string, unknown> };
+
 /** The events of a stream that carries a retry from the instance it reached to the one that runs it. */
 type RoundEvent =
-  | { id: RequestId; inputResponses: Record<string, unknown> } // 1: the retry
+  | RetryEvent // 1: the retry
   | { taken: true } // 2: the run's instance took it
   | { progress: AppProgress }
   | { result: unknown }
@@ -73,7 +81,7 @@ export class InputRelay {
   async remote(call: ToolCall<unknown>, state: StateOfRun): Promise<unknown> {
     const serverId = call.target.server.id;
     const given = call.params.inputResponses;
-    const first: RoundEvent = { id: call.id, inputResponses: isJsonObject(given) ? given : {} };
+    const first: RetryEvent = { id: call.id, inputResponses: isJsonObject(given) ? given : {} };
     const streamId = await this.#stored(serverId, first, call.id);
     await this.farm.publishInput(
       JSON.stringify({ k: 'resume', s: serverId, r: state.runId, n: state.round, st: streamId }),
@@ -82,13 +90,9 @@ export class InputRelay {
   }
 
   #heard(payload: string): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(payload);
-    } catch {
-      return; // not ours: another program on the same channel
-    }
-    if (!isJsonObject(message) || typeof message.s !== 'string') return;
+    // Anything else is not ours: another program on the same channel.
+    const message = parseJsonObject(payload);
+    if (message === null || typeof message.s !== 'string') return;
     const serverId = message.s;
     const failed = (error: unknown) => this.report(error, { phase: 'dispatch', serverId });
     if (message.k === 'answer' && (typeof message.q === 'string' || typeof message.q === 'number')) {
@@ -120,13 +124,12 @@ class RemoteRound implements RunObserver {
 
   async take(asker: RoundsAsker): Promise<void> {
     const read = await this.relay.streams.read(this.streamId, this.serverId, 0);
-    const retry = read?.events[0]?.message as
-      | { id: RequestId; inputResponses: Record<string, unknown> }
-      | undefined;
+    const retry = read?.events[0]?.message as RetryEvent | undefined;
     // Another instance may have taken it first (an announcement heard twice), or the run moved on meanwhile.
     if (!retry || read?.events.length !== 1 || this.relay.parked.get(asker.runId) !== asker) return;
     this.#write({ taken: true });
-    const round: Round = { id: retry.id, onClosed: neverClosed, observer: this };
+    // The retry's client is on another instance: its disconnect reaches the run as a farm cancel.
+    const round: Round = { id: retry.id, onClosed: ignoreClose, observer: this };
     asker.resume(round, retry.inputResponses).then((outcome) => {
       this.#write(outcome instanceof InputRequired ? { input: outcome.result } : { result: outcome });
       this.#writing = this.#writing.then(() => this.relay.streams.end(this.streamId, 60_000));
@@ -148,10 +151,6 @@ class RemoteRound implements RunObserver {
       .catch((error: unknown) => this.relay.report(error, { phase: 'dispatch', serverId: this.serverId }));
   }
 }
-
-const noWatch = (): void => {};
-/** A remote round's client is on another instance: its disconnect reaches the run as a farm cancel. */
-const neverClosed = (): (() => void) => noWatch;
 
 /** The instance a retry reached: reads what the run's instance writes, and settles the retry's reply with it. */
 class RoundFollower {
@@ -187,14 +186,7 @@ class RoundFollower {
         .catch((error: unknown) =>
           relay.report(error, { phase: 'dispatch', serverId: call.target.server.id }),
         );
-      this.#reject(
-        new McpError(
-          'invalidParams',
-          'Invalid params for tools/call: requestState names no run waiting for input (it ended, timed out, or its instance stopped)',
-          undefined,
-          call.id,
-        ),
-      );
+      this.#reject(invalidRequestState(NO_WAITING_RUN, call.id));
     }, TAKE_WITHIN_MS);
     // MCP 2026-07-28: closing this reply cancels the run, wherever it runs.
     this.#unwatchClose = call.onClosed(() => {

@@ -25,10 +25,6 @@ export class ParkedRuns {
   remove(id: string): void {
     this.#byId.delete(id);
   }
-
-  get size(): number {
-    return this.#byId.size;
-  }
 }
 
 /**
@@ -160,14 +156,20 @@ export interface StateOfRun {
   round: number;
 }
 
+/** -32602 for a retry whose `requestState` resumes no run, saying `why`. */
+export const invalidRequestState = (why: string, id: RequestId): McpError =>
+  new McpError('invalidParams', `Invalid params for tools/call: requestState ${why}`, undefined, id);
+
+/** Why a good `requestState` resumes nothing: no instance holds its run any more. */
+export const NO_WAITING_RUN = 'names no run waiting for input (it ended, timed out, or its instance stopped)';
+
 /**
  * Reads a retry's `requestState`: signed by this server for this tool and caller, and not
  * expired; anything else is invalid params (MCP 2026-07-28: tampered state MUST be rejected),
  * never a resumption.
  */
 export function readRequestState(signer: Signer, call: RoundsCall, now = Date.now()): StateOfRun {
-  const invalid = (why: string) =>
-    new McpError('invalidParams', `Invalid params for tools/call: requestState ${why}`, undefined, call.id);
+  const invalid = (why: string) => invalidRequestState(why, call.id);
   const payload = signer.verify(call.server, call.params.requestState);
   if (
     payload === null ||

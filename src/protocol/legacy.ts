@@ -23,6 +23,7 @@ import {
   legacyTaskCall,
   serveLegacyTaskMethod,
 } from './tasks/legacy-wire.js';
+import { ignoreClose } from './tool-call.js';
 
 /** A legacy-era message once its envelope, id and version are known good. */
 export type LegacyCall =
@@ -194,7 +195,3 @@ export function acceptNotification<HostRequest>(
 ): void {
   if (call.method === 'notifications/cancelled') ctx.methods.cancel(target, call.params);
 }
-
-const keepWatching = (): void => {};
-/** One shared function: a streamed call keeps what this returns for as long as it runs. */
-const ignoreClose = (): (() => void) => keepWatching;

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ServerRecord } from '../types/index.js';
-import { isJsonObject } from '../util/plain-object.js';
+import { parseJsonObject } from '../util/plain-object.js';
 
 /**
  * Signs what the server hands a client to bring back, so that no instance keeps it: the legacy
@@ -40,12 +40,7 @@ export class Signer {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     // The MAC is over the text as sent: a token that decodes the same but reads differently is not ours.
     if (`${body}.${expected.toString('base64url')}` !== token) return null;
-    try {
-      const payload: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-      return isJsonObject(payload) ? payload : null;
-    } catch {
-      return null;
-    }
+    return parseJsonObject(Buffer.from(body, 'base64url').toString('utf8'));
   }
 
   #mac(server: ServerRecord, body: string): Buffer {

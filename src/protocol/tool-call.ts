@@ -30,6 +30,13 @@ export interface ToolCall<HostRequest> {
   tasked?: TaskAsking;
 }
 
+const keepWatching = (): void => {};
+/**
+ * `ToolCall.onClosed` where a disconnect is no cancellation. One shared function: a streamed call
+ * keeps what this returns for as long as it runs.
+ */
+export const ignoreClose = (): (() => void) => keepWatching;
+
 /** What the asker of a run may use of its core's asking. */
 export interface AskingParts {
   waiting: WaitingQuestions;

@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../errors/package-errors.js';
 import type { AskVariable } from '../types/index.js';
 import { isJsonObject } from '../util/plain-object.js';
+import { defaultOf, maxLengthOf } from './input-form.js';
 
 const ASKABLE = new Set(['text-input', 'paragraph', 'select', 'number', 'checkbox']);
 
@@ -72,11 +73,11 @@ function specOf(field: AskVariable): AskFieldSpec {
   };
   if (typeof field.label === 'string' && field.label !== '') spec.title = field.label;
   if (typeof field.description === 'string' && field.description !== '') spec.description = field.description;
-  const limit = field.max_length;
-  if (typeof limit === 'number' && Number.isInteger(limit) && limit > 0) spec.maxLength = limit;
+  const limit = maxLengthOf(field);
+  if (limit !== undefined) spec.maxLength = limit;
   if (field.type === 'select') spec.options = optionsOf(field);
-  // A `null` default is how forms say "no default".
-  if (field.default !== undefined && field.default !== null) spec.default = field.default;
+  const fallback = defaultOf(field);
+  if (fallback !== undefined) spec.default = fallback;
   return spec;
 }
 

@@ -47,9 +47,6 @@ export class InputRequired {
   constructor(readonly result: Record<string, unknown>) {}
 }
 
-/** What a call's reply is: the tool result, or a pause for answers (`InputRequired`). */
-export type RoundOutcome<Result> = Result | InputRequired;
-
 /** A later request that carries answers to a paused run (MCP 2026-07-28: the retry of a `tools/call`). */
 export interface Round {
   /** The JSON-RPC id of that request, by which a cancellation names it. */
@@ -107,10 +104,6 @@ export class Question {
     this.deadline = Date.now() + timeoutMs;
     this.#timer = setTimeout(() => this.#settle({ action: 'cancel', reason: 'timeout' }), timeoutMs);
     this.#timer.unref();
-  }
-
-  get settled(): boolean {
-    return this.#settled;
   }
 
   /** The elicitation `params` (mode form): the message and the fields' schema (`titled`: see `requestedSchema`). */

@@ -92,7 +92,7 @@ export const CONVERSATION_ID = 'conversation_id';
 export const keepsConversations = (app: HostApp): boolean => app.conversations === true && takesQuery(app);
 
 /** A text's `max_length`, when it is a usable limit (JSON Schema's `maxLength` is a non-negative integer). */
-export function maxLengthOf(input: InputVariable): number | undefined {
+export function maxLengthOf(input: Pick<InputVariable, 'max_length'>): number | undefined {
   const limit = input.max_length;
   return typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? limit : undefined;
 }
@@ -104,7 +104,7 @@ export function optionsOf(input: InputVariable): string[] {
 }
 
 /** A `null` default is how forms say "no default"; only other values are copied and used. */
-export function defaultOf(input: InputVariable): unknown {
+export function defaultOf(input: Pick<InputVariable, 'default'>): unknown {
   return input.default === null ? undefined : input.default;
 }
 

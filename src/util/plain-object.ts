@@ -3,6 +3,17 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The JSON object `text` holds; `null` when it is no JSON, or JSON of another kind. */
+export function parseJsonObject(text: string): Record<string, unknown> | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return isJsonObject(value) ? value : null;
+}
+
 /**
  * What `z.record(z.string(), …)` accepts unchanged, checked without zod on the hot path: an object
  * whose prototype is Object's or null (every JSON object), without an own `__proto__` key (the

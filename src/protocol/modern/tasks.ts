@@ -2,16 +2,18 @@ import { McpError, RPC_CODES } from '../../errors/mcp-error.js';
 import type { TaskRecord } from '../../store/tasks/types.js';
 import { InputRequired } from '../../tool/ask.js';
 import type { CallToolResult } from '../../tool/call.js';
+import { DelayQueue } from '../../util/delay-queue.js';
 import { isJsonObject, isPlainRecord } from '../../util/plain-object.js';
 import type { EraContext } from '../context.js';
 import { META_CLIENT_CAPABILITIES, META_SERVER_INFO } from '../era.js';
 import type { RequestId } from '../messages.js';
-import { type EndpointReply, jsonReply, resultResponse } from '../reply.js';
+import type { EndpointReply } from '../reply.js';
 import type { EndpointRequest } from '../request.js';
 import type { ServingTarget } from '../target.js';
 import type { TaskOutcome } from '../tasks/service.js';
 import {
   firstText,
+  guardedReply,
   ownerOf,
   startTaskRun,
   taskIdOf,
@@ -85,9 +87,7 @@ export function modernTaskCall<HostRequest>(
   // A retry whose run waits on another instance of a farm is served from there as a plain round:
   // the task it might become would not hold the run (docs/tasks.md, "A task that asks").
   if (call.params.requestState !== undefined && !ctx.asking.waitsHere(toolCallOf(call))) return undefined;
-  return ctx
-    .guarded(() => serverDirected(call, support === 'required', ctx), call.id, call.target)
-    .then((result) => jsonReply(200, resultResponse(call.id, result)));
+  return guardedReply(ctx, () => serverDirected(call, support === 'required', ctx), call.id, call.target);
 }
 
 /** The request as `tools/call` reads it, for the question of where its run waits. */
@@ -123,7 +123,7 @@ async function serverDirected<HostRequest>(
   });
   // What the run asks within the grace window is asked before any task (SEP-2663: input rounds
   // come first); a `required` tool's quick result still makes a task.
-  const early = await within(started.result, TASK_GRACE_MS);
+  const early = await withinGrace(started.result);
   if (early?.value instanceof InputRequired) return { ...early.value.result, _meta: meta };
   if (early && !required) return { resultType: COMPLETE, ...early.value, _meta: meta };
   tasked = true;
@@ -141,17 +141,23 @@ async function serverDirected<HostRequest>(
   return { resultType: 'task', ...modernTask(record), _meta: meta };
 }
 
-/** `work`'s value if it settles within `ms`, `undefined` otherwise; its failure as it is. */
-function within<T>(work: Promise<T>, ms: number): Promise<{ value: T } | undefined> {
+/**
+ * The grace windows of every call: one queue and one timer (util/delay-queue.ts) rather than a
+ * timer made and cleared per `tools/call`, most of which end well within it.
+ */
+const graceWindows = new DelayQueue<() => void>(TASK_GRACE_MS, (elapsed) => elapsed());
+
+/** `work`'s value if it settles within `TASK_GRACE_MS`, `undefined` otherwise; its failure as it is. */
+function withinGrace<T>(work: Promise<T>): Promise<{ value: T } | undefined> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(undefined), ms);
+    const window = graceWindows.add(() => resolve(undefined));
     work.then(
       (value) => {
-        clearTimeout(timer);
+        graceWindows.remove(window);
         resolve({ value });
       },
       (error: unknown) => {
-        clearTimeout(timer);
+        graceWindows.remove(window);
         reject(error);
       },
     );
@@ -182,9 +188,7 @@ export function serveModernTaskMethod<HostRequest>(
   call: ModernTaskRequest<HostRequest>,
   ctx: EraContext<HostRequest>,
 ): Promise<EndpointReply> {
-  return ctx
-    .guarded(() => answerTaskMethod(call, ctx), call.id, call.target)
-    .then((result) => jsonReply(200, resultResponse(call.id, result)));
+  return guardedReply(ctx, () => answerTaskMethod(call, ctx), call.id, call.target);
 }
 
 async function answerTaskMethod<HostRequest>(

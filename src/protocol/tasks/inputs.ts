@@ -1,6 +1,6 @@
 import type { Farm } from '../../store/farm/farm.js';
 import type { TaskRecord, TaskStatus, TaskStore } from '../../store/tasks/types.js';
-import { isJsonObject } from '../../util/plain-object.js';
+import { isJsonObject, parseJsonObject } from '../../util/plain-object.js';
 
 /** How long a `tasks/update` waits for the instance that runs its task to take the answers. */
 const TAKE_WITHIN_MS = 3000;
@@ -120,13 +120,9 @@ export class TaskInputs {
 
   /** Answers announced by another instance, for a task whose run asks here. */
   #heard(payload: string): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(payload);
-    } catch {
-      return; // not ours: another program on the same channel
-    }
-    if (!isJsonObject(message) || message.k !== 'task-input' || typeof message.t !== 'string') return;
+    // Anything else is not ours: another program on the same channel, or the other input kinds.
+    const message = parseJsonObject(payload);
+    if (message === null || message.k !== 'task-input' || typeof message.t !== 'string') return;
     const asked = this.#asked.get(message.t);
     if (!asked || asked.serverId !== message.s || !isJsonObject(message.a)) return;
     asked.asker.answer(message.a).catch((error: unknown) => this.options.report(error, asked.serverId));

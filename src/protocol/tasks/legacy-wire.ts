@@ -4,7 +4,7 @@ import type { CallToolResult } from '../../tool/call.js';
 import { hasLegacyTasks } from '../../versions.js';
 import type { EraContext } from '../context.js';
 import type { RequestId } from '../messages.js';
-import { type EndpointReply, jsonReply, resultResponse } from '../reply.js';
+import type { EndpointReply } from '../reply.js';
 import type { EndpointRequest } from '../request.js';
 import { openReplyStream, type ReplyStream } from '../stream/reply-stream.js';
 import type { ServingTarget } from '../target.js';
@@ -12,6 +12,7 @@ import type { TaskOutcome } from './service.js';
 import { RELATED_TASK } from './task-asker.js';
 import {
   firstText,
+  guardedReply,
   ownerOf,
   startTaskRun,
   taskErrorOf,
@@ -28,8 +29,6 @@ export const LEGACY_TASKS_CAPABILITY = Object.freeze({
   cancel: {},
   requests: { tools: { call: {} } },
 });
-
-export { RELATED_TASK } from './task-asker.js';
 
 /** The task methods of the 2025 era, served from MCP 2025-11-25 on. */
 export const LEGACY_TASK_METHODS = new Set(['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']);
@@ -78,9 +77,7 @@ export function legacyTaskCall<HostRequest>(
       call.id,
     );
   }
-  return ctx
-    .guarded(() => createTask(call, task, ctx), call.id, call.target)
-    .then((result) => jsonReply(200, resultResponse(call.id, result)));
+  return guardedReply(ctx, () => createTask(call, task, ctx), call.id, call.target);
 }
 
 /** `params.task` (`TaskMetadata`): `undefined` when absent; its `ttl` a non-negative integer. */
@@ -157,10 +154,9 @@ export function serveLegacyTaskMethod<HostRequest>(
     const live = openReplyStream(request, id, {}, call.protocolVersion, target, ctx.replies, mayAsk);
     const work = ctx.attempt(() => taskResult(call, ctx, live));
     if (live) return Promise.resolve(live.reply(work, ctx));
-    return ctx.guarded(() => work, id, target).then((result) => jsonReply(200, resultResponse(id, result)));
+    return guardedReply(ctx, () => work, id, target);
   }
-  const work = () => answerTaskMethod(call, ctx);
-  return ctx.guarded(work, id, target).then((result) => jsonReply(200, resultResponse(id, result)));
+  return guardedReply(ctx, () => answerTaskMethod(call, ctx), id, target);
 }
 
 async function answerTaskMethod<HostRequest>(

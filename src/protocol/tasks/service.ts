@@ -4,6 +4,7 @@ import { StoreTimeout } from '../../errors/unavailable.js';
 import {
   isTerminal,
   type TaskCursor,
+  type TaskEnd,
   type TaskOwner,
   type TaskPage,
   type TaskRecord,
@@ -133,30 +134,24 @@ export class TaskService {
 
   async #finish(task: TaskRecord, outcome: TaskOutcome): Promise<void> {
     const from = this.inputs.statusOf(task.id) ?? task.status;
-    let resultJson: string | undefined;
+    let end: TaskEnd = { status: outcome.status, statusMessage: outcome.statusMessage ?? null };
+    if (outcome.error !== undefined) end.error = outcome.error;
     if (outcome.result !== undefined) {
-      resultJson = JSON.stringify(outcome.result);
+      const resultJson = JSON.stringify(outcome.result);
       const bytes = Buffer.byteLength(resultJson);
       const limit = this.#options.maxResultBytes;
-      if (bytes > limit) {
+      if (bytes <= limit) end.resultJson = resultJson;
+      else {
         const message = `the result of ${bytes} bytes is larger than the ${limit} bytes a task may keep`;
         this.#options.report(new Error(message), task.serverId);
-        const failed = await this.#store.finish(task.id, {
+        end = {
           status: 'failed',
           statusMessage: message,
           error: { code: RPC_CODES.INTERNAL_ERROR, message },
-        });
-        if (failed) this.#told(task.serverId, task.id, from, 'failed');
-        return;
+        };
       }
     }
-    const finished = await this.#store.finish(task.id, {
-      status: outcome.status,
-      statusMessage: outcome.statusMessage ?? null,
-      ...(resultJson === undefined ? {} : { resultJson }),
-      ...(outcome.error === undefined ? {} : { error: outcome.error }),
-    });
-    if (finished) this.#told(task.serverId, task.id, from, outcome.status);
+    if (await this.#store.finish(task.id, end)) this.#told(task.serverId, task.id, from, end.status);
   }
 
   #told(serverId: string, taskId: string, from: TaskStatus | null, to: TaskStatus | null): void {

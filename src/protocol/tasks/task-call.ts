@@ -11,9 +11,10 @@ import { DEFAULT_CLIENT_NAME } from '../client-name.js';
 import type { EraContext } from '../context.js';
 import type { RoundsAsker, TaskLink } from '../input-required.js';
 import type { RequestId } from '../messages.js';
+import { type EndpointReply, jsonReply, resultResponse } from '../reply.js';
 import { sessionMayAsk } from '../session-id.js';
 import type { ServingTarget } from '../target.js';
-import type { AskingParts, TaskAsking, ToolCall } from '../tool-call.js';
+import { type AskingParts, ignoreClose, type TaskAsking, type ToolCall } from '../tool-call.js';
 import type { TaskOutcome, TaskRun, TaskService } from './service.js';
 import { LegacyTaskQuestions, ModernTaskAsker } from './task-asker.js';
 
@@ -129,9 +130,6 @@ export interface StartedTaskRun {
   stop(): void;
 }
 
-const keepWatching = (): void => {};
-const ignoreClose = (): (() => void) => keepWatching;
-
 /**
  * Starts the run of a task's `tools/call`: under a key of its own, so that the client's
  * `notifications/cancelled` for the request never reaches it, and without `callTimeoutMs`
@@ -163,6 +161,16 @@ export function startTaskRun<HostRequest>(
     observer,
     stop: () => void ctx.methods.stop(scope, runKey),
   };
+}
+
+/** A task request's result as its 200 reply; a failure as `ctx.guarded` answers it. */
+export function guardedReply<HostRequest>(
+  ctx: EraContext<HostRequest>,
+  work: () => Promise<Record<string, unknown>>,
+  id: RequestId,
+  target: ServingTarget,
+): Promise<EndpointReply> {
+  return ctx.guarded(work, id, target).then((result) => jsonReply(200, resultResponse(id, result)));
 }
 
 /** The run as a task follows it, its outcome in the era's terms (`outcome`). */
@@ -215,7 +223,7 @@ export function taskIdOf(params: Record<string, unknown>, id: RequestId): string
 }
 
 /** Task times on the wire (MCP 2025-11-25 `Task`: ISO 8601). */
-export const isoTime = (ms: number): string => new Date(ms).toISOString();
+const isoTime = (ms: number): string => new Date(ms).toISOString();
 
 /**
  * A task as each era's `Task` gives it: the same fields, with the ttl and the poll interval under

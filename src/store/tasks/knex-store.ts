@@ -11,6 +11,7 @@ import {
   type TaskRecord,
   type TaskStatus,
   type TaskStore,
+  taskPage,
 } from './types.js';
 
 const parsed = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
@@ -87,11 +88,7 @@ export function knexTaskStore(knex: Knex, tables: TableNames): TaskStore {
           { column: 'id', order: 'desc' },
         ])
         .limit(limit + 1)) as TaskRow[];
-      const page = rows.slice(0, limit).map(toTask);
-      const last = page[page.length - 1];
-      return rows.length > limit && last
-        ? { tasks: page, next: { createdAt: last.createdAt, id: last.id } }
-        : { tasks: page };
+      return taskPage(rows, limit, toTask);
     },
 
     async progress(id, change) {

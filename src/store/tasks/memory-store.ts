@@ -1,6 +1,6 @@
 import { RPC_CODES } from '../../errors/mcp-error.js';
 import { newTaskId } from './ids.js';
-import { INSTANCE_STOPPED, isTerminal, type TaskRecord, type TaskStore } from './types.js';
+import { INSTANCE_STOPPED, isTerminal, type TaskRecord, type TaskStore, taskPage } from './types.js';
 
 /**
  * Tasks kept in this process, for an `mcpServer` without a Knex store: they end with the process.
@@ -63,11 +63,7 @@ export function memoryTaskStore(): TaskStore {
             (task.createdAt === cursor.createdAt && task.id < cursor.id),
         )
         .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-      const page = mine.slice(0, limit).map(copy);
-      const last = page[page.length - 1];
-      return mine.length > limit && last
-        ? { tasks: page, next: { createdAt: last.createdAt, id: last.id } }
-        : { tasks: page };
+      return taskPage(mine, limit, copy);
     },
 
     async progress(id, change) {

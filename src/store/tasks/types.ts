@@ -6,8 +6,7 @@ export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' |
 
 export const ACTIVE_STATUSES: readonly TaskStatus[] = ['working', 'input_required'];
 
-export const isTerminal = (status: TaskStatus): boolean =>
-  status !== 'working' && status !== 'input_required';
+export const isTerminal = (status: TaskStatus): boolean => !ACTIVE_STATUSES.includes(status);
 
 /** A JSON-RPC error a task ended with, instead of a result. */
 export interface TaskError {
@@ -81,6 +80,19 @@ export interface TaskPage {
 export interface TaskCursor {
   createdAt: number;
   id: string;
+}
+
+/** The first `limit` of `found` (newest first); more than `limit` found means another page follows. */
+export function taskPage<Found>(
+  found: readonly Found[],
+  limit: number,
+  toTask: (found: Found) => TaskRecord,
+): TaskPage {
+  const tasks = found.slice(0, limit).map(toTask);
+  const last = tasks[tasks.length - 1];
+  return found.length > limit && last
+    ? { tasks, next: { createdAt: last.createdAt, id: last.id } }
+    : { tasks };
 }
 
 /** The status message of a task whose instance stopped before it ended (its lease lapsed). */
