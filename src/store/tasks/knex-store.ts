@@ -9,7 +9,6 @@ import {
   type NewTask,
   type TaskError,
   type TaskRecord,
-  type TaskStatus,
   type TaskStore,
   taskPage,
 } from './types.js';
