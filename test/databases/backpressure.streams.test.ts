@@ -4,7 +4,7 @@
  * those sent. Measured before: 100,000 stored event rows and 107 MiB for one response on SQLite.
  */
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { knexServerStore, migrate } from '../../src/store/index.js';
 import type { KnexServerStore } from '../../src/store/types.js';
 import { callWithoutReading, expectHeld, LoudRuns, rssMiB, startLoudHost } from '../helpers/backpressure.js';

@@ -7,7 +7,7 @@
  * Measured before: a resumed stream of a killed instance stayed open with keep-alives for as long
  * as it was watched; `GET` past the end answered 200 with nothing; `GET` ignored `rateLimit`.
  */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { AppEvent } from '../../src/index.js';
 import { newStreamId } from '../../src/store/stream-events.js';
 import { sleep } from '../helpers/common.js';
