@@ -1,5 +1,5 @@
 import { McpError } from '../errors/mcp-error.js';
-import type { AuthInfo, EndUser, HostApp, ResolvedServer, ServerRecord } from '../types/index.js';
+import type { AuthInfo, Caller, EndUser, HostApp, ResolvedServer, ServerRecord } from '../types/index.js';
 import type { RequestId } from './messages.js';
 
 /** A server that may serve requests: active, with its app present and available. */
@@ -10,7 +10,12 @@ export interface ServingTarget {
   endUser: (name: string) => Promise<EndUser>;
   /** Who called an `"oauth"` server. */
   auth?: AuthInfo;
+  /** Who called, as the run sees it (`run.caller`). */
+  caller: Caller;
 }
+
+/** The caller of a `"code"` server: one frozen record, shared by every run. */
+const CODE_CALLER: Caller = Object.freeze({ kind: 'code' });
 
 /** Rows 12 to 15 of docs/http-contract.md, in that order. `id` is echoed in the error where there is one. */
 export function checkServing(
@@ -25,7 +30,8 @@ export function checkServing(
   if (!app) throw new McpError('appNotFound', 'app not found', undefined, id);
   if (app.available === false) throw new McpError('appUnavailable', 'app is unavailable', undefined, id);
   const endUser = resolved.endUser ?? (async (name: string) => ({ id: server.id, name }));
-  if (!auth) return { server, app, endUser };
+  if (!auth) return { server, app, endUser, caller: CODE_CALLER };
   // One end user per signed-in user, named by the subject (see the README, "Per-user access with OAuth").
-  return { server, app, endUser: () => endUser(auth.subject, auth.subject), auth };
+  const caller: Caller = { kind: 'oauth', subject: auth.subject };
+  return { server, app, endUser: () => endUser(auth.subject, auth.subject), auth, caller };
 }

@@ -115,6 +115,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
       ...(call.runKey === undefined ? {} : { runKey: call.runKey }),
       ...(call.untimed ? { untimed: true } : {}),
       ...(call.target.auth ? { auth: call.target.auth } : {}),
+      caller: call.target.caller,
     });
   }
 

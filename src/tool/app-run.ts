@@ -51,6 +51,7 @@ export function appRunOf<HostRequest>(
   run.protocolVersion = call.protocolVersion;
   run.request = call.request;
   if (call.auth) run.auth = call.auth;
+  run.caller = call.caller;
   Object.defineProperty(run, 'canAsk', CAN_ASK);
   Object.defineProperty(run, 'ask', ASK);
   Object.defineProperty(run, RUN, { value: handle });

@@ -26,6 +26,8 @@ export interface AppRun<HostRequest = unknown> {
   request: HostRequest;
   /** On an `"oauth"` server: who called, as `verifyToken` said (never the token). Absent otherwise. */
   auth?: AuthInfo;
+  /** Who called: a caller key, a signed-in OAuth subject, or whoever holds the server code. */
+  caller: Caller;
   /**
    * Whether this call can reach a person: the client declared elicitation (docs/asking-a-person.md),
    * in a task too (docs/tasks.md). Without it, `ask` rejects with `HumanInputUnavailable`.
@@ -38,6 +40,12 @@ export interface AppRun<HostRequest = unknown> {
    */
   ask(options: AskOptions): Promise<AskAnswer>;
 }
+
+/**
+ * Who made a call: `key`, a caller key of a `"key"` server (its id and name, never the secret);
+ * `oauth`, a user signed in to an `"oauth"` server; `code`, whoever holds a `"code"` server's URL.
+ */
+export type Caller = { kind: 'key'; id: string; name: string } | { kind: 'oauth'; subject: string } | { kind: 'code' };
 
 /**
  * One field of a question to a person: an input form entry (flat or nested) of the types a person

@@ -103,6 +103,7 @@ describe('per-user access in the core', () => {
     const served = await ask({ resolve: async () => resolved, authenticate: async () => ALICE });
     expect(served).toMatchObject({ status: 200, body: { result: { isError: false } } });
     expect(runs[0]?.auth).toEqual(ALICE);
+    expect(runs[0]?.caller).toEqual({ kind: 'oauth', subject: 'alice' });
     expect(runs[0]?.endUser).toEqual({ id: 'eu-alice', name: 'alice' });
   });
 
@@ -119,6 +120,7 @@ describe('per-user access in the core', () => {
     expect(reply).toMatchObject({ status: 200 });
     expect(asked).toBe(0);
     expect('auth' in (runs[0] as object)).toBe(false);
+    expect(runs[0]?.caller).toEqual({ kind: 'code' });
   });
 
   it('an "oauth" server on a route without per-user access fails closed: 500, told to onError', async () => {

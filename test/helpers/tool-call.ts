@@ -67,6 +67,7 @@ export async function call(
     app,
     server,
     endUser: { id: 'end-user-1', name: 'tests@1.0.0' },
+    caller: { kind: 'code' },
     inputs: {},
     ...(app.mode === 'workflow' ? {} : { query: app.mode === 'completion' ? '' : 'question' }),
     protocolVersion: version,
