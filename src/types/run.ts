@@ -45,7 +45,10 @@ export interface AppRun<HostRequest = unknown> {
  * Who made a call: `key`, a caller key of a `"key"` server (its id and name, never the secret);
  * `oauth`, a user signed in to an `"oauth"` server; `code`, whoever holds a `"code"` server's URL.
  */
-export type Caller = { kind: 'key'; id: string; name: string } | { kind: 'oauth'; subject: string } | { kind: 'code' };
+export type Caller =
+  | { kind: 'key'; id: string; name: string }
+  | { kind: 'oauth'; subject: string }
+  | { kind: 'code' };
 
 /**
  * One field of a question to a person: an input form entry (flat or nested) of the types a person
