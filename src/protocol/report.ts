@@ -10,9 +10,10 @@ export interface ErrorContext {
    * - `run`: the app failed to run;
    * - `outputs`: the app's outputs do not match the outputs it declares;
    * - `onCall`: the host's `onCall` hook threw or rejected;
-   * - `metrics`: the `metrics` option's `onEvent` threw.
+   * - `metrics`: the `metrics` option's `onEvent` threw;
+   * - `usage`: writing the usage counts failed, or some calls went uncounted (docs/usage.md).
    */
-  phase: 'resolve' | 'authenticate' | 'dispatch' | 'run' | 'outputs' | 'onCall' | 'metrics';
+  phase: 'resolve' | 'authenticate' | 'dispatch' | 'run' | 'outputs' | 'onCall' | 'metrics' | 'usage';
   serverId?: string;
   appId?: string;
 }
