@@ -66,7 +66,16 @@ export function createCallObserver(
         if (finished) return;
         finished = true;
         const durationMs = performance.now() - started;
-        usage?.count(call.serverId, call.tool, caller, startedAt, durationMs, isErrorOutcome(outcome), tasked, asks);
+        usage?.count(
+          call.serverId,
+          call.tool,
+          caller,
+          startedAt,
+          durationMs,
+          isErrorOutcome(outcome),
+          tasked,
+          asks,
+        );
         if (span) endSpan(span, outcome, endUser);
         if (!onCall && !events) return;
         const event: CallEvent = { ...call, ...(endUser ? { endUser } : {}), durationMs, outcome };

@@ -66,7 +66,8 @@ export function createQuotaCheck(options: DailyQuotaOptions): QuotaCheck {
       return Promise.reject(error);
     }
     if (quota === null) return undefined;
-    if (quota instanceof Promise) return quota.then((known) => (known === null ? undefined : take(target, id, known)));
+    if (quota instanceof Promise)
+      return quota.then((known) => (known === null ? undefined : take(target, id, known)));
     return take(target, id, quota);
   };
 }

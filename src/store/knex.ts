@@ -19,10 +19,10 @@ import { StaleIfError } from './stale.js';
 import { storeOptionsSchema } from './store-options.js';
 import { tableNames } from './tables.js';
 import { knexTaskStore } from './tasks/knex-store.js';
+import type { KnexServerStore, NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
 import { auditedWrite, insertAudit, knexAuditLog } from './usage/knex-audit.js';
 import { knexUsageStore } from './usage/knex-usage.js';
 import type { AuditEntry } from './usage/types.js';
-import type { KnexServerStore, NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
 
 /** Options of `knexServerStore`. */
 export interface KnexServerStoreOptions {
@@ -113,7 +113,13 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
     // The old code is gone from this instance's cache from the moment the write starts.
     codes?.forget(id);
     const now = Date.now();
-    const changed = await auditedWrite(knex, tables, audit, (db) => changeRow(db, id, values, now), (row) => row?.id ?? false);
+    const changed = await auditedWrite(
+      knex,
+      tables,
+      audit,
+      (db) => changeRow(db, id, values, now),
+      (row) => row?.id ?? false,
+    );
     // Forget again: a lookup that started before the UPDATE committed may have cached the old row.
     codes?.forget(id);
     return changed ? toServer(changed) : null;
@@ -156,7 +162,10 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
         // Insert and let the unique index reject a taken code; never check first (a check races).
         const row = await withFreshCode(async (code) => {
           const candidate: ServerRow = { ...base, server_code: code };
-          const insert = (db: Knex) => db(tables.servers).insert(candidate).then(() => candidate);
+          const insert = (db: Knex) =>
+            db(tables.servers)
+              .insert(candidate)
+              .then(() => candidate);
           return auditedWrite(knex, tables, audit, insert, (row) => row.id);
         });
         return toServer(row);

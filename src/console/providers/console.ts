@@ -9,6 +9,7 @@ import {
   type ToolProviderChanges,
   ToolProviderExistsError,
 } from '../../store/providers/types.js';
+import { auditEntry } from '../audit.js';
 import { validateBody } from '../bodies.js';
 import { type ConsoleCall, type ConsoleReply, consoleEndpoint } from '../endpoint.js';
 import { ConsoleError } from '../errors.js';
@@ -135,7 +136,13 @@ export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): 
       callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
       ...draft,
     });
-    const created = await store.createProvider({ ...draft, tools }).catch(renameConflict);
+    const audit = auditEntry(access, 'provider.create', {
+      name: draft.name,
+      // Header names only: their values are credentials.
+      header_names: Object.keys(draft.headers),
+      tools: tools.length,
+    });
+    const created = await store.createProvider({ ...draft, tools }, audit).catch(renameConflict);
     return { status: 201, body: toConsoleProvider(created) };
   };
 
@@ -164,14 +171,18 @@ export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): 
     // A new address or new credentials must work before they replace the old ones.
     const reaches = changes.serverUrl !== undefined || !sameHeaders(changes.headers, current.headers);
     if (reaches) changes.tools = await listRemoteTools(call, { ...current, ...changes });
-    const updated = await store.updateProvider(access.tenantId, current.id, changes).catch(renameConflict);
+    const audit = auditEntry(access, 'provider.update', providerChanges(current, changes), current.id);
+    const updated = await store
+      .updateProvider(access.tenantId, current.id, changes, audit)
+      .catch(renameConflict);
     if (!updated) throw providerNotFound();
     return { status: 200, body: toConsoleProvider(updated) };
   };
 
   const remove = async (call: Call): Promise<Reply> => {
     const provider = await load(call);
-    if (!(await store.deleteProvider(call.access.tenantId, provider.id))) {
+    const audit = auditEntry(call.access, 'provider.delete', { name: provider.name }, provider.id);
+    if (!(await store.deleteProvider(call.access.tenantId, provider.id, audit))) {
       throw providerNotFound();
     }
     return { status: 204 };
@@ -180,7 +191,13 @@ export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): 
   const refresh = async (call: Call): Promise<Reply> => {
     const provider = await load(call);
     const tools = await listRemoteTools(call, provider);
-    const updated = await store.updateProvider(call.access.tenantId, provider.id, { tools });
+    const audit = auditEntry(
+      call.access,
+      'provider.refresh',
+      { name: provider.name, tools: tools.length },
+      provider.id,
+    );
+    const updated = await store.updateProvider(call.access.tenantId, provider.id, { tools }, audit);
     if (!updated) throw providerNotFound();
     return { status: 200, body: toConsoleProvider(updated) };
   };
@@ -287,6 +304,23 @@ function headersForNewOrigin(
     throw new ConsoleError('invalid_request', `Invalid request body: ${problems.join('; ')}`, fields);
   }
   return edited ?? {};
+}
+
+/**
+ * What an edit of a provider changed, for its audit details: the name and timeouts as they are; the
+ * URL and the headers only as changed (with the header names), never their values.
+ */
+function providerChanges(current: ToolProvider, changes: ToolProviderChanges): Record<string, unknown> {
+  const details: Record<string, unknown> = { name: changes.name ?? current.name };
+  if (changes.name !== undefined) details.renamed_from = current.name;
+  if (changes.serverUrl !== undefined) details.server_url_changed = true;
+  if (changes.headers !== undefined && !sameHeaders(changes.headers, current.headers)) {
+    details.header_names = Object.keys(changes.headers);
+  }
+  if (changes.timeoutMs !== undefined) details.timeout_ms = changes.timeoutMs;
+  if (changes.callTimeoutMs !== undefined) details.call_timeout_ms = changes.callTimeoutMs;
+  if (changes.tools !== undefined) details.tools = changes.tools.length;
+  return details;
 }
 
 const providerNotFound = () => new ConsoleError('not_found', 'Tool provider not found');

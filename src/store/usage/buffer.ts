@@ -73,7 +73,8 @@ export class UsageBuffer {
     asks: number,
   ): void {
     const hour = Math.floor(startedAt / HOUR_MS) * 3600;
-    const who = caller.kind === 'code' ? 'code' : caller.kind === 'key' ? `k\n${caller.id}` : `o\n${caller.subject}`;
+    const who =
+      caller.kind === 'code' ? 'code' : caller.kind === 'key' ? `k\n${caller.id}` : `o\n${caller.subject}`;
     const key = `${serverId}\n${hour}\n${tool}\n${who}`;
     let counts = this.#counts.get(key);
     if (counts === undefined) {

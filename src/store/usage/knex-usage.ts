@@ -82,7 +82,11 @@ export function knexUsageStore(knex: Knex, tables: TableNames): UsageStore {
 
 function groupedBy(query: Knex.QueryBuilder, groupBy: UsageGroup, knex: Knex): Knex.QueryBuilder {
   if (groupBy === 'hour') return query.select('hour').groupBy('hour').orderBy('hour', 'asc');
-  if (groupBy === 'tool') return query.select('tool').groupBy('tool').orderBy([{ column: 'calls', order: 'desc' }, 'tool']);
+  if (groupBy === 'tool')
+    return query
+      .select('tool')
+      .groupBy('tool')
+      .orderBy([{ column: 'calls', order: 'desc' }, 'tool']);
   return query
     .select('caller_kind', 'caller_id', knex.raw('max(caller_name) as caller_name'))
     .groupBy('caller_kind', 'caller_id')

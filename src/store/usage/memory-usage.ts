@@ -11,10 +11,11 @@ import type {
 } from './types.js';
 
 /** The usage counts, daily counters and audit log of `memoryServerStore()`, in this process. */
-export function memoryUsage(): UsageStore & AuditLog & {
-  /** Records a write, as the Knex store does in the write's transaction: call it once the write is made. */
-  recordAudit(entry: AuditEntry, targetId?: string): void;
-} {
+export function memoryUsage(): UsageStore &
+  AuditLog & {
+    /** Records a write, as the Knex store does in the write's transaction: call it once the write is made. */
+    recordAudit(entry: AuditEntry, targetId?: string): void;
+  } {
   const rows = new Map<string, UsageCounts>();
   const daily = new Map<string, number>();
   const audit: AuditRecord[] = [];

@@ -34,7 +34,9 @@ export const createUsage = {
       callerColumns(table);
       table.string('day', 10).notNullable();
       table.bigInteger('calls').notNullable().defaultTo(0);
-      table.primary(['server_id', 'caller_kind', 'caller_id', 'day'], { constraintName: `${dailyCalls}_pkey` });
+      table.primary(['server_id', 'caller_kind', 'caller_id', 'day'], {
+        constraintName: `${dailyCalls}_pkey`,
+      });
     });
   },
   async down(knex: Knex, { usage, dailyCalls }: TableNames) {
