@@ -25,18 +25,14 @@ export const createUsage = {
         table.bigInteger(count).notNullable().defaultTo(0);
       }
       // The key the upsert adds on; it also serves a server's hours in a range.
-      table.primary(['server_id', 'hour', 'tool', 'caller_kind', 'caller_id'], {
-        constraintName: `${usage}_pkey`,
-      });
+      table.primary(['server_id', 'hour', 'tool', 'caller_kind', 'caller_id'], `${usage}_pkey`);
     });
     await knex.schema.createTable(dailyCalls, (table) => {
       table.string('server_id', 36).notNullable();
       callerColumns(table);
       table.string('day', 10).notNullable();
       table.bigInteger('calls').notNullable().defaultTo(0);
-      table.primary(['server_id', 'caller_kind', 'caller_id', 'day'], {
-        constraintName: `${dailyCalls}_pkey`,
-      });
+      table.primary(['server_id', 'caller_kind', 'caller_id', 'day'], `${dailyCalls}_pkey`);
     });
   },
   async down(knex: Knex, { usage, dailyCalls }: TableNames) {
