@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { TableNames } from '../tables.js';
+import { nextAuditId } from './audit-id.js';
 import type { AuditAction, AuditEntry, AuditLog, AuditRecord } from './types.js';
 
 interface AuditRow {
@@ -21,10 +21,11 @@ export async function insertAudit(
   entry: AuditEntry,
   targetId: string | undefined,
 ): Promise<void> {
+  const { at, id } = nextAuditId();
   await db(tables.auditLog).insert({
-    id: randomUUID(),
+    id,
     tenant_id: entry.tenantId,
-    at: Date.now(),
+    at,
     actor: entry.actor,
     action: entry.action,
     target_id: entry.targetId ?? targetId ?? null,

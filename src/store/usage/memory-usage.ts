@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { nextAuditId } from './audit-id.js';
 import type {
   AuditAction,
   AuditEntry,
@@ -84,10 +84,10 @@ export function memoryUsage(): UsageStore &
     },
 
     recordAudit(entry, targetId) {
-      const at = new Date();
+      const { at, id } = nextAuditId();
       audit.push({
-        id: randomUUID(),
-        at,
+        id,
+        at: new Date(at),
         tenantId: entry.tenantId,
         actor: entry.actor,
         action: entry.action as AuditAction,
