@@ -236,6 +236,7 @@ describe('mcpServer options', () => {
       maxTaskResultBytes: 10 * 1024 * 1024,
       maxTaskTtlMs: 24 * 60 * 60 * 1000,
       taskLeaseMs: 30_000,
+      usage: { flushMs: 5000, maxKeys: 10_000 },
       onError: 'function',
     });
   });
