@@ -4,14 +4,18 @@
  * from the store per hour, per tool and per caller exactly; and the buffer holds at most its key cap.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createMcpCore } from '../../src/endpoint/mcp-core.js';
+import { type McpServerOptions, parseMcpServerOptions } from '../../src/endpoint/mcp-server-options.js';
 import { memoryServerStore } from '../../src/index.js';
 import { UsageBuffer, UsageNotCounted } from '../../src/store/usage/buffer.js';
 import type { UsageCounts, UsageStore } from '../../src/store/usage/types.js';
 import {
   LEGACY_HEADERS,
   legacyCall,
+  loadUsageApp,
   modernCall,
   publishUsageServers,
+  runUsageApp,
   type UsageServers,
   usageCore,
 } from '../helpers/usage.js';
@@ -220,5 +224,28 @@ describe('the usage buffer', () => {
         },
       ],
     ]);
+  });
+});
+
+describe('switching usage counting', () => {
+  const options = (extra: Partial<McpServerOptions>) =>
+    parseMcpServerOptions({ resolveServer: async () => null, runApp: runUsageApp, ...extra });
+
+  it("is on with a store's resolver or a store, and off with usage: false or without a store", () => {
+    const store = memoryServerStore();
+    expect(createMcpCore(options({ resolveServer: store.resolver(loadUsageApp) })).usage).toBeInstanceOf(
+      UsageBuffer,
+    );
+    expect(createMcpCore(options({ store })).usage).toBeInstanceOf(UsageBuffer);
+    expect(
+      createMcpCore(options({ resolveServer: store.resolver(loadUsageApp), usage: false })).usage,
+    ).toBeUndefined();
+    expect(createMcpCore(options({})).usage).toBeUndefined();
+  });
+
+  it('usage takes only true, false or { flushMs, maxKeys }', () => {
+    expect(() => options({ usage: { flushMs: 0 } })).toThrow(/usage/);
+    expect(() => options({ usage: { every: 5 } as never })).toThrow(/usage/);
+    expect(options({ usage: { maxKeys: 50 } }).usage).toEqual({ flushMs: 5000, maxKeys: 50 });
   });
 });
