@@ -113,6 +113,62 @@ describeEach(databases)("usage counts on '$name'", (kind) => {
     expect(reports).toEqual([]);
   });
 
+  it('over HTTP, a spent daily quota answers 429 with Retry-After to midnight UTC, on every instance', async () => {
+    const withQuota = (index: number) => ({
+      ...stores[index]!,
+      // Every caller of the Shout server may make two calls a day; Echo's have no quota.
+      dailyCallQuota: (serverId: string) => (serverId === servers.shout.id ? 2 : null),
+    });
+    const hosts2: Host[] = [];
+    for (const index of [0, 1]) {
+      const app = express();
+      app.use(
+        mcpServer({
+          resolveServer: stores[index]!.resolver(loadUsageApp),
+          store: withQuota(index),
+          runApp: runUsageApp,
+          onError: (error) => reports.push(error),
+          auth: {
+            verifyToken: async (token) => ({ subject: token, tenantId: 'tenant-usage', scopes: [] }),
+            authorizationServers: ['https://auth.example.com'],
+          },
+        }),
+      );
+      const host = await serveApp(app, hostVariants[0]!);
+      hosts.push(host);
+      hosts2.push(host);
+    }
+    const call = (index: number, id: number, who: string) =>
+      hosts2[index]!.post(servers.shout.serverCode, legacyCall(id, 'Shout', 'hi'), {
+        ...LEGACY_HEADERS,
+        authorization: `Bearer ${who}`,
+      });
+    expect((await call(0, 1, 'alice')).status).toBe(200);
+    expect((await call(1, 2, 'alice')).status).toBe(200);
+    const refused = await call(0, 3, 'alice');
+    const midnight = Math.ceil((Date.now() + 1) / 86_400_000) * 86_400;
+    expect({ status: refused.status, type: refused.headers['content-type'], body: refused.json }).toEqual({
+      status: 429,
+      type: 'application/json',
+      body: {
+        jsonrpc: '2.0',
+        id: 3,
+        error: {
+          code: -32000,
+          message:
+            'Daily call quota spent: this caller has made all the calls its quota allows for today (UTC); try again after midnight UTC',
+        },
+      },
+    });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(Math.abs(retryAfter - (midnight - Math.floor(Date.now() / 1000)))).toBeLessThanOrEqual(2);
+    expect((await call(1, 4, 'alice')).status).toBe(429);
+    // Bob has his own two calls; Echo's callers have no quota.
+    expect((await call(1, 5, 'bob')).status).toBe(200);
+    const echo = await hosts2[0]!.post(servers.echo.serverCode, legacyCall(6, 'Echo', 'hi'), LEGACY_HEADERS);
+    expect(echo.status).toBe(200);
+  });
+
   it("a daily quota's counter lets exactly its quota through, across instances racing for it", async () => {
     const caller = { kind: 'key' as const, id: 'key-1', name: 'ci' };
     const taken = await Promise.all(
