@@ -29,6 +29,7 @@ import {
   STORE_METHODS,
   type ToolProviderConsoleErrorContext,
 } from './console-options.js';
+import { headersForNewOrigin, providerChanges, sameHeaders, sameOrigin } from './edits.js';
 import { MASK, maskUrl, unmaskHeaders } from './masking.js';
 import { type ConsoleToolProvider, toConsoleProvider } from './provider-json.js';
 
@@ -264,63 +265,6 @@ async function usingProvider<T>(
   } finally {
     await connection?.close();
   }
-}
-
-function sameHeaders(next: Record<string, string> | undefined, current: Record<string, string>): boolean {
-  if (next === undefined) return true;
-  const entries = Object.entries(next);
-  return (
-    entries.length === Object.keys(current).length &&
-    entries.every(([name, value]) => current[name] === value)
-  );
-}
-
-function sameOrigin(next: string, current: string): boolean {
-  try {
-    return new URL(next).origin === new URL(current).origin;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The headers of an edit that moves a provider to another origin: all of them, none still masked;
- * a 400 naming each field otherwise. A provider without headers may leave them out.
- */
-function headersForNewOrigin(
-  edited: Record<string, string> | undefined,
-  stored: Record<string, string>,
-): Record<string, string> {
-  const fields: Record<string, string> = {};
-  if (edited === undefined && Object.keys(stored).length > 0) {
-    fields.headers = 'must be given again, in full, for a server_url on another origin ({} for none)';
-  }
-  for (const [name, value] of Object.entries(edited ?? {})) {
-    if (value === MASK)
-      fields[`headers.${name}`] = 'must be given again: stored values are not sent to another origin';
-  }
-  const problems = Object.entries(fields).map(([field, message]) => `${field} ${message}`);
-  if (problems.length > 0) {
-    throw new ConsoleError('invalid_request', `Invalid request body: ${problems.join('; ')}`, fields);
-  }
-  return edited ?? {};
-}
-
-/**
- * What an edit of a provider changed, for its audit details: the name and timeouts as they are; the
- * URL and the headers only as changed (with the header names), never their values.
- */
-function providerChanges(current: ToolProvider, changes: ToolProviderChanges): Record<string, unknown> {
-  const details: Record<string, unknown> = { name: changes.name ?? current.name };
-  if (changes.name !== undefined) details.renamed_from = current.name;
-  if (changes.serverUrl !== undefined) details.server_url_changed = true;
-  if (changes.headers !== undefined && !sameHeaders(changes.headers, current.headers)) {
-    details.header_names = Object.keys(changes.headers);
-  }
-  if (changes.timeoutMs !== undefined) details.timeout_ms = changes.timeoutMs;
-  if (changes.callTimeoutMs !== undefined) details.call_timeout_ms = changes.callTimeoutMs;
-  if (changes.tools !== undefined) details.tools = changes.tools.length;
-  return details;
 }
 
 const providerNotFound = () => new ConsoleError('not_found', 'Tool provider not found');
