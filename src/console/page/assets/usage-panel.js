@@ -101,6 +101,12 @@ function chart(rows, from) {
       ...bars,
     ),
     h(
+      'div',
+      { class: 'usage-axis muted', 'aria-hidden': 'true' },
+      h('span', {}, hourLabel(from)),
+      h('span', {}, 'now'),
+    ),
+    h(
       'figcaption',
       { class: 'muted' },
       h('span', { class: 'legend calls' }, 'Calls'),
