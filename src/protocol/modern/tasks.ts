@@ -131,7 +131,8 @@ async function serverDirected<HostRequest>(
   let record: TaskRecord;
   try {
     const owner = await ownerOf(call.target, call.clientName);
-    record = await ctx.tasks.create(owner, ctx.tasks.ttlFor(undefined), call.id, call.target.within);
+    // After the grace window the run has begun: the task row has a deadline of its own.
+    record = await ctx.tasks.create(owner, ctx.tasks.ttlFor(undefined), call.id);
   } catch (error) {
     started.stop();
     throw error;
