@@ -216,7 +216,8 @@ describeEach(kinds)('the task store on $name', (kind) => {
     const now = Date.now();
     const check = await store.expire('instance-a', [due.id, later.id, elsewhere.id, over.id], now);
     expect(check).toEqual({
-      ended: [due.id, over.id],
+      ended: [due.id],
+      over: [over.id],
       running: [
         { id: later.id, expiresAt: later.expiresAt },
         { id: elsewhere.id, expiresAt: elsewhere.expiresAt },
@@ -232,7 +233,13 @@ describeEach(kinds)('the task store on $name', (kind) => {
       expiresAt: now + 30,
       leaseExpiresAt: null,
     });
-    expect(await store.expire('instance-a', [], now)).toEqual({ ended: [], running: [] });
+    expect(await store.expire('instance-a', [], now)).toEqual({ ended: [], over: [], running: [] });
+    // Asked again, it is still told as ended by its retention; an unknown id is over.
+    expect(await store.expire('instance-a', [due.id, 'unknown'], Date.now())).toEqual({
+      ended: [due.id],
+      over: ['unknown'],
+      running: [],
+    });
   });
 
   it("countActive counts the owner's running tasks on every instance, and nobody else's", async () => {

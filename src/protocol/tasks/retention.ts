@@ -64,12 +64,13 @@ export class TaskRetention {
     let retryAt: number | undefined;
     try {
       if (due.length > 0) {
-        const { ended, running } = await this.#options.store.expire(this.#options.instance, due, now);
+        const { ended, over, running } = await this.#options.store.expire(this.#options.instance, due, now);
         // One not ended though past its end (another instance's clock): looked at again later.
         for (const { id, expiresAt } of running) {
           if (this.#held.has(id)) this.#held.set(id, expiresAt < now ? now + RETRY_MS : expiresAt);
         }
-        for (const id of ended) this.#held.delete(id);
+        // What ended otherwise is stopped by its own end (or the lease renewal).
+        for (const id of [...ended, ...over]) this.#held.delete(id);
         if (ended.length > 0) this.#options.onEnded(ended);
       }
     } catch (error) {

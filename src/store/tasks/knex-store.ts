@@ -153,7 +153,7 @@ export function knexTaskStore(knex: Knex, tables: TableNames): TaskStore {
     },
 
     async expire(ownerInstance, ids, now) {
-      const check: RetentionCheck = { ended: [], running: [] };
+      const check: RetentionCheck = { ended: [], over: [], running: [] };
       if (ids.length === 0) return check;
       const error: TaskError = { code: RPC_CODES.INTERNAL_ERROR, message: TTL_PASSED };
       await tasks()
@@ -170,15 +170,14 @@ export function knexTaskStore(knex: Knex, tables: TableNames): TaskStore {
           lease_expires_at: null,
         });
       // Read back: a task another instance ended, or that a change kept, is told as it is now.
-      const rows = await tasks()
-        .select('id', 'expires_at')
-        .whereIn('id', ids)
-        .whereIn('status', ACTIVE_STATUSES);
-      const running = new Map(rows.map((row) => [row.id, Number(row.expires_at)]));
+      const rows = await tasks().select('id', 'status', 'status_message', 'expires_at').whereIn('id', ids);
+      const found = new Map(rows.map((row) => [row.id, row]));
       for (const id of ids) {
-        const expiresAt = running.get(id);
-        if (expiresAt === undefined) check.ended.push(id);
-        else check.running.push({ id, expiresAt });
+        const row = found.get(id);
+        if (row && ACTIVE_STATUSES.includes(row.status)) {
+          check.running.push({ id, expiresAt: Number(row.expires_at) });
+        } else if (row?.status === 'failed' && row.status_message === TTL_PASSED) check.ended.push(id);
+        else check.over.push(id);
       }
       return check;
     },

@@ -137,12 +137,15 @@ export function memoryTaskStore(): TaskStore {
     },
 
     async expire(ownerInstance, ids, now) {
-      const check: RetentionCheck = { ended: [], running: [] };
+      const check: RetentionCheck = { ended: [], over: [], running: [] };
       for (const id of ids) {
-        const task = live(id);
-        if (task?.ownerInstance === ownerInstance && task.expiresAt < now) fail(task, TTL_PASSED, now);
+        const running = live(id);
+        if (running?.ownerInstance === ownerInstance && running.expiresAt < now)
+          fail(running, TTL_PASSED, now);
+        const task = tasks.get(id);
         if (task && !isTerminal(task.status)) check.running.push({ id, expiresAt: task.expiresAt });
-        else check.ended.push(id);
+        else if (task?.statusMessage === TTL_PASSED && task.status === 'failed') check.ended.push(id);
+        else check.over.push(id);
       }
       return check;
     },

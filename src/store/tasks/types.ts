@@ -103,8 +103,10 @@ export const TTL_PASSED = "the task's ttl passed before its run ended: the run w
 
 /** What `expire` found of the tasks it was given. */
 export interface RetentionCheck {
-  /** Those no longer running: ended now because their retention passed, or ended before. */
+  /** Those that ended because their retention passed while they ran (by this call or an earlier one). */
   ended: string[];
+  /** Those that ended otherwise (completed, failed, cancelled), or are gone. */
+  over: string[];
   /** Those still running, and when their retention ends now (a change moves it). */
   running: { id: string; expiresAt: number }[];
 }
