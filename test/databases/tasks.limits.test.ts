@@ -62,13 +62,16 @@ describe('maxActiveTasks, on the Knex store on SQLite', () => {
       expectRpcReply(reply, 200, working(id));
       held.push(taskIdOf(reply));
     }
+    // Both runs have begun.
+    await world.nextGatedRun();
+    await world.nextGatedRun();
     const runsBefore = world.runs.length;
     expectRpcReply(await createTask(3, 'alice'), 200, rpcError(3, -32000, TOO_MANY));
-    // Refused before its run: no app started for it.
-    expect(world.runs.length).toBe(runsBefore);
-
+    // Refused before its run: no app started for it (one would have begun by the next reply).
     const bob = await createTask(4, 'bob');
     expectRpcReply(bob, 200, working(4));
+    await world.nextGatedRun();
+    expect(world.runs.length).toBe(runsBefore + 1);
 
     // Alice's tasks run on, untouched.
     for (const taskId of held) {
