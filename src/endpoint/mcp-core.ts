@@ -68,6 +68,7 @@ export function createMcpCore(
     onCall: config.onCall,
     emit,
     humanInputTimeoutMs: config.humanInputTimeoutMs,
+    ...(config.maxWaitingRuns > 0 ? { maxWaitingRuns: config.maxWaitingRuns } : {}),
     ...(config.signingSecret === undefined ? {} : { signingSecret: config.signingSecret }),
     tasks: {
       // With a Knex store, tasks live in its database, shared by the instances; otherwise in this process.
@@ -75,6 +76,7 @@ export function createMcpCore(
       leaseMs: config.taskLeaseMs,
       maxResultBytes: config.maxTaskResultBytes,
       maxTtlMs: config.maxTaskTtlMs,
+      ...(config.maxActiveTasks > 0 ? { maxActive: config.maxActiveTasks } : {}),
     },
     ...(usage ? { usage } : {}),
     ...(quota ? { quota } : {}),
