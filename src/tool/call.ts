@@ -57,11 +57,12 @@ export function resultOf(
   const limit = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
   const size = measureResult(result, limit);
   if (size.fits) return result;
-  if ('unserializable' in size) {
-    options.report(size.unserializable, 'outputs');
-    return errorResult('the app returned a result that cannot be sent as JSON');
-  }
-  return tooLarge(options, limit, size.bytes);
+  return 'unserializable' in size ? unserializable(options, size) : tooLarge(options, limit, size.bytes);
+}
+
+function unserializable(options: ShapeOptions, size: { unserializable: unknown }): CallToolResult {
+  options.report(size.unserializable, 'outputs');
+  return errorResult('the app returned a result that cannot be sent as JSON');
 }
 
 function tooLarge(options: ShapeOptions, limit: number, bytes?: number): CallToolResult {
@@ -82,7 +83,8 @@ function shape(
   // Outputs past the limit are refused before their text is made (it serializes them).
   if (produced.kind === 'outputs') {
     const size = measureResult(produced.outputs, limit);
-    if (!size.fits && !('unserializable' in size)) return tooLarge(options, limit, size.bytes);
+    if (!size.fits)
+      return 'unserializable' in size ? unserializable(options, size) : tooLarge(options, limit, size.bytes);
   }
   if (produced.kind === 'outputs' && tool.checkOutputs) {
     const problems = tool.checkOutputs(produced.outputs);

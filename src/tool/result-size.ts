@@ -47,7 +47,7 @@ export function measureResult(value: unknown, limit: number): ResultSize {
     if (error instanceof RangeError && /string length/i.test(error.message)) return { fits: false };
     return { fits: false, unserializable: error };
   }
-  const bytes = json === undefined ? 0 : json.length > limit ? json.length : Buffer.byteLength(json);
+  const bytes = json === undefined ? 0 : Buffer.byteLength(json);
   return bytes <= limit ? { fits: true } : { fits: false, bytes };
 }
 

@@ -116,6 +116,15 @@ describe('maxResultBytes', () => {
     expect(phases).toEqual(['outputs']);
   });
 
+  it('outputs that cannot be serialized (a cycle) are the same error result, the cause to onError', async () => {
+    const outputs: Record<string, unknown> = { name: 'loop' };
+    outputs.self = outputs;
+    const { result, reports, phases } = await call(workflow, () => ({ outputs }));
+    expect(result).toEqual(failure('the app returned a result that cannot be sent as JSON'));
+    expect(reports).toEqual([expect.any(TypeError)]);
+    expect(phases).toEqual(['outputs']);
+  });
+
   it('the default limit is 16 MiB', async () => {
     const answer = 'a'.repeat(9 * 1024 * 1024);
     const { result } = await call(chat, () => ({ answer }));
