@@ -4,7 +4,7 @@ import { type ContentBlock, fileBlock } from './content-blocks.js';
 import { attachConversation } from './conversation.js';
 import type { ToolFeatures } from './features.js';
 import { answerParts, outputParts } from './result-files.js';
-import { DEFAULT_MAX_RESULT_BYTES, measureResult } from './result-size.js';
+import { DEFAULT_MAX_RESULT_BYTES, measureResult, type ResultSize } from './result-size.js';
 import type { AppTool } from './tool.js';
 
 export interface CallToolResult {
@@ -57,12 +57,16 @@ export function resultOf(
   const limit = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
   const size = measureResult(result, limit);
   if (size.fits) return result;
-  return 'unserializable' in size ? unserializable(options, size) : tooLarge(options, limit, size.bytes);
+  return tooLargeOrThrow(options, limit, size);
 }
 
-function unserializable(options: ShapeOptions, size: { unserializable: unknown }): CallToolResult {
-  options.report(size.unserializable, 'outputs');
-  return errorResult('the app returned a result that cannot be sent as JSON');
+/**
+ * A result that does not fit: too large, or, when it cannot be serialized at all (a `BigInt`, a
+ * cycle), the serialization's error, thrown for the run to fail with ("the app failed to run").
+ */
+function tooLargeOrThrow(options: ShapeOptions, limit: number, size: Exclude<ResultSize, { fits: true }>) {
+  if ('unserializable' in size) throw size.unserializable;
+  return tooLarge(options, limit, size.bytes);
 }
 
 function tooLarge(options: ShapeOptions, limit: number, bytes?: number): CallToolResult {
@@ -83,8 +87,7 @@ function shape(
   // Outputs past the limit are refused before their text is made (it serializes them).
   if (produced.kind === 'outputs') {
     const size = measureResult(produced.outputs, limit);
-    if (!size.fits)
-      return 'unserializable' in size ? unserializable(options, size) : tooLarge(options, limit, size.bytes);
+    if (!size.fits) return tooLargeOrThrow(options, limit, size);
   }
   if (produced.kind === 'outputs' && tool.checkOutputs) {
     const problems = tool.checkOutputs(produced.outputs);

@@ -107,22 +107,22 @@ describe('maxResultBytes', () => {
     expect(phases).toEqual(['outputs']);
   });
 
-  it('a usage that cannot be serialized (a BigInt) is an error result, the cause to onError', async () => {
+  it('a usage that cannot be serialized (a BigInt) fails the run, as such outputs do; the cause to onError', async () => {
     const { result, reports, phases } = await call(chat, () =>
       stream(...messages('hi'), { event: 'message_end', metadata: { usage: { tokens: 10n } } } as AppEvent),
     );
-    expect(result).toEqual(failure('the app returned a result that cannot be sent as JSON'));
+    expect(result).toEqual(failure('the app failed to run'));
     expect(reports).toEqual([expect.any(TypeError)]);
-    expect(phases).toEqual(['outputs']);
+    expect(phases).toEqual(['run']);
   });
 
-  it('outputs that cannot be serialized (a cycle) are the same error result, the cause to onError', async () => {
+  it('outputs that cannot be serialized (a cycle) fail the run the same way', async () => {
     const outputs: Record<string, unknown> = { name: 'loop' };
     outputs.self = outputs;
     const { result, reports, phases } = await call(workflow, () => ({ outputs }));
-    expect(result).toEqual(failure('the app returned a result that cannot be sent as JSON'));
+    expect(result).toEqual(failure('the app failed to run'));
     expect(reports).toEqual([expect.any(TypeError)]);
-    expect(phases).toEqual(['outputs']);
+    expect(phases).toEqual(['run']);
   });
 
   it('the default limit is 16 MiB', async () => {
