@@ -57,6 +57,7 @@ export function createMcpCore(
     callTimeoutMs: config.callTimeoutMs,
     maxDataUrlBytes: config.maxDataUrlBytes,
     maxInlineResultBytes: config.maxInlineResultBytes,
+    maxResultBytes: config.maxResultBytes,
     heartbeatMs: config.heartbeatMs,
     report,
     resolveTimeoutMs: config.resolveTimeoutMs,
