@@ -15,7 +15,7 @@ import {
 import { BodyTooLarge, parsedByHost, readJsonBody } from './body.js';
 import { header, mcpHeaders, watchClose } from './core-request.js';
 import { corsForOrigins } from './cors.js';
-import { Drainer, type DrainOptions, type DrainResult } from './drain.js';
+import { DEFAULT_DRAIN_TIMEOUT_MS, Drainer, type DrainOptions, type DrainResult } from './drain.js';
 import type { StreamWatcher } from './event-stream.js';
 import { acceptsEventStream, checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
 import { listensOnLoopback } from './loopback.js';
@@ -273,13 +273,24 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
     if (!(error instanceof URIError) || res.headersSent || !isMcpRoutePath(req.path)) return next(error);
     writeError(res, new McpError('serverNotFound', 'MCP server not found'));
   });
-  // Draining also writes the usage counts still in memory (docs/usage.md).
+  // Draining also writes the usage counts still in memory (docs/usage.md), waiting for that at
+  // most the drain's own deadline: a database that does not answer must not hold the shutdown.
   const drain = (options?: DrainOptions) =>
     drainer.drain(options).then(async (result) => {
-      await usage?.flush();
+      if (usage) await settledWithin(usage.flush(), options?.timeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
       return result;
     });
   return Object.assign(router, { drain });
+}
+
+/** `work`, or nothing once `ms` have passed; the timer never keeps the process alive. */
+function settledWithin(work: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref?.();
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 /**
