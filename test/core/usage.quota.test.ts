@@ -117,4 +117,23 @@ describe('the quota check, for a caller key', () => {
     await check(target(key('b')), 3);
     expect(check(target({ kind: 'code' }), 4)).toBeUndefined();
   });
+
+  it('a counter that fails or does not answer within 250 ms lets the call through, and is reported', async () => {
+    const reports: unknown[] = [];
+    const counter = (take: () => Promise<boolean>) =>
+      createQuotaCheck({
+        quotaOf: () => 1,
+        store: { ...memoryServerStore().usage!, takeDailyCall: take },
+        now: () => LATE,
+        report: (error) => reports.push(error),
+      });
+    await counter(() => Promise.reject(new Error('database down')))(target(key('a')), 1);
+    const started = Date.now();
+    await counter(() => new Promise<boolean>(() => {}))(target(key('a')), 2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(240);
+    expect(reports.map((error) => (error as Error).message)).toEqual([
+      'database down',
+      'the daily call counter did not answer within 250 ms',
+    ]);
+  });
 });
