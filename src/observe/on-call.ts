@@ -14,7 +14,6 @@ export type OnCall = (event: CallEvent) => void | Promise<void>;
 
 const UNOBSERVED: CallObservation = {
   attribute() {},
-  run: (work) => work(),
   finish() {},
 };
 
@@ -30,12 +29,7 @@ export function createCallObserver(
   const tracing = loadOpenTelemetry();
 
   function start(call: CallStart): CallObservation {
-    const span = startCallSpan(call.tool, {
-      'mcp.protocol.version': call.protocolVersion,
-      'jsonrpc.request.id': String(call.requestId),
-      'express_app_mcp.server.id': call.serverId,
-      'express_app_mcp.app.id': call.appId,
-    });
+    const span = startCallSpan(call);
     if (!onCall && !span && !events) return UNOBSERVED;
     events?.({ type: 'call.started', ...call });
     const started = performance.now();
@@ -45,7 +39,7 @@ export function createCallObserver(
       attribute(user) {
         endUser = user;
       },
-      run: span ? (work) => span.run(work) : (work) => work(),
+      ...(span && { run: (work) => span.run(work) }),
       finish(outcome) {
         if (finished) return;
         finished = true;

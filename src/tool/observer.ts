@@ -49,8 +49,11 @@ export type CallOutcome = 'ok' | 'app_error' | 'invalid_arguments' | 'timeout' |
  */
 export interface CallObservation {
   attribute(endUser: EndUser): void;
-  /** Runs the app inside the call's span, so the host's own spans nest in it. */
-  run<T>(work: () => T): T;
+  /**
+   * Runs the app inside the call's span, so the host's own spans nest in it; absent when there is
+   * no span, and the app runs as it is.
+   */
+  run?<T>(work: () => T): T;
   finish(outcome: CallOutcome): void;
 }
 
