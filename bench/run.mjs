@@ -21,7 +21,9 @@
  * BENCH_POSTGRES_URL (adds "ours" on PostgreSQL, with the cache on and off). While tuning: BENCH_ONLY=floor,ours and
  * BENCH_METHODS=tools/call narrow the run (BENCH_ONLY=streaming,soak runs only the long-run rows,
  * BENCH_ONLY=tasks the tasks row, BENCH_ONLY=usage the usage row),
- * BENCH_MEMORY_REQUESTS=0 skips the memory run.
+ * BENCH_MEMORY_REQUESTS=0 skips the memory run. BENCH_BASELINE_DIST=<folder> adds "ours" from another
+ * build (e.g. `node scripts/build.mjs --out-dir /tmp/before` on the commit before a change), loaded
+ * in the same turns, so that a change is measured against the code before it on the same machine.
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -89,6 +91,16 @@ const TARGETS = [
       ]
     : []),
   { key: 'sdk', label: 'official SDK 1.x (stateless JSON)', file: 'sdk.mjs' },
+  ...(process.env.BENCH_BASELINE_DIST
+    ? [
+        {
+          key: 'ours_baseline',
+          label: 'ours, baseline build (Knex/SQLite, cache on)',
+          file: 'ours.mjs',
+          env: { BENCH_DIST: process.env.BENCH_BASELINE_DIST },
+        },
+      ]
+    : []),
 ];
 // BENCH_ONLY=floor,ours narrows the run while tuning; the ratios need floor, ours and sdk.
 const only = process.env.BENCH_ONLY?.split(',');
@@ -162,6 +174,11 @@ try {
     task_pair_in_memory_vs_floor: tasks?.memoryRatio ?? Number.NaN,
     call_usage_on_vs_off: usage?.ratio ?? Number.NaN,
   };
+  // Ours against another build of itself, loaded in the same turns.
+  if (results.ours_baseline) {
+    ratios.list_vs_baseline = ratio('tools/list', 'vsBaseline');
+    ratios.call_vs_baseline = ratio('tools/call', 'vsBaseline');
+  }
   // A cache miss on PostgreSQL, when measured: the cost of the lookup itself.
   if (results.ours_postgres_nocache) {
     ratios.pg_miss_list_vs_floor = results.ours_postgres_nocache['tools/list']?.vsFloor ?? Number.NaN;
@@ -281,6 +298,7 @@ function summarize(runs) {
         rounds: list.map((run) => Math.round(run.rps)),
         vsFloor: perRound('floor'),
         vsSdk: perRound('sdk'),
+        ...(runs.ours_baseline ? { vsBaseline: perRound('ours_baseline') } : {}),
       };
     }
   }

@@ -2,6 +2,7 @@ import { type NextFunction, type Request, type Response, Router } from 'express'
 import { McpError } from '../errors/mcp-error.js';
 import { isMcpRoutePath, MCP_ROUTE } from '../express/mcp-route.js';
 import type { EndpointReply, NowReply, ReplySink } from '../protocol/reply.js';
+import type { EndpointRequest } from '../protocol/request.js';
 import { ResolveDeadline } from '../protocol/resolve-deadline.js';
 import type { AuthInfo, ResolveOptions, ServerRecord } from '../types/index.js';
 import { requestAuthenticator } from './authenticate-request.js';
@@ -181,11 +182,9 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
 
     // Returned rather than awaited, so that this frame is not held until a call that may stream
     // knows whether it does (`heartbeatMs` away).
-    return core({
-      payload,
-      ...lookup(req, res, route, serverCode),
-      acceptsEventStream: acceptsEventStream(req.headers.accept),
-    }).then((reply) => writeAnswer(res, reply));
+    const request = coreRequest(req, res, route, serverCode, payload);
+    request.acceptsEventStream = acceptsEventStream(req.headers.accept);
+    return core(request).then((reply) => writeAnswer(res, reply));
   }
 
   /** `GET` with `Last-Event-ID`: the rest of a stream (docs/http-contract.md, "Resumable streams"). */
@@ -205,24 +204,33 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       res.setHeader('WWW-Authenticate', BEARER_CHALLENGE);
       return writeError(res, missingBearer());
     }
-    return core({
-      payload: undefined,
-      ...lookup(req, res, route, serverCode),
-      acceptsEventStream: true,
-      lastEventId,
-    }).then((reply) => writeAnswer(res, reply));
+    const request = coreRequest(req, res, route, serverCode, undefined);
+    request.acceptsEventStream = true;
+    request.lastEventId = lastEventId;
+    return core(request).then((reply) => writeAnswer(res, reply));
   }
 
-  /** The parts of a core request that look the server up and let its caller in, for a `POST` and a resumption alike. */
-  function lookup(req: Request, res: Response, route: McpRouteAccess, serverCode: string) {
-    const { authenticate } = route;
-    return {
+  /**
+   * The core request, with what looks the server up and lets its caller in, for a `POST` and a
+   * resumption alike. Built field by field: every request makes one.
+   */
+  function coreRequest(
+    req: Request,
+    res: Response,
+    route: McpRouteAccess,
+    serverCode: string,
+    payload: unknown,
+  ): EndpointRequest<Request> {
+    const request: EndpointRequest<Request> = {
+      payload,
       headers: mcpHeaders(req),
       resolve: (resolveOptions?: ResolveOptions) => config.resolveServer(serverCode, req, resolveOptions),
-      ...(authenticate ? { authenticate: (server: ServerRecord) => authenticate(server, req) } : {}),
       onClosed: (listener: () => void) => watchClose(res, listener),
       request: req,
     };
+    const { authenticate } = route;
+    if (authenticate) request.authenticate = (server: ServerRecord) => authenticate(server, req);
+    return request;
   }
 
   const serve = (route: McpRouteAccess) => (req: Request, res: Response) => {

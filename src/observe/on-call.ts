@@ -17,7 +17,6 @@ const UNOBSERVED: CallObservation = {
   attribute() {},
   tasked() {},
   asked() {},
-  run: (work) => work(),
   finish() {},
 };
 
@@ -35,12 +34,7 @@ export function createCallObserver(
   const tracing = loadOpenTelemetry();
 
   function start(call: CallStart, caller: Caller): CallObservation {
-    const span = startCallSpan(call.tool, {
-      'mcp.protocol.version': call.protocolVersion,
-      'jsonrpc.request.id': String(call.requestId),
-      'express_app_mcp.server.id': call.serverId,
-      'express_app_mcp.app.id': call.appId,
-    });
+    const span = startCallSpan(call);
     if (!onCall && !span && !events) {
       return usage ? new CountedCall(usage, call.serverId, call.tool, caller) : UNOBSERVED;
     }
@@ -61,7 +55,7 @@ export function createCallObserver(
       asked() {
         asks++;
       },
-      run: span ? (work) => span.run(work) : (work) => work(),
+      ...(span && { run: (work) => span.run(work) }),
       finish(outcome) {
         if (finished) return;
         finished = true;

@@ -1,5 +1,6 @@
 import type { Context, Span, Tracer } from '@opentelemetry/api';
 import { PACKAGE_VERSION } from '../versions.js';
+import type { CallStart } from './events.js';
 
 /**
  * OpenTelemetry, when the host has `@opentelemetry/api` installed (an optional peer dependency):
@@ -47,12 +48,10 @@ const TRACER_NAME = 'express-app-mcp';
 
 /**
  * Starts the span of a `tools/call`, named and attributed after the OpenTelemetry semantic
- * conventions for MCP (`{mcp.method.name} {gen_ai.tool.name}`, kind server); `null` without the API.
+ * conventions for MCP (`{mcp.method.name} {gen_ai.tool.name}`, kind server); `null` without the API
+ * or a tracer provider, having made nothing for the call.
  */
-export function startCallSpan(
-  toolName: string,
-  attributes: Record<string, string | number>,
-): CallSpan | null {
+export function startCallSpan(call: CallStart): CallSpan | null {
   if (!api) return null;
   const otel = api;
   // The API alone, as many dependencies bring it, with no tracer provider registered: every span
@@ -65,13 +64,16 @@ export function startCallSpan(
     return null;
   }
   tracer ??= otel.trace.getTracer(TRACER_NAME, PACKAGE_VERSION);
-  const span = tracer.startSpan(`tools/call ${toolName}`, {
+  const span = tracer.startSpan(`tools/call ${call.tool}`, {
     kind: otel.SpanKind.SERVER,
     attributes: {
       'mcp.method.name': 'tools/call',
       'gen_ai.operation.name': 'execute_tool',
-      'gen_ai.tool.name': toolName,
-      ...attributes,
+      'gen_ai.tool.name': call.tool,
+      'mcp.protocol.version': call.protocolVersion,
+      'jsonrpc.request.id': String(call.requestId),
+      'express_app_mcp.server.id': call.serverId,
+      'express_app_mcp.app.id': call.appId,
     },
   });
   // No tracer provider registered, or this call sampled out: nothing to record or to parent.

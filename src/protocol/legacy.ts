@@ -17,6 +17,7 @@ import { declaresFormElicitation, issueSessionId } from './session-id.js';
 import { openReplyStream, type ReplyStream } from './stream/reply-stream.js';
 import type { ServingTarget } from './target.js';
 import {
+  isPlainLegacyCall,
   LEGACY_TASK_METHODS,
   LEGACY_TASKS_CAPABILITY,
   type LegacyTaskRequest,
@@ -58,7 +59,7 @@ export async function handleLegacy<HostRequest>(
     if (quota) await quota;
   }
   if (call.method === 'tools/call' || LEGACY_TASK_METHODS.has(call.method)) {
-    const tasked = serveTasks({ ...call, target, request }, ctx);
+    const tasked = serveTasks(call, target, request, ctx);
     if (tasked) return tasked;
   }
   const live =
@@ -94,11 +95,15 @@ const mayAsk = (call: { protocolVersion: string }, request: EndpointRequest<unkn
 
 /** A task's `tools/call` or a task method (docs/tasks.md); `undefined` for a plain call. */
 function serveTasks<HostRequest>(
-  call: LegacyTaskRequest<HostRequest>,
+  call: Extract<LegacyCall, { kind: 'request' }>,
+  target: ServingTarget,
+  request: EndpointRequest<HostRequest>,
   ctx: EraContext<HostRequest>,
 ): Promise<EndpointReply> | undefined {
-  if (call.method === 'tools/call') return legacyTaskCall(call, ctx);
-  return serveLegacyTaskMethod(call, ctx);
+  const isCall = call.method === 'tools/call';
+  if (isCall && isPlainLegacyCall(call.params, call.protocolVersion, target)) return undefined;
+  const tasked: LegacyTaskRequest<HostRequest> = { ...call, target, request };
+  return isCall ? legacyTaskCall(tasked, ctx) : serveLegacyTaskMethod(tasked, ctx);
 }
 
 const isNotificationMethod = (method: string) => method.startsWith('notifications/');

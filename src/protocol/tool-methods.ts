@@ -10,7 +10,7 @@ import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
 import { type CallId, callScope } from '../tool/inflight.js';
 import type { CallObservation } from '../tool/observer.js';
-import { createToolRuns } from '../tool/runs.js';
+import { createToolRuns, type ToolRun } from '../tool/runs.js';
 import { type AppTool, createToolCache, type ToolNamer } from '../tool/tool.js';
 import type { EndUser, RunApp } from '../types/index.js';
 import { isPlainJsonObject } from '../util/plain-object.js';
@@ -108,14 +108,15 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
       observed.finish(invalid ? 'invalid_arguments' : 'failed');
       return Promise.reject(error);
     }
-    const { server, app } = call.target;
-    return runs.start({
+    // Built field by field rather than spread together: this runs on every call.
+    const { target } = call;
+    const toolRun: ToolRun<HostRequest> = {
       id: call.id,
       tool,
-      app,
-      server,
+      app: target.app,
+      server: target.server,
       endUser,
-      ...inputs,
+      inputs: inputs.inputs,
       features,
       protocolVersion: call.protocolVersion,
       request: call.request,
@@ -123,11 +124,14 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
       observer: call.observer,
       observed,
       asks: call,
-      ...(call.runKey === undefined ? {} : { runKey: call.runKey }),
-      ...(call.untimed ? { untimed: true } : {}),
-      ...(call.target.auth ? { auth: call.target.auth } : {}),
-      caller: call.target.caller,
-    });
+      caller: target.caller,
+    };
+    if (inputs.query !== undefined) toolRun.query = inputs.query;
+    if (inputs.conversationId !== undefined) toolRun.conversationId = inputs.conversationId;
+    if (call.runKey !== undefined) toolRun.runKey = call.runKey;
+    if (call.untimed) toolRun.untimed = true;
+    if (target.auth) toolRun.auth = target.auth;
+    return runs.start(toolRun);
   }
 
   /** The call's params and its tool, or the error that refuses the call before anything runs. */

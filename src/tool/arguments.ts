@@ -30,14 +30,20 @@ export type ArgumentCheck = { ok: true; value: RunInputs } | { ok: false; proble
 
 type Checked = { ok: true; value: unknown } | { ok: false; problems: string[] };
 
+/** What a field's check returns for a value that fails, once it has told its problems. */
+const INVALID: unique symbol = Symbol('invalid');
+
 interface Field {
   name: string;
   required: boolean;
   /** Whether `""` counts as a missing value for an optional field (it does for non-text types). */
   emptyIsMissing: boolean;
   defaultValue: unknown;
-  /** The value to run with, or every problem with it, each naming the field. */
-  check(value: unknown): Checked;
+  /**
+   * The value to run with; or `INVALID`, once every problem with it (each naming the field) has
+   * been added to `problems`.
+   */
+  check(value: unknown, problems: string[]): unknown;
 }
 
 /**
@@ -71,9 +77,8 @@ export function compileArgumentChecker(
         else if (field.defaultValue !== undefined) setValue(values, field.name, field.defaultValue);
         continue;
       }
-      const checked = field.check(raw);
-      if (checked.ok) setValue(values, field.name, checked.value);
-      else problems.push(...checked.problems);
+      const value = field.check(raw, problems);
+      if (value !== INVALID) setValue(values, field.name, value);
     }
     if (problems.length > 0) return { ok: false, problems };
     const value = toRunInputs(mode, values);
@@ -81,9 +86,14 @@ export function compileArgumentChecker(
   };
 }
 
-/** A variable may be named like an Object.prototype member (`__proto__`); it stays a plain key. */
+/**
+ * A variable may be named like an Object.prototype member (`__proto__`, whose setter would change
+ * the object's prototype): such a name is defined as a plain key; any other is assigned, which
+ * costs less and gives the same property.
+ */
 function setValue(values: Record<string, unknown>, name: string, value: unknown): void {
-  Object.defineProperty(values, name, { value, enumerable: true, writable: true, configurable: true });
+  if (!Object.hasOwn(Object.prototype, name)) values[name] = value;
+  else Object.defineProperty(values, name, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function toRunInputs(mode: HostApp['mode'], values: Record<string, unknown>): RunInputs {
@@ -104,10 +114,16 @@ function toField(input: InputVariable, limits: FileInputLimits): Field {
     case 'checkbox':
       return { name, required, emptyIsMissing: true, defaultValue, check: fromZod(booleanSchema(name)) };
     case 'json_object':
-      return { name, required, emptyIsMissing: true, defaultValue, check: objectCheck(name, input) };
+      return { name, required, emptyIsMissing: true, defaultValue, check: told(objectCheck(name, input)) };
     case 'file':
     case 'file-list':
-      return { name, required, emptyIsMissing: true, defaultValue, check: compileFileCheck(input, limits) };
+      return {
+        name,
+        required,
+        emptyIsMissing: true,
+        defaultValue,
+        check: told(compileFileCheck(input, limits)),
+      };
     case 'select':
       return { ...textField(name, required, undefined, optionsOf(input)), defaultValue };
     default:
@@ -117,28 +133,52 @@ function toField(input: InputVariable, limits: FileInputLimits): Field {
 
 /** A schema whose every message is written for the field, so the messages are the problems. */
 function fromZod(schema: z.ZodType): Field['check'] {
-  return (value) => {
+  return (value, problems) => {
     const parsed = schema.safeParse(value);
-    return parsed.success
-      ? { ok: true, value: parsed.data }
-      : { ok: false, problems: parsed.error.issues.map((issue) => issue.message) };
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) problems.push(issue.message);
+    return INVALID;
   };
 }
 
+/** A check that answers its problems, as a field's check that tells them. */
+function told(check: (value: unknown) => Checked): Field['check'] {
+  return (value, problems) => {
+    const checked = check(value);
+    if (checked.ok) return checked.value;
+    problems.push(...checked.problems);
+    return INVALID;
+  };
+}
+
+/**
+ * A string, NUL stripped, then no longer than `maxLength` and one of `options` when they are given
+ * (both problems told when both fail). Checked by hand rather than by a schema: nearly every
+ * argument is one, and this runs on every call.
+ */
 function textField(name: string, required: boolean, maxLength?: number, options: string[] = []): Field {
-  let schema: z.ZodType<string> = z.string({ error: `${name} must be a string` }).transform(stripNul);
-  if (maxLength !== undefined) {
-    schema = schema.refine((text) => codePointLength(text) <= maxLength, {
-      error: `${name} must be at most ${maxLength} characters`,
-    });
-  }
-  if (options.length > 0) {
-    const allowed = new Set(options);
-    schema = schema.refine((text) => allowed.has(text), {
-      error: `${name} must be one of ${options.join(', ')}`,
-    });
-  }
-  return { name, required, emptyIsMissing: false, defaultValue: undefined, check: fromZod(schema) };
+  const notText = `${name} must be a string`;
+  const tooLong = `${name} must be at most ${maxLength} characters`;
+  const allowed = options.length > 0 ? new Set(options) : undefined;
+  const notAllowed = `${name} must be one of ${options.join(', ')}`;
+  const check: Field['check'] = (value, problems) => {
+    if (typeof value !== 'string') {
+      problems.push(notText);
+      return INVALID;
+    }
+    const text = stripNul(value);
+    let valid = true;
+    if (maxLength !== undefined && !(codePointLength(text) <= maxLength)) {
+      problems.push(tooLong);
+      valid = false;
+    }
+    if (allowed !== undefined && !allowed.has(text)) {
+      problems.push(notAllowed);
+      valid = false;
+    }
+    return valid ? text : INVALID;
+  };
+  return { name, required, emptyIsMissing: false, defaultValue: undefined, check };
 }
 
 /** Plain decimal notation only: "0x10", "Infinity" or "1_000" are not unambiguous numbers. */
@@ -163,7 +203,7 @@ function booleanSchema(name: string): z.ZodType {
  * A JSON object, and when the form gives a `json_schema`, one that follows it. Problems inside the
  * object name the path to the bad value (`config.retries: ...`).
  */
-function objectCheck(name: string, input: InputVariable): Field['check'] {
+function objectCheck(name: string, input: InputVariable): (value: unknown) => Checked {
   const jsonSchema = jsonSchemaOf(input);
   const contents = jsonSchema ? fromJsonSchema(jsonSchema) : null;
   return (value) => {

@@ -53,8 +53,11 @@ export interface CallObservation {
   tasked(): void;
   /** The run asked a person (`run.ask`, docs/asking-a-person.md). */
   asked(): void;
-  /** Runs the app inside the call's span, so the host's own spans nest in it. */
-  run<T>(work: () => T): T;
+  /**
+   * Runs the app inside the call's span, so the host's own spans nest in it; absent when there is
+   * no span, and the app runs as it is.
+   */
+  run?<T>(work: () => T): T;
   finish(outcome: CallOutcome): void;
 }
 

@@ -64,13 +64,25 @@ const OUTPUT_TYPES: Record<PlainType, z.ZodType> = {
   object: z.record(z.string(), z.unknown()),
 };
 
+/**
+ * Whether `value` is of a plain declared type: what `OUTPUT_TYPES` accepts, the scalar types told
+ * without a parse (a finite number only, as zod's `z.number()`), since every output is checked on
+ * every call.
+ */
+function isOfType(type: PlainType, value: unknown): boolean {
+  if (type === 'string') return typeof value === 'string';
+  if (type === 'number') return typeof value === 'number' && Number.isFinite(value);
+  if (type === 'boolean') return typeof value === 'boolean';
+  return OUTPUT_TYPES[type].safeParse(value).success;
+}
+
 function typeProblem(variable: string, type: DeclaredOutput['type'], value: unknown): string | undefined {
   if (type === 'file') return fileProblem(variable, value);
   if (type === 'array[file]') {
     if (!Array.isArray(value)) return `${variable} must be an array of files, each ${FILE_SHAPE}`;
     return value.map((item, index) => fileProblem(`${variable}[${index}]`, item)).find(Boolean);
   }
-  if (OUTPUT_TYPES[type].safeParse(value).success) return undefined;
+  if (isOfType(type, value)) return undefined;
   return `${variable} must be ${type === 'array' || type === 'object' ? 'an' : 'a'} ${type}`;
 }
 

@@ -142,7 +142,7 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
     const observed = this.#observed;
     let running: ReturnType<RunApp<HostRequest>>;
     try {
-      running = observed ? observed.run(() => runApp(run)) : runApp(run);
+      running = observed?.run ? observed.run(() => runApp(run)) : runApp(run);
     } catch (error) {
       this.#failed(error);
       return;

@@ -47,6 +47,20 @@ export interface LegacyTaskRequest<HostRequest> {
 }
 
 /**
+ * Whether `legacyTaskCall` would answer `undefined`: a call without `task` (or one from before
+ * 2025-11-25, which ignores it) to a tool that may run without one. Told without building the
+ * request it takes, which nearly every call would build for nothing.
+ */
+export function isPlainLegacyCall(
+  params: Record<string, unknown>,
+  protocolVersion: string,
+  target: ServingTarget,
+) {
+  if (taskSupportOf(target) === 'required') return false;
+  return !hasLegacyTasks(protocolVersion) || params.task === undefined || params.task === null;
+}
+
+/**
  * A `tools/call` that is a task's, or that a task rule refuses: `undefined` for a plain call.
  * MCP 2025-11-25 "Tasks": `task` on a tool whose `taskSupport` is `forbidden` SHOULD be -32601, a
  * call without it to a `required` tool MUST be; a revision without tasks can never call a
