@@ -20,7 +20,19 @@ export type AuthorizeConsole = (req: Request) => Promise<ConsoleAccess | null> |
 
 /** What the console was doing when an internal failure happened; never a server code. */
 export interface ConsoleErrorContext {
-  operation: 'authorize' | 'list' | 'get' | 'publish' | 'update' | 'refresh' | 'unpublish' | 'page';
+  operation:
+    | 'authorize'
+    | 'list'
+    | 'get'
+    | 'publish'
+    | 'update'
+    | 'refresh'
+    | 'unpublish'
+    | 'page'
+    | 'list-keys'
+    | 'create-key'
+    | 'rotate-key'
+    | 'revoke-key';
   tenantId?: string;
   appId?: string;
   serverId?: string;

@@ -1,14 +1,18 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
+import { bearerTokenOf } from '../auth/bearer.js';
 import { McpError } from '../errors/mcp-error.js';
 import { isMcpRoutePath, MCP_ROUTE } from '../express/mcp-route.js';
+import { admitKey, type KeyCaller, keyRefusal } from '../protocol/key-access.js';
 import type { EndpointReply, NowReply, ReplySink } from '../protocol/reply.js';
 import { ResolveDeadline } from '../protocol/resolve-deadline.js';
+import { callerKeysOf } from '../store/resolver.js';
 import type { AuthInfo, ResolveOptions, ServerRecord } from '../types/index.js';
 import { requestAuthenticator } from './authenticate-request.js';
 import {
   BEARER_CHALLENGE,
   BEARER_ROUTE,
   bearerCodeOf,
+  keyNeedsPathUrl,
   missingBearer,
   oauthNeedsPathUrl,
 } from './bearer-code.js';
@@ -32,6 +36,8 @@ interface McpRouteAccess {
   serverCodeOf: (req: Request) => string | null;
   /** Absent: no `auth` option, and an `"oauth"` server refuses every request. */
   authenticate?: (server: ServerRecord, req: Request) => Promise<AuthInfo>;
+  /** Lets the caller of a `"key"` server in by its caller key (docs/keys.md). */
+  authenticateKey: (server: ServerRecord, req: Request) => Promise<KeyCaller>;
 }
 
 /** The router `mcpServer()` returns: an Express Router, and `drain()` for a graceful shutdown. */
@@ -117,6 +123,11 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
     }
   }
   const authenticateByToken = config.auth && requestAuthenticator(config.auth, allowedHosts);
+  // The keys of the store behind the resolver, told or found on the resolver a store made.
+  const keys = config.store?.keys ?? callerKeysOf(config.resolveServer);
+  const authenticateByKey = (server: ServerRecord, req: Request) =>
+    admitKey(server, bearerTokenOf(req.headers.authorization), keys);
+  const keyDeadline = new ResolveDeadline(config.resolveTimeoutMs);
   // Without a store that keeps streams, `GET` stays 405 whatever it carries.
   const resumable = config.store?.streams !== undefined;
 
@@ -134,6 +145,8 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       // A preflight that the CORS layer did not answer comes from an origin row 2 refuses.
       const refused = req.method === 'OPTIONS' && origin !== undefined ? originError(req, origin) : null;
       if (refused) return writeError(res, refused);
+      const keyless = await refuseKeyless(req, route);
+      if (keyless) return writeError(res, keyless);
       res.setHeader('Allow', 'POST');
       return writeError(res, new McpError('methodNotAllowed', `Method not allowed: ${req.method}; use POST`));
     }
@@ -195,6 +208,21 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
     }).then((reply) => writeAnswer(res, reply));
   }
 
+  /**
+   * A `GET` or `DELETE` to a `"key"` server without a valid caller key is refused as a `POST`
+   * would be (401, docs/keys.md) rather than with 405: every method of the route needs the key.
+   */
+  async function refuseKeyless(req: Request, route: McpRouteAccess) {
+    if (req.method !== 'GET' && req.method !== 'DELETE') return null;
+    const serverCode = route.serverCodeOf(req);
+    if (serverCode === null) return null;
+    return keyRefusal(
+      (resolveOptions) => config.resolveServer(serverCode, req, resolveOptions),
+      (server) => route.authenticateKey(server, req),
+      keyDeadline,
+    );
+  }
+
   /** The parts of a core request that look the server up and let its caller in, for a `POST` and a resumption alike. */
   function lookup(req: Request, res: Response, route: McpRouteAccess, serverCode: string) {
     const { authenticate } = route;
@@ -202,6 +230,7 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       headers: mcpHeaders(req),
       resolve: (resolveOptions?: ResolveOptions) => config.resolveServer(serverCode, req, resolveOptions),
       ...(authenticate ? { authenticate: (server: ServerRecord) => authenticate(server, req) } : {}),
+      authenticateKey: (server: ServerRecord) => route.authenticateKey(server, req),
       onClosed: (listener: () => void) => watchClose(res, listener),
       request: req,
     };
@@ -244,10 +273,16 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
     serve({
       serverCodeOf: (req) => req.params.serverCode as string,
       ...(authenticateByToken ? { authenticate: authenticateByToken } : {}),
+      authenticateKey: authenticateByKey,
     }),
   );
   // The header route's bearer is the server code, never a user's token: an "oauth" server is refused there.
-  router.all(BEARER_ROUTE, cors, serve({ serverCodeOf: bearerCodeOf, authenticate: oauthNeedsPathUrl }));
+  // Nor a caller key: a "key" server is refused there too.
+  router.all(
+    BEARER_ROUTE,
+    cors,
+    serve({ serverCodeOf: bearerCodeOf, authenticate: oauthNeedsPathUrl, authenticateKey: keyNeedsPathUrl }),
+  );
   // Express decodes `:serverCode` before our handler runs, and a malformed escape (`%ZZ`) fails
   // there; that failure would reach the host's HTML error page, and every reply of the endpoint is a
   // JSON-RPC envelope. Only that failure, on our route's shape, is ours: every other error goes on to the host.

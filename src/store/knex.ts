@@ -5,10 +5,13 @@ import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types/ind
 import { parseFactoryOptions } from '../util/factory-options.js';
 import { annotationsToColumn } from './annotations.js';
 import { CodeCache } from './cache.js';
+import { codeHintOf, hashServerCode } from './code-hash.js';
 import { codeLookups } from './code-lookups.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
 import { dialectOf, type UniqueConstraint } from './dialect.js';
 import { EndUserCache } from './end-user-cache.js';
+import { cachedKeyStore } from './keys/key-store.js';
+import { knexKeyRows } from './keys/knex-rows.js';
 import { knexFarm } from './knex-farm.js';
 import { assertKnexInstance } from './knex-instance.js';
 import { guardMissingTables, requireMigrations } from './migration-required.js';
@@ -34,6 +37,18 @@ export interface KnexServerStoreOptions {
   cacheMaxEntries?: number;
   /** How long past `cacheTtlMs` a cached code is still served while the database fails; `0`: never. Default `300000`. */
   staleIfErrorMs?: number;
+  /**
+   * Keep only a SHA-256 of each new or rotated server code (docs/keys.md, "Codes hashed at rest"):
+   * the console then shows a code only in the reply that makes it. Lookups find hashed and plain
+   * codes alike; `express-app-mcp hash-codes` converts the codes already stored. Default `false`.
+   */
+  hashCodes?: boolean;
+  /**
+   * A secret of the host's, kept outside the database: caller keys are then stored as
+   * HMAC-SHA-256 with it instead of a plain SHA-256 (docs/keys.md). Changing it invalidates every
+   * key. Default: none.
+   */
+  keyPepper?: string;
 }
 
 /**
@@ -57,11 +72,8 @@ const CODE_ATTEMPTS = 5;
  */
 export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): KnexServerStore {
   assertKnexInstance(knex, 'knexServerStore');
-  const { tablePrefix, cacheTtlMs, cacheMaxEntries, staleIfErrorMs } = parseFactoryOptions(
-    storeOptionsSchema,
-    options ?? {},
-    'knexServerStore',
-  );
+  const { tablePrefix, cacheTtlMs, cacheMaxEntries, staleIfErrorMs, hashCodes, keyPepper } =
+    parseFactoryOptions(storeOptionsSchema, options ?? {}, 'knexServerStore');
   const tables = tableNames(tablePrefix);
   const dialect = dialectOf(knex);
   const codeConstraint: UniqueConstraint = {
@@ -76,15 +88,44 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   };
   const codes =
     cacheTtlMs > 0 ? new CodeCache({ ttlMs: cacheTtlMs, maxEntries: cacheMaxEntries, staleIfErrorMs }) : null;
-  // On PostgreSQL every instance hears every server change and drops it from its cache at once.
-  const { farm, streams } = knexFarm(knex, dialect, tables, codes);
+  const keys = cachedKeyStore(knexKeyRows(knex, dialect, tables), {
+    ...(keyPepper === undefined ? {} : { pepper: keyPepper }),
+    cacheTtlMs,
+    cacheMaxEntries,
+  });
+  // On PostgreSQL every instance hears every server change (a key's too) and drops it from its caches at once.
+  const { farm, streams } = knexFarm(knex, dialect, tables, {
+    forget(serverId) {
+      codes?.forget(serverId);
+      keys.forgetServer(serverId);
+    },
+    expireAll() {
+      codes?.expireAll();
+      keys.expireAll();
+    },
+  });
   const staleIfError = new StaleIfError();
   // An end user never changes once created, so it needs no TTL; one promise per server (and
   // subject) also folds concurrent first calls in this process into one insert.
   const endUsers = new EndUserCache(cacheMaxEntries);
 
   const servers = () => knex<ServerRow>(tables.servers);
-  const lookUp = codeLookups<ServerRow>((codes) => servers().whereIn('server_code', codes));
+  // A code is found stored as it is or hashed: one indexed query either way (docs/keys.md).
+  const lookUp = codeLookups<ServerRow>(async (codes) => {
+    const hashes = new Map(codes.map((code) => [hashServerCode(code), code]));
+    const rows: ServerRow[] = await servers().whereIn('server_code', [...codes, ...hashes.keys()]);
+    for (const row of rows) row.server_code = hashes.get(row.server_code) ?? row.server_code;
+    return rows;
+  });
+  /** What a fresh code is stored as: itself, or with `hashCodes` its hash and its hint. */
+  const storedCode = (code: string): Pick<ServerRow, 'server_code' | 'code_hint'> =>
+    hashCodes ? { server_code: hashServerCode(code), code_hint: codeHintOf(code) } : { server_code: code };
+  /** A record of a row just written with `code`: the one moment a hashing store knows it. */
+  const withCode = (row: ServerRow, code: string): ServerRecord => ({
+    ...toServer(row),
+    serverCode: code,
+    ...(hashCodes ? { codeHint: codeHintOf(code) } : {}),
+  });
 
   /** Retries `write` with a fresh code while the code, and only the code, collides. */
   async function withFreshCode<T>(write: (code: string) => Promise<T>): Promise<T> {
@@ -123,7 +164,9 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
     return row ? toServer(row) : null;
   }
 
+  const { forgetServer: _forget, expireAll: _expire, ...keyMethods } = keys;
   const store: ServerStore = {
+    keys: guardMissingTables(keyMethods, [tables.serverKeys]),
     async createServer(input: NewServer) {
       const now = Date.now();
       const base = {
@@ -143,11 +186,11 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       try {
         // Insert and let the unique index reject a taken code; never check first (a check races).
         const row = await withFreshCode(async (code) => {
-          const candidate: ServerRow = { ...base, server_code: code };
+          const candidate: ServerRow = { ...base, ...storedCode(code) };
           await servers().insert(candidate);
-          return candidate;
+          return withCode(candidate, code);
         });
-        return toServer(row);
+        return row;
       } catch (error) {
         if (dialect.isUniqueViolation(error, appConstraint))
           throw new ServerExistsError(input.tenantId, input.appId);
@@ -174,7 +217,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       const token = codes?.begin() ?? 0;
       const read = async () => {
         const row = await lookUp(serverCode);
-        return row ? toServer(row) : null;
+        return row ? { ...toServer(row), serverCode } : null;
       };
       const { server, fresh } = await staleIfError.read(read, codes?.getStale(serverCode), options);
       if (server && fresh) codes?.remember(serverCode, server, token);
@@ -195,7 +238,12 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
 
     async rotateCode(id) {
       // One UPDATE: the old code stops existing in the same statement that creates the new one.
-      return withFreshCode((code) => change(id, { server_code: code }));
+      return withFreshCode(async (code) => {
+        const rotated = await change(id, storedCode(code));
+        return (
+          rotated && { ...rotated, serverCode: code, ...(hashCodes ? { codeHint: codeHintOf(code) } : {}) }
+        );
+      });
     },
 
     async deactivateServer(id) {
@@ -209,10 +257,12 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
         const count = await trx(tables.servers).where({ id }).delete();
         // The foreign key cascades on PostgreSQL; SQLite enforces it only with PRAGMA foreign_keys.
         await trx(tables.endUsers).where({ server_id: id }).delete();
+        await trx(tables.serverKeys).where({ server_id: id }).delete();
         return count;
       });
       codes?.forget(id);
       endUsers.forget(id);
+      keys.forgetServer(id);
       return deleted > 0;
     },
 
@@ -257,5 +307,11 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
 
   const guarded = requireMigrations(store, [tables.servers, tables.endUsers], storeResolver);
   const tasks = guardMissingTables(knexTaskStore(knex, tables), [tables.tasks]);
-  return { ...guarded, farm, streams, tasks, close: () => farm?.close() ?? Promise.resolve() };
+  return {
+    ...guarded,
+    farm,
+    streams,
+    tasks,
+    close: () => farm?.close() ?? Promise.resolve(),
+  };
 }

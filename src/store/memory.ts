@@ -1,11 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { ServerExistsError } from '../errors/package-errors.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types/index.js';
+import { parseFactoryOptions } from '../util/factory-options.js';
 import { withAnnotations } from './annotations.js';
 import { generateServerCode } from './codes.js';
 import { copyServer } from './copy-server.js';
+import { cachedKeyStore } from './keys/key-store.js';
+import { memoryKeyRows } from './keys/memory-rows.js';
 import { resolverFactory, storeResolver } from './resolver.js';
+import { memoryStoreOptionsSchema } from './store-options.js';
 import type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
+
+/** Options of `memoryServerStore`. */
+export interface MemoryServerStoreOptions {
+  /** As `knexServerStore`'s: caller keys are kept as HMAC-SHA-256 with it. Default: none. */
+  keyPepper?: string;
+}
 
 /**
  * A store that keeps everything in this process: for tests, demos and single-process prototypes.
@@ -19,8 +29,20 @@ import type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './t
  * console.log(`/mcp/server/${server.serverCode}/mcp`);
  * ```
  */
-export function memoryServerStore(): ServerStore {
+export function memoryServerStore(options?: MemoryServerStoreOptions): ServerStore {
+  const { keyPepper } = parseFactoryOptions(memoryStoreOptionsSchema, options ?? {}, 'memoryServerStore');
   const servers = new Map<string, ServerRecord>();
+  const keyRows = memoryKeyRows();
+  // Rows in this process need no cache: every read is already one.
+  const {
+    forgetServer: _forget,
+    expireAll: _expire,
+    ...keys
+  } = cachedKeyStore(keyRows, {
+    ...(keyPepper === undefined ? {} : { pepper: keyPepper }),
+    cacheTtlMs: 0,
+    cacheMaxEntries: 10_000,
+  });
   /** Keyed by server id and subject (`''` on a `"code"` server); server ids hold no line break. */
   const endUsers = new Map<string, Promise<EndUser>>();
   const forgetEndUsers = (serverId: string) => {
@@ -92,6 +114,7 @@ export function memoryServerStore(): ServerStore {
     },
     async deleteServer(id) {
       forgetEndUsers(id);
+      keyRows.deleteServer(id);
       return servers.delete(id);
     },
     getOrCreateEndUser(server, name, subject = '') {
@@ -107,6 +130,7 @@ export function memoryServerStore(): ServerStore {
     resolver: resolverFactory(
       (loadApp: LoadApp, options?: ResolverOptions): ResolveServer => storeResolver(store, loadApp, options),
     ),
+    keys,
   };
   return store;
 }

@@ -13,6 +13,10 @@ export interface TableNames {
   streamEvents: string;
   /** Tasks (MCP 2025-11-25 "Tasks"): runs a client fetches the result of later. */
   tasks: string;
+  /** Caller keys of `"key"` servers (docs/keys.md): prefixes and hashes, never secrets. */
+  serverKeys: string;
+  /** The trigger, and its function, that announce every change of a key as a change of its server (PostgreSQL only). */
+  keyChangeTrigger: string;
   /** The trigger, and its function, that announce every change of a server (PostgreSQL only). */
   serverChangeTrigger: string;
   /** PostgreSQL `NOTIFY` channels between the instances of a farm. */
@@ -41,6 +45,8 @@ export interface TableNames {
     toolProviderName: string;
     taskStatus: string;
     taskSupport: string;
+    serverKeyPrefix: string;
+    serverKeyServerForeign: string;
   };
 }
 
@@ -57,6 +63,8 @@ export function tableNames(prefix: string): TableNames {
     streams: `${prefix}mcp_streams`,
     streamEvents: `${prefix}mcp_stream_events`,
     tasks: `${prefix}mcp_tasks`,
+    serverKeys: `${prefix}mcp_server_keys`,
+    keyChangeTrigger: `${prefix}mcp_server_keys_notify_change`,
     serverChangeTrigger: `${servers}_notify_change`,
     channels: {
       serverChanged: `${servers}_changed`,
@@ -75,6 +83,8 @@ export function tableNames(prefix: string): TableNames {
       toolProviderName: `${toolProviders}_tenant_name_unique`,
       taskStatus: `${prefix}mcp_tasks_status_check`,
       taskSupport: `${servers}_task_support_check`,
+      serverKeyPrefix: `${prefix}mcp_server_keys_prefix_unique`,
+      serverKeyServerForeign: `${prefix}mcp_server_keys_server_foreign`,
     },
   };
 }

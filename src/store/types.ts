@@ -9,6 +9,7 @@ import type {
   ToolAnnotations,
 } from '../types/index.js';
 import type { Farm } from './farm/farm.js';
+import type { KeyStore } from './keys/types.js';
 import type { StreamEventStore } from './stream-events.js';
 import type { TaskStore } from './tasks/types.js';
 
@@ -79,6 +80,8 @@ export interface ServerStore {
   readonly streams?: StreamEventStore;
   /** Where tasks live, shared by the instances that share the store; only the Knex store has it. */
   readonly tasks?: TaskStore;
+  /** The caller keys of `"key"` servers (docs/keys.md); both stores of the package have them. */
+  readonly keys?: KeyStore;
 }
 
 /** The Knex store, with the one connection of its own it may open. */
