@@ -10,8 +10,8 @@ export interface ConsoleServer {
    * makes it (publish, rotate).
    */
   server_code: string | null;
-  /** The code's first four characters, always. */
-  code_hint: string;
+  /** The code's first four characters; only where the store keeps codes hashed. */
+  code_hint?: string;
   description: string;
   status: 'active' | 'inactive';
   /** `code`: whoever has the URL may call it; `oauth`: a user signed in with the host's identity provider as well; `key`: a caller key as well. */
@@ -39,7 +39,7 @@ export function toConsoleServer(
     name: server.name,
     // A store that keeps codes hashed knows a code only in the record that made it.
     server_code: server.serverCode || null,
-    code_hint: server.codeHint ?? server.serverCode.slice(0, 4),
+    ...(server.codeHint === undefined ? {} : { code_hint: server.codeHint }),
     description: server.description,
     status: server.status,
     auth_mode: server.authMode ?? 'code',

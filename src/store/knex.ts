@@ -110,8 +110,10 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   const endUsers = new EndUserCache(cacheMaxEntries);
 
   const servers = () => knex<ServerRow>(tables.servers);
-  // A code is found stored as it is or hashed: one indexed query either way (docs/keys.md).
+  // With `hashCodes`, a code is found stored hashed or, not converted yet, as it is: one indexed
+  // query either way (docs/keys.md).
   const lookUp = codeLookups<ServerRow>(async (codes) => {
+    if (!hashCodes) return servers().whereIn('server_code', codes);
     const hashes = new Map(codes.map((code) => [hashServerCode(code), code]));
     const rows: ServerRow[] = await servers().whereIn('server_code', [...codes, ...hashes.keys()]);
     for (const row of rows) row.server_code = hashes.get(row.server_code) ?? row.server_code;
