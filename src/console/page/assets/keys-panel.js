@@ -254,7 +254,13 @@ export function keysPanel(app, server, url, setAuthMode) {
     list,
     h(
       'form',
-      { class: 'key-form', onsubmit: (/** @type {Event} */ event) => (event.preventDefault(), make()) },
+      {
+        class: 'key-form',
+        onsubmit: (/** @type {Event} */ event) => {
+          event.preventDefault();
+          void make();
+        },
+      },
       h('label', { for: nameId, class: 'label' }, 'Key name'),
       nameField,
       h('button', { type: 'submit', class: 'primary' }, 'Make key'),
