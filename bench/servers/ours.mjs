@@ -10,6 +10,9 @@
  *
  * BENCH_TASKS=1 passes the store to `mcpServer`, so that tasks live in its database (docs/tasks.md);
  * without it they live in memory.
+ *
+ * BENCH_KEYS=1 publishes the server in `"key"` mode (docs/keys.md) and makes one caller key, which
+ * the load sends as its bearer.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -70,6 +73,12 @@ for (let index = 0; index < Number(process.env.BENCH_SERVERS ?? 1); index++) {
   servers.push(await publishBenchApp(store, ECHO_APP, index === 0 ? 'bench' : `bench-${index}`));
 }
 
+let key;
+if (process.env.BENCH_KEYS) {
+  await store.updateServer(servers[0].id, { authMode: 'key' });
+  ({ secret: key } = await store.keys.create(servers[0].id, { name: 'bench' }));
+}
+
 const apps = new Map([[ECHO_APP.id, ECHO_APP]]);
 const loadApp =
   process.env.BENCH_LOAD_APP === 'query' ? await appsTable(knex) : async (appId) => apps.get(appId) ?? null;
@@ -86,7 +95,7 @@ app.use(
 serve(
   app,
   servers.map((server) => `/mcp/server/${server.serverCode}/mcp`),
-  { onStop: cleanup },
+  { onStop: cleanup, key },
 );
 
 /** The host's own `apps` table, holding the echo app, and a `loadApp` that reads one row of it. */
