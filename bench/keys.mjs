@@ -4,7 +4,8 @@
  * with the caches on, loaded in turns like the main rows. The ratio is the median of the rounds'
  * key/code ratios; the target is 0.9 or more.
  */
-import { load, median, startServer } from './lib.mjs';
+import { HEADERS } from './fixture.mjs';
+import { load, METHODS, median, startServer } from './lib.mjs';
 
 export async function measureKeyCall({ duration, rounds, connections, warmup }, log) {
   const servers = {
@@ -23,8 +24,8 @@ export async function measureKeyCall({ duration, rounds, connections, warmup }, 
     // A request without its key is refused: the row measures what it says.
     const refused = await fetch(servers.key.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
+      headers: HEADERS,
+      body: METHODS['tools/call'],
     });
     if (refused.status !== 401) throw new Error(`the "key" server answered ${refused.status} without a key`);
     for (const name of Object.keys(servers)) await measure(name, warmup);
