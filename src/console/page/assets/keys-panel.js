@@ -174,7 +174,7 @@ export function keysPanel(app, server, url, setAuthMode) {
             live &&
               h(
                 'span',
-                { class: 'actions' },
+                { class: 'actions key-actions' },
                 h(
                   'button',
                   { type: 'button', class: 'secondary small', onclick: () => rotate(key) },
