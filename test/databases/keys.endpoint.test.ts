@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { databases, describeEach } from '../helpers/databases.js';
-import type { Reply } from '../helpers/hosts.js';
+import { hostVariants, loadPackage, type Reply, startHost } from '../helpers/hosts.js';
 import { dumpAllTables, type KeyWorld, startKeyWorld } from '../helpers/key-world.js';
 import { envelope, standardHeaders } from '../helpers/modern.js';
 import { expectRpcReply, request, rpcError } from '../helpers/rpc.js';
@@ -203,6 +203,26 @@ describeEach(databases)('caller keys on $name', (database) => {
     await expectEveryMethodRefused(secret, true);
   });
 
+  it('the header route (the code as the bearer) sends a "key" server\'s caller to the path URL: 403', async () => {
+    const loads = world.loads.count;
+    const reply = await world.host.send({
+      path: '/mcp/server/mcp',
+      body: legacyCall(),
+      headers: { ...V, authorization: `Bearer ${code()}` },
+    });
+    expectRpcReply(
+      reply,
+      403,
+      rpcError(
+        2,
+        -32600,
+        'Forbidden: this MCP server requires a caller key; connect to its path URL (/mcp/server/<server code>/mcp) with Authorization: Bearer <key> instead of sending the server code as a bearer token',
+      ),
+    );
+    expect(reply.headers['www-authenticate']).toBeUndefined();
+    expect(world.loads.count).toBe(loads);
+  });
+
   it('rateLimit counts per key: one key over its limit does not hold another back', async () => {
     const busy = await world.makeKey(world.servers.notes.id, { name: 'busy' });
     const calm = await world.makeKey(world.servers.notes.id, { name: 'calm' });
@@ -267,6 +287,45 @@ describeEach(databases)('caller keys on $name', (database) => {
       }
     } finally {
       for (const spy of spies) spy.mockRestore();
+    }
+  });
+});
+
+describe('a "key" server behind a resolveServer of the host\'s own, without the store', () => {
+  it('answers 500 and tells onError to pass the store: the keys cannot be checked', async () => {
+    const sqlite = databases.find((kind) => kind.name === 'sqlite')!;
+    const world = await startKeyWorld({ database: sqlite });
+    try {
+      const resolver = world.store.resolver(() => ({
+        id: 'notes',
+        name: 'Notes',
+        mode: 'workflow',
+        inputForm: [],
+      }));
+      // A plain function of the host's: not the one the store made, so it carries no keys.
+      const own: typeof resolver = (code, req, options) => resolver(code, req, options);
+      const errors: unknown[] = [];
+      const host = await startHost(hostVariants[0]!, await loadPackage(5), {
+        resolveServer: own,
+        runApp: () => ({ outputs: {} }),
+        onError: (error) => errors.push(error),
+      });
+      try {
+        const { secret } = await world.makeKey(world.servers.notes.id);
+        const reply = await host.post(world.servers.notes.serverCode, legacyCall(), {
+          ...V,
+          ...bearer(secret),
+        });
+        expectRpcReply(reply, 500, rpcError(2, -32603, 'Internal error'));
+        expect(String(errors[0])).toContain(
+          'has no store with caller keys: pass resolveServer: store.resolver(loadApp) or the store option',
+        );
+        expect(String(errors[0])).not.toContain(secret);
+      } finally {
+        await host.close();
+      }
+    } finally {
+      await world.close();
     }
   });
 });
