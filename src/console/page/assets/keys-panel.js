@@ -207,7 +207,10 @@ export function keysPanel(app, server, url, setAuthMode) {
     }
   };
 
-  const make = () => act(() => send('POST', path, { name: nameField.value }), 'Made the key');
+  const make = async () => {
+    await act(() => send('POST', path, { name: nameField.value }), 'Made the key');
+    if (fresh.querySelector('[aria-label="New key"]')) nameField.value = '';
+  };
 
   /** @param {any} key */
   const rotate = async (key) => {
