@@ -147,7 +147,8 @@ export function cachedKeyStore(rows: KeyRows, options: KeyStoreOptions): CachedK
     forgetServer(serverId) {
       generation++;
       if (!cache) return;
-      for (const [prefix, row] of cache.entries()) if (row.server_id === serverId) cache.delete(prefix);
+      const gone = [...cache.entries()].filter(([, row]) => row.server_id === serverId);
+      for (const [prefix] of gone) cache.delete(prefix);
     },
 
     expireAll() {
