@@ -434,6 +434,24 @@ describe('the console API of keys', () => {
     expect((await world.console('admin').rotate(server, id)).status).toBe(404);
   });
 
+  it('rotating and revoking from another site are refused (403), and the key stays as it was', async () => {
+    const server = world.servers.notes.id;
+    const { id } = await world.makeKey(server, { name: 'cross' });
+    for (const reply of [
+      await world.console('admin').revoke(server, id).set('Sec-Fetch-Site', 'cross-site'),
+      await world.console('admin').rotate(server, id).set('Origin', 'https://evil.example'),
+    ]) {
+      expect(reply.status).toBe(403);
+      expect(reply.body.error.code).toBe('forbidden');
+    }
+    const listed = (await world.console('admin').list(server)).body.data as {
+      id: string;
+      revoked_at: unknown;
+      grace_until: unknown;
+    }[];
+    expect(listed.find((key) => key.id === id)).toMatchObject({ revoked_at: null, grace_until: null });
+  });
+
   it('auth_mode "key" is set through PUT and shown in the server JSON; an unknown mode is 400', async () => {
     const put = (authMode: string) =>
       supertest(world.app)
