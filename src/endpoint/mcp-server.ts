@@ -1,11 +1,8 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import { bearerTokenOf } from '../auth/bearer.js';
 import { McpError } from '../errors/mcp-error.js';
 import { isMcpRoutePath, MCP_ROUTE } from '../express/mcp-route.js';
-import { admitKey, type KeyCaller, keyRefusal } from '../protocol/key-access.js';
 import type { EndpointReply, NowReply, ReplySink } from '../protocol/reply.js';
 import { ResolveDeadline } from '../protocol/resolve-deadline.js';
-import { callerKeysOf } from '../store/resolver.js';
 import type { AuthInfo, ResolveOptions, ServerRecord } from '../types/index.js';
 import { requestAuthenticator } from './authenticate-request.js';
 import {
@@ -22,6 +19,7 @@ import { corsForOrigins } from './cors.js';
 import { Drainer, type DrainOptions, type DrainResult } from './drain.js';
 import type { StreamWatcher } from './event-stream.js';
 import { acceptsEventStream, checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
+import { type KeyAuthenticator, keyAccess } from './key-routes.js';
 import { listensOnLoopback } from './loopback.js';
 import { createMcpCore } from './mcp-core.js';
 import { type McpServerOptions, parseMcpServerOptions } from './mcp-server-options.js';
@@ -37,7 +35,7 @@ interface McpRouteAccess {
   /** Absent: no `auth` option, and an `"oauth"` server refuses every request. */
   authenticate?: (server: ServerRecord, req: Request) => Promise<AuthInfo>;
   /** Lets the caller of a `"key"` server in by its caller key (docs/keys.md). */
-  authenticateKey: (server: ServerRecord, req: Request) => Promise<KeyCaller>;
+  authenticateKey: KeyAuthenticator;
 }
 
 /** The router `mcpServer()` returns: an Express Router, and `drain()` for a graceful shutdown. */
@@ -141,11 +139,7 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
     }
   }
   const authenticateByToken = config.auth && requestAuthenticator(config.auth, allowedHosts);
-  // The keys of the store behind the resolver, told or found on the resolver a store made.
-  const keys = config.store?.keys ?? callerKeysOf(config.resolveServer);
-  const authenticateByKey = (server: ServerRecord, req: Request) =>
-    admitKey(server, bearerTokenOf(req.headers.authorization), keys);
-  const keyDeadline = new ResolveDeadline(config.resolveTimeoutMs);
+  const keys = keyAccess(config.resolveServer, config.store, config.resolveTimeoutMs);
   // Without a store that keeps streams, `GET` stays 405 whatever it carries.
   const resumable = config.store?.streams !== undefined;
 
@@ -163,7 +157,7 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       // A preflight that the CORS layer did not answer comes from an origin row 2 refuses.
       const refused = req.method === 'OPTIONS' && origin !== undefined ? originError(req, origin) : null;
       if (refused) return writeError(res, refused);
-      const keyless = await refuseKeyless(req, route);
+      const keyless = await keys.refuseKeyless(req, route.serverCodeOf(req), route.authenticateKey);
       if (keyless) return writeError(res, keyless);
       res.setHeader('Allow', 'POST');
       return writeError(res, new McpError('methodNotAllowed', `Method not allowed: ${req.method}; use POST`));
@@ -226,21 +220,6 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
     }).then((reply) => writeAnswer(res, reply));
   }
 
-  /**
-   * A `GET` or `DELETE` to a `"key"` server without a valid caller key is refused as a `POST`
-   * would be (401, docs/keys.md) rather than with 405: every method of the route needs the key.
-   */
-  async function refuseKeyless(req: Request, route: McpRouteAccess) {
-    if (req.method !== 'GET' && req.method !== 'DELETE') return null;
-    const serverCode = route.serverCodeOf(req);
-    if (serverCode === null) return null;
-    return keyRefusal(
-      (resolveOptions) => config.resolveServer(serverCode, req, resolveOptions),
-      (server) => route.authenticateKey(server, req),
-      keyDeadline,
-    );
-  }
-
   /** The parts of a core request that look the server up and let its caller in, for a `POST` and a resumption alike. */
   function lookup(req: Request, res: Response, route: McpRouteAccess, serverCode: string) {
     const { authenticate } = route;
@@ -291,11 +270,10 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
     serve({
       serverCodeOf: (req) => req.params.serverCode as string,
       ...(authenticateByToken ? { authenticate: authenticateByToken } : {}),
-      authenticateKey: authenticateByKey,
+      authenticateKey: keys.byBearer,
     }),
   );
-  // The header route's bearer is the server code, never a user's token: an "oauth" server is refused there.
-  // Nor a caller key: a "key" server is refused there too.
+  // The header route's bearer is the server code, never a user's token nor a caller key.
   router.all(
     BEARER_ROUTE,
     cors,

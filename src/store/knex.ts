@@ -5,8 +5,7 @@ import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types/ind
 import { parseFactoryOptions } from '../util/factory-options.js';
 import { annotationsToColumn } from './annotations.js';
 import { CodeCache } from './cache.js';
-import { codeHintOf, hashServerCode } from './code-hash.js';
-import { codeLookups } from './code-lookups.js';
+import { codeStorage } from './code-storage.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
 import { dialectOf, type UniqueConstraint } from './dialect.js';
 import { EndUserCache } from './end-user-cache.js';
@@ -110,24 +109,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   const endUsers = new EndUserCache(cacheMaxEntries);
 
   const servers = () => knex<ServerRow>(tables.servers);
-  // With `hashCodes`, a code is found stored hashed or, not converted yet, as it is: one indexed
-  // query either way (docs/keys.md).
-  const lookUp = codeLookups<ServerRow>(async (codes) => {
-    if (!hashCodes) return servers().whereIn('server_code', codes);
-    const hashes = new Map(codes.map((code) => [hashServerCode(code), code]));
-    const rows: ServerRow[] = await servers().whereIn('server_code', [...codes, ...hashes.keys()]);
-    for (const row of rows) row.server_code = hashes.get(row.server_code) ?? row.server_code;
-    return rows;
-  });
-  /** What a fresh code is stored as: itself, or with `hashCodes` its hash and its hint. */
-  const storedCode = (code: string): Pick<ServerRow, 'server_code' | 'code_hint'> =>
-    hashCodes ? { server_code: hashServerCode(code), code_hint: codeHintOf(code) } : { server_code: code };
-  /** A record of a row just written with `code`: the one moment a hashing store knows it. */
-  const withCode = (row: ServerRow, code: string): ServerRecord => ({
-    ...toServer(row),
-    serverCode: code,
-    ...(hashCodes ? { codeHint: codeHintOf(code) } : {}),
-  });
+  const codeStore = codeStorage(servers, hashCodes);
 
   /** Retries `write` with a fresh code while the code, and only the code, collides. */
   async function withFreshCode<T>(write: (code: string) => Promise<T>): Promise<T> {
@@ -188,9 +170,9 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       try {
         // Insert and let the unique index reject a taken code; never check first (a check races).
         const row = await withFreshCode(async (code) => {
-          const candidate: ServerRow = { ...base, ...storedCode(code) };
+          const candidate: ServerRow = { ...base, ...codeStore.stored(code) };
           await servers().insert(candidate);
-          return withCode(candidate, code);
+          return codeStore.withCode(toServer(candidate), code);
         });
         return row;
       } catch (error) {
@@ -218,7 +200,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       farm?.start();
       const token = codes?.begin() ?? 0;
       const read = async () => {
-        const row = await lookUp(serverCode);
+        const row = await codeStore.lookUp(serverCode);
         return row ? { ...toServer(row), serverCode } : null;
       };
       const { server, fresh } = await staleIfError.read(read, codes?.getStale(serverCode), options);
@@ -241,10 +223,8 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
     async rotateCode(id) {
       // One UPDATE: the old code stops existing in the same statement that creates the new one.
       return withFreshCode(async (code) => {
-        const rotated = await change(id, storedCode(code));
-        return (
-          rotated && { ...rotated, serverCode: code, ...(hashCodes ? { codeHint: codeHintOf(code) } : {}) }
-        );
+        const rotated = await change(id, codeStore.stored(code));
+        return rotated && codeStore.withCode(rotated, code);
       });
     },
 
