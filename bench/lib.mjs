@@ -39,9 +39,11 @@ export function startServer(file, { env = {}, execArgv = [] } = {}) {
       child.on('message', onMessage);
       child.once('exit', onExit);
     });
-  return next('ready').then(({ url, urls = [url] }) => ({
+  return next('ready').then(({ url, urls = [url], key }) => ({
     url,
     urls,
+    // A caller key the server made for the load (BENCH_KEYS=1), sent as its bearer.
+    key,
     pid: child.pid,
     async memory() {
       const reply = next('memory');
@@ -68,8 +70,9 @@ export function startServer(file, { env = {}, execArgv = [] } = {}) {
  */
 export async function load(
   urls,
-  { methods, bodies = methods.map((m) => METHODS[m]), connections, duration, amount },
+  { methods, bodies = methods.map((m) => METHODS[m]), connections, duration, amount, key },
 ) {
+  const headers = key ? { ...HEADERS, authorization: `Bearer ${key}` } : HEADERS;
   const [url, ...others] = [urls].flat();
   const paths = others.length > 0 ? [url, ...others].map((each) => new URL(each).pathname) : null;
   let turn = 0;
@@ -77,12 +80,12 @@ export async function load(
   const result = await autocannon({
     url,
     method: 'POST',
-    headers: HEADERS,
+    headers,
     connections,
     ...(amount ? { amount } : { duration }),
     requests: bodies.map((body) => ({
       method: 'POST',
-      headers: HEADERS,
+      headers,
       body,
       ...(paths ? { setupRequest: nextPath } : {}),
     })),

@@ -13,15 +13,16 @@
  * calls with heartbeats, on ours and on a floor of its own.
  *
  * Then the tasks row (bench/tasks.mjs): creating a task and reading it back on SQLite, against the
- * floor's tools/call; and the usage row (bench/usage.mjs): tools/call with usage counted against
- * the same server with `usage: false`.
+ * floor's tools/call; the usage row (bench/usage.mjs): tools/call with usage counted against
+ * the same server with `usage: false`; and the caller keys row (bench/keys.mjs): a "key" server's
+ * tools/call against a "code" server's.
  *
  * Settings (environment): BENCH_DURATION (s per run, 2), BENCH_ROUNDS (8), BENCH_CONNECTIONS (20),
  * BENCH_WARMUP (s per target and method, 1), BENCH_MEMORY_REQUESTS (200000),
  * BENCH_POSTGRES_URL (adds "ours" on PostgreSQL, with the cache on and off). While tuning: BENCH_ONLY=floor,ours and
  * BENCH_METHODS=tools/call narrow the run (BENCH_ONLY=streaming,soak runs only the long-run rows,
- * BENCH_ONLY=tasks the tasks row, BENCH_ONLY=usage the usage row),
- * BENCH_MEMORY_REQUESTS=0 skips the memory run. BENCH_BASELINE_DIST=<folder> adds "ours" from another
+ * BENCH_ONLY=tasks the tasks row, BENCH_ONLY=usage the usage row, BENCH_ONLY=keys the caller keys
+ * row), BENCH_MEMORY_REQUESTS=0 skips the memory run. BENCH_BASELINE_DIST=<folder> adds "ours" from another
  * build (e.g. `node scripts/build.mjs --out-dir /tmp/before` on the commit before a change), loaded
  * in the same turns, so that a change is measured against the code before it on the same machine.
  */
@@ -29,6 +30,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { FLOOR_CALL, FLOOR_LIST, HEADERS, TOOL_NAME } from './fixture.mjs';
+import { keyReport, measureKeyCall } from './keys.mjs';
 import { load, METHODS, median, startServer } from './lib.mjs';
 import { longRunReport, measureStreamedCall, soakRounds } from './streaming.mjs';
 import { measureTaskCall, taskReport } from './tasks.mjs';
@@ -161,6 +163,7 @@ try {
 
   const tasks = wanted('tasks') ? await measureTaskCall(settings, log) : null;
   const usage = wanted('usage') ? await measureUsage(settings, log) : null;
+  const keys = wanted('keys') ? await measureKeyCall(settings, log) : null;
 
   const results = summarize(runs);
   const ratio = (method, base) => results.ours?.[method]?.[base] ?? Number.NaN;
@@ -173,6 +176,7 @@ try {
     task_pair_vs_floor: tasks?.ratio ?? Number.NaN,
     task_pair_in_memory_vs_floor: tasks?.memoryRatio ?? Number.NaN,
     call_usage_on_vs_off: usage?.ratio ?? Number.NaN,
+    key_call_vs_code_call: keys?.ratio ?? Number.NaN,
   };
   // Ours against another build of itself, loaded in the same turns.
   if (results.ours_baseline) {
@@ -195,6 +199,7 @@ try {
   writeFileSync(
     new URL('./results.json', import.meta.url),
     `${JSON.stringify({ date: new Date().toISOString(), seconds, machine, settings, results, memory, streaming, soak: soaked, tasks, usage, ratios }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), seconds, machine, settings, results, memory, streaming, soak: soaked, tasks, keys, ratios }, null, 2)}\n`,
   );
 
   console.log(
@@ -211,6 +216,7 @@ try {
   if (streaming || soaked) console.log(`\n${longRunReport(streaming, soaked)}`);
   if (tasks) console.log(`\n${taskReport(tasks)}`);
   if (usage) console.log(`\n${usageReport(usage)}`);
+  if (keys) console.log(`\n${keyReport(keys)}`);
   console.log(`results written to bench/results.json (${seconds} s in all)\n`);
   console.log(
     `ratios: ${Object.entries(ratios)

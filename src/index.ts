@@ -22,6 +22,7 @@ export {
   type ConsoleAppInput,
   type ConsoleAuditRecord,
   type ConsoleErrorContext,
+  type ConsoleKey,
   type ConsolePageOptions,
   type ConsoleServer,
   type ConsoleUsage,
@@ -60,11 +61,16 @@ export type {
 export type { OnCall } from './observe/on-call.js';
 export type { ErrorContext } from './protocol/report.js';
 export {
+  type CallerKey,
+  type IssuedKey,
+  type KeyStore,
   type KnexServerStoreOptions,
   knexServerStore,
+  type MemoryServerStoreOptions,
   type MigrateOptions,
   memoryServerStore,
   migrate,
+  type NewKey,
   type RollbackOptions,
   rollback,
 } from './store/index.js';

@@ -23,11 +23,11 @@ export const loadPackage = () =>
 export const publishBenchApp = (store, app, tenantId = 'bench') =>
   store.createServer({ tenantId, appId: app.id, name: app.name, description: '', parameters: {} });
 
-export function serve(app, paths, { onStop } = {}) {
+export function serve(app, paths, { onStop, key } = {}) {
   const server = app.listen(0, '127.0.0.1', () => {
     const { port } = server.address();
     const urls = [paths].flat().map((path) => `http://127.0.0.1:${port}${path}`);
-    send({ type: 'ready', url: urls[0], urls });
+    send({ type: 'ready', url: urls[0], urls, ...(key ? { key } : {}) });
   });
   server.keepAliveTimeout = 60_000;
 

@@ -13,6 +13,8 @@
  *
  * Usage is counted as it is by default (docs/usage.md: in memory, written every 5 s);
  * BENCH_USAGE=off turns it off (`usage: false`), for the usage row (bench/usage.mjs).
+ * BENCH_KEYS=1 publishes the server in `"key"` mode (docs/keys.md) and makes one caller key, which
+ * the load sends as its bearer.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -73,6 +75,12 @@ for (let index = 0; index < Number(process.env.BENCH_SERVERS ?? 1); index++) {
   servers.push(await publishBenchApp(store, ECHO_APP, index === 0 ? 'bench' : `bench-${index}`));
 }
 
+let key;
+if (process.env.BENCH_KEYS) {
+  await store.updateServer(servers[0].id, { authMode: 'key' });
+  ({ secret: key } = await store.keys.create(servers[0].id, { name: 'bench' }));
+}
+
 const apps = new Map([[ECHO_APP.id, ECHO_APP]]);
 const loadApp =
   process.env.BENCH_LOAD_APP === 'query' ? await appsTable(knex) : async (appId) => apps.get(appId) ?? null;
@@ -90,7 +98,7 @@ app.use(
 serve(
   app,
   servers.map((server) => `/mcp/server/${server.serverCode}/mcp`),
-  { onStop: cleanup },
+  { onStop: cleanup, key },
 );
 
 /** The host's own `apps` table, holding the echo app, and a `loadApp` that reads one row of it. */

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import type { Knex } from 'knex';
+import { CodesNotReady, hashStoredCodes } from '../store/hash-codes.js';
 import { migrate, migrationStatus, rollback } from '../store/migrations.js';
 import { isModuleNotFound } from '../util/missing-peer.js';
 import { redactSecret } from '../util/redact-secret.js';
 import type { Database } from './database-url.js';
 
-export const COMMANDS = ['migrate', 'rollback', 'status'] as const;
+export const COMMANDS = ['migrate', 'rollback', 'status', 'hash-codes'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export interface CommandOptions {
@@ -31,6 +32,8 @@ export async function runCommand(command: Command, options: CommandOptions): Pro
   try {
     return await perform(knex, command, options);
   } catch (error) {
+    if (error instanceof CodesNotReady)
+      throw new CommandFailure(`${command} failed on ${database.where}: ${error.message}`);
     const scrubbed = database.kind === 'postgres' ? redactSecret(error, database.password, '***') : error;
     throw new CommandFailure(`${command} failed on ${database.where}: ${describe(scrubbed)}`, {
       cause: scrubbed,
@@ -62,6 +65,15 @@ async function perform(knex: Knex, command: Command, options: CommandOptions): P
         ...pending.map((name) => `pending  ${name}`),
         `${completed.length} done, ${pending.length} pending.`,
       ];
+    }
+    case 'hash-codes': {
+      const hashed = await hashStoredCodes(knex, { tablePrefix });
+      return hashed === 0
+        ? ['No server code left to hash: every code is stored hashed.']
+        : [
+            `Hashed ${hashed} server code${hashed === 1 ? '' : 's'}: their URLs keep working; the console now shows each only as a hint.`,
+            'Create the store with knexServerStore(knex, { hashCodes: true }) so that new and rotated codes are hashed too.',
+          ];
     }
   }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npx express-app-mcp migrate | rollback | status --database-url <url> [--table-prefix p]`: the
- * package's migrations, the same as `migrate(knex)`, run without writing code (docs/cli.md).
+ * `npx express-app-mcp migrate | rollback | status | hash-codes --database-url <url> [--table-prefix p]`:
+ * the package's migrations, the same as `migrate(knex)`, and the conversion of stored server codes
+ * to hashes (docs/keys.md), run without writing code (docs/cli.md).
  * Exit status: 0 done, 1 the command failed, 2 the command line is wrong.
  */
 import { parseArgs } from 'node:util';
@@ -16,6 +17,8 @@ Commands:
   migrate    create or update the package's tables (the same as migrate(knex))
   rollback   undo the last batch of the package's migrations (--all: every one)
   status     list the package's migrations, done and pending
+  hash-codes replace every stored server code by its SHA-256, in place; URLs keep working
+             (run migrate first; idempotent)
 
 Options:
   --database-url <url>     postgres://user:password@host:5432/database or sqlite:path/to/file.sqlite

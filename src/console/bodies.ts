@@ -28,8 +28,11 @@ const parameters = z.record(z.string(), z.string({ error: 'must be a string' }),
   error: requiredOr('must be an object of strings'),
 });
 
-/** Who may call the server: `code` (whoever has its URL) or `oauth` (a signed-in user as well); absent or null keeps it. */
-const authMode = z.enum(['code', 'oauth'], { error: 'must be code or oauth' }).nullish();
+/**
+ * Who may call the server: `code` (whoever has its URL), `oauth` (a signed-in user as well) or
+ * `key` (a caller key as well, docs/keys.md); absent or null keeps it.
+ */
+const authMode = z.enum(['code', 'oauth', 'key'], { error: 'must be code, oauth or key' }).nullish();
 
 /** Whether the tool runs as a task (docs/tasks.md); absent or null keeps it (`optional` on publish). */
 const taskSupport = z

@@ -32,7 +32,11 @@ export interface ConsoleErrorContext {
     | 'unpublish'
     | 'page'
     | 'usage'
-    | 'audit';
+    | 'audit'
+    | 'list-keys'
+    | 'create-key'
+    | 'rotate-key'
+    | 'revoke-key';
   tenantId?: string;
   appId?: string;
   serverId?: string;

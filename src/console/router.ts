@@ -15,6 +15,7 @@ import {
 } from './console-options.js';
 import { type ConsoleCall, type ConsoleReply, consoleEndpoint } from './endpoint.js';
 import { ConsoleError } from './errors.js';
+import { mountKeyRoutes } from './keys.js';
 import { servePage } from './page/route.js';
 import { readJsonBody } from './read-body.js';
 import { methodNotAllowed } from './reply.js';
@@ -30,6 +31,7 @@ export type {
   ListApps,
   McpConsoleOptions,
 } from './console-options.js';
+export type { ConsoleKey } from './key-bodies.js';
 export type { ConsolePageOptions } from './page/page-options.js';
 export type { ConsoleServer } from './server-json.js';
 export type { ConsoleAuditRecord, ConsoleUsage } from './usage-routes.js';
@@ -72,7 +74,8 @@ export function mcpConsole(options: McpConsoleOptions): Router {
 
   const show = (server: ServerRecord): ConsoleServer => {
     const shown = toConsoleServer(server, config.mcpPath);
-    if (typeof shown.url !== 'string') throw new TypeError('mcpConsole: mcpPath must return a string');
+    if (typeof shown.url !== 'string' && shown.server_code !== null)
+      throw new TypeError('mcpConsole: mcpPath must return a string');
     return shown;
   };
 
@@ -225,6 +228,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
   else refreshRoute.get(methodNotAllowed(refreshMethods, GET_REFRESH_HINT));
   refreshRoute.post(endpoint('refresh', 'edit', refresh)).all(methodNotAllowed(refreshMethods));
   serveUsageRoutes(router, endpoint, parsed.store, config.resolveTimeoutMs);
+  mountKeyRoutes(router, config.store, endpoint);
   return router;
 }
 

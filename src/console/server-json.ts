@@ -5,10 +5,16 @@ import type { AuthMode, ServerRecord, TaskSupport, ToolAnnotations } from '../ty
 export interface ConsoleServer {
   id: string;
   name: string;
-  server_code: string;
+  /**
+   * The code; `null` where the store keeps codes hashed (docs/keys.md), except in the reply that
+   * makes it (publish, rotate).
+   */
+  server_code: string | null;
+  /** The code's first four characters; only where the store keeps codes hashed. */
+  code_hint?: string;
   description: string;
   status: 'active' | 'inactive';
-  /** `code`: whoever has the URL may call it; `oauth`: a user signed in with the host's identity provider as well. */
+  /** `code`: whoever has the URL may call it; `oauth`: a user signed in with the host's identity provider as well; `key`: a caller key as well. */
   auth_mode: AuthMode;
   /** Whether the tool runs as a task: `forbidden`, `optional` or `required` (docs/tasks.md). */
   task_support: TaskSupport;
@@ -18,8 +24,8 @@ export interface ConsoleServer {
   /** Unix seconds, like Dify's `TimestampField`. */
   created_at: number;
   updated_at: number;
-  /** The MCP endpoint path for the code. */
-  url: string;
+  /** The MCP endpoint path for the code; `null` when `server_code` is. */
+  url: string | null;
 }
 
 const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -31,7 +37,9 @@ export function toConsoleServer(
   return {
     id: server.id,
     name: server.name,
-    server_code: server.serverCode,
+    // A store that keeps codes hashed knows a code only in the record that made it.
+    server_code: server.serverCode || null,
+    ...(server.codeHint === undefined ? {} : { code_hint: server.codeHint }),
     description: server.description,
     status: server.status,
     auth_mode: server.authMode ?? 'code',
@@ -40,6 +48,6 @@ export function toConsoleServer(
     annotations: pickAnnotations(server.annotations) ?? {},
     created_at: unixSeconds(server.createdAt),
     updated_at: unixSeconds(server.updatedAt),
-    url: mcpPath(server.serverCode),
+    url: server.serverCode ? mcpPath(server.serverCode) : null,
   };
 }

@@ -36,3 +36,15 @@ export const oauthNeedsPathUrl = (): Promise<never> =>
       'Forbidden: this MCP server requires a signed-in user; connect to its path URL (/mcp/server/<server code>/mcp) with an OAuth access token instead of sending the server code as a bearer token',
     ),
   );
+
+/**
+ * Likewise a `"key"` server: the header route's bearer is the code, so there is no room for the
+ * caller key; the caller is sent to the path URL, with the key as its bearer (docs/keys.md).
+ */
+export const keyNeedsPathUrl = (): Promise<never> =>
+  Promise.reject(
+    new AccessRefused(
+      'forbidden',
+      'Forbidden: this MCP server requires a caller key; connect to its path URL (/mcp/server/<server code>/mcp) with Authorization: Bearer <key> instead of sending the server code as a bearer token',
+    ),
+  );

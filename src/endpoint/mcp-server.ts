@@ -10,6 +10,7 @@ import {
   BEARER_CHALLENGE,
   BEARER_ROUTE,
   bearerCodeOf,
+  keyNeedsPathUrl,
   missingBearer,
   oauthNeedsPathUrl,
 } from './bearer-code.js';
@@ -19,6 +20,7 @@ import { corsForOrigins } from './cors.js';
 import { DEFAULT_DRAIN_TIMEOUT_MS, Drainer, type DrainOptions, type DrainResult } from './drain.js';
 import type { StreamWatcher } from './event-stream.js';
 import { acceptsEventStream, checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
+import { type KeyAuthenticator, keyAccess } from './key-routes.js';
 import { listensOnLoopback } from './loopback.js';
 import { createMcpCore } from './mcp-core.js';
 import { type McpServerOptions, parseMcpServerOptions } from './mcp-server-options.js';
@@ -33,6 +35,8 @@ interface McpRouteAccess {
   serverCodeOf: (req: Request) => string | null;
   /** Absent: no `auth` option, and an `"oauth"` server refuses every request. */
   authenticate?: (server: ServerRecord, req: Request) => Promise<AuthInfo>;
+  /** Lets the caller of a `"key"` server in by its caller key (docs/keys.md). */
+  authenticateKey: KeyAuthenticator;
 }
 
 /** The router `mcpServer()` returns: an Express Router, and `drain()` for a graceful shutdown. */
@@ -136,6 +140,7 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
     }
   }
   const authenticateByToken = config.auth && requestAuthenticator(config.auth, allowedHosts);
+  const keys = keyAccess(config.resolveServer, config.store, config.resolveTimeoutMs);
   // Without a store that keeps streams, `GET` stays 405 whatever it carries.
   const resumable = config.store?.streams !== undefined;
 
@@ -153,6 +158,8 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       // A preflight that the CORS layer did not answer comes from an origin row 2 refuses.
       const refused = req.method === 'OPTIONS' && origin !== undefined ? originError(req, origin) : null;
       if (refused) return writeError(res, refused);
+      const keyless = await keys.refuseKeyless(req, route.serverCodeOf(req), route.authenticateKey);
+      if (keyless) return writeError(res, keyless);
       res.setHeader('Allow', 'POST');
       return writeError(res, new McpError('methodNotAllowed', `Method not allowed: ${req.method}; use POST`));
     }
@@ -225,6 +232,7 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
       payload,
       headers: mcpHeaders(req),
       resolve: (resolveOptions?: ResolveOptions) => config.resolveServer(serverCode, req, resolveOptions),
+      authenticateKey: (server: ServerRecord) => route.authenticateKey(server, req),
       onClosed: (listener: () => void) => watchClose(res, listener),
       request: req,
     };
@@ -270,10 +278,15 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
     serve({
       serverCodeOf: (req) => req.params.serverCode as string,
       ...(authenticateByToken ? { authenticate: authenticateByToken } : {}),
+      authenticateKey: keys.byBearer,
     }),
   );
-  // The header route's bearer is the server code, never a user's token: an "oauth" server is refused there.
-  router.all(BEARER_ROUTE, cors, serve({ serverCodeOf: bearerCodeOf, authenticate: oauthNeedsPathUrl }));
+  // The header route's bearer is the server code, never a user's token nor a caller key.
+  router.all(
+    BEARER_ROUTE,
+    cors,
+    serve({ serverCodeOf: bearerCodeOf, authenticate: oauthNeedsPathUrl, authenticateKey: keyNeedsPathUrl }),
+  );
   // Express decodes `:serverCode` before our handler runs, and a malformed escape (`%ZZ`) fails
   // there; that failure would reach the host's HTML error page, and every reply of the endpoint is a
   // JSON-RPC envelope. Only that failure, on our route's shape, is ours: every other error goes on to the host.

@@ -25,5 +25,7 @@ export function writeReply(res: ServerResponse, reply: NowReply, watcher: Stream
 
 /** Writes an error of the transport layer (before or around the core) as its JSON-RPC envelope. */
 export function writeError(res: ServerResponse, error: McpError): void {
+  // A refusal's challenge (`WWW-Authenticate`) goes with it.
+  if (error.headers) for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   writeJson(res, error.status, errorBody(error));
 }

@@ -3,18 +3,25 @@ import { McpError } from '../errors/mcp-error.js';
 import { RetryLater } from '../errors/retry-later.js';
 import { isUnavailable } from '../store/unavailable.js';
 import type { AuthInfo, CheckServer, ResolvedServer, ServerRecord } from '../types/index.js';
+import type { KeyCaller } from './key-access.js';
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
 import type { ResolveDeadline } from './resolve-deadline.js';
 
-/** A server looked up, with who called it when it is an `"oauth"` server. */
+/** A server looked up, with who called it when it is an `"oauth"` or a `"key"` server. */
 export interface Resolution {
   resolved: ResolvedServer | null;
   auth?: AuthInfo;
+  key?: KeyCaller;
 }
 
-type Admission = { ok: true; auth?: AuthInfo } | { ok: false; error: unknown; server: ServerRecord };
+type Admission =
+  | { ok: true; auth?: AuthInfo; key?: KeyCaller }
+  | { ok: false; error: unknown; server: ServerRecord };
+
+/** Whether a server lets in only callers it checks: a signed-in user, or a caller key. */
+const checksCallers = (server: ServerRecord) => server.authMode === 'oauth' || server.authMode === 'key';
 
 const LET_IN: Admission = Object.freeze({ ok: true });
 
@@ -32,9 +39,9 @@ export async function resolveWithAccess<HostRequest>(
   deadline: ResolveDeadline,
 ): Promise<Resolution> {
   let admission: Admission | undefined;
-  // A "code" server is let in at once, without a promise: the hot path pays nothing for OAuth.
+  // A "code" server is let in at once, without a promise: the hot path pays nothing for OAuth or keys.
   const checkServer: CheckServer = (server) => {
-    if (server.authMode !== 'oauth') {
+    if (!checksCallers(server)) {
       admission = LET_IN;
       return;
     }
@@ -54,17 +61,29 @@ export async function resolveWithAccess<HostRequest>(
     }
   }
   if (resolved && admission === undefined) {
-    admission = resolved.server.authMode === 'oauth' ? await admitCaller(resolved.server, request) : LET_IN;
+    admission = checksCallers(resolved.server) ? await admitCaller(resolved.server, request) : LET_IN;
   }
   if (admission && !admission.ok) throw refusal(admission, id, report);
+  if (admission?.ok && admission.key) return { resolved, key: admission.key };
   return admission?.ok && admission.auth ? { resolved, auth: admission.auth } : { resolved };
 }
 
 /**
- * The caller of an `"oauth"` server. Never throws: the outcome is kept, so that it is told the same
- * way whoever called the check.
+ * The caller of an `"oauth"` or a `"key"` server. Never throws: the outcome is kept, so that it is
+ * told the same way whoever called the check.
  */
 async function admitCaller(server: ServerRecord, request: EndpointRequest<unknown>): Promise<Admission> {
+  if (server.authMode === 'key') {
+    if (!request.authenticateKey) {
+      const error = new Error(`server ${server.id} is in "key" mode, but this route takes no caller keys`);
+      return { ok: false, error, server };
+    }
+    try {
+      return { ok: true, key: await request.authenticateKey(server) };
+    } catch (error) {
+      return { ok: false, error, server };
+    }
+  }
   if (!request.authenticate) {
     const error = new Error(
       `server ${server.id} is in "oauth" mode, but mcpServer() has no auth option to check its callers`,

@@ -2,6 +2,7 @@ import type { EmitEvent } from '../observe/events.js';
 import type { Farm } from '../store/farm/farm.js';
 import type { StreamEventStore } from '../store/stream-events.js';
 import type { AskChannel, Asker, AskingRun, ClientAnswer, Question } from '../tool/ask.js';
+import { subjectOf } from '../tool/inflight.js';
 import { isJsonObject } from '../util/plain-object.js';
 import { isModernVersion } from '../versions.js';
 import { ElicitationAsker, WaitingQuestions } from './elicitation.js';
@@ -111,7 +112,12 @@ export function createAsking(signer: Signer, farmed?: FarmedInput, emit?: EmitEv
 }
 
 function roundsCall(call: ToolCall<unknown>): RoundsCall {
-  return { id: call.id, params: call.params, server: call.target.server, subject: call.target.auth?.subject };
+  return {
+    id: call.id,
+    params: call.params,
+    server: call.target.server,
+    subject: subjectOf(call.target.caller),
+  };
 }
 
 /**

@@ -9,6 +9,7 @@ import type { RateCheck } from '../store/farm/rate-limit.js';
 import { memoryTaskStore } from '../store/tasks/memory-store.js';
 import type { TaskStore } from '../store/tasks/types.js';
 import { DEFAULT_HUMAN_INPUT_TIMEOUT_MS } from '../tool/ask.js';
+import { callScope, subjectOf } from '../tool/inflight.js';
 import type { ToolNamer } from '../tool/tool.js';
 import type { RunApp } from '../types/index.js';
 import { Deadlines } from '../util/deadlines.js';
@@ -162,8 +163,8 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
 
     async resolveTarget(request, id, countsToRateLimit = true) {
       const startedAt = performance.now();
-      const { resolved, auth } = await resolveWithAccess(request, id, report, deadline);
-      const target = checkServing(resolved, id, auth);
+      const { resolved, auth, key } = await resolveWithAccess(request, id, report, deadline);
+      const target = checkServing(resolved, id, auth, key);
       const within = requestBudget(startedAt, resolveTimeoutMs, steps, miss);
       const { endUser } = target;
       target.endUser = (name) => within(endUser(name));
@@ -233,7 +234,10 @@ async function checkRate(
 ): Promise<number> {
   let verdict: Awaited<ReturnType<RateCheck>>;
   try {
-    verdict = await rateCheck(target.server.id, points);
+    // A caller key has its own allowance (docs/keys.md); every other caller shares the server's.
+    const rateKey =
+      target.caller.kind === 'key' ? callScope(target.server.id, subjectOf(target.caller)) : target.server.id;
+    verdict = await rateCheck(rateKey, points);
   } catch (error) {
     report(error, { phase: 'dispatch', serverId: target.server.id, appId: target.app.id });
     return points;

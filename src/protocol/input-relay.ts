@@ -1,7 +1,7 @@
 import type { Farm } from '../store/farm/farm.js';
 import { newStreamId, type StreamEventStore } from '../store/stream-events.js';
 import { type ClientAnswer, InputRequired, type Round } from '../tool/ask.js';
-import { callScope } from '../tool/inflight.js';
+import { callScope, subjectOf } from '../tool/inflight.js';
 import type { AppProgress, RunObserver } from '../tool/observer.js';
 import { isJsonObject, parseJsonObject } from '../util/plain-object.js';
 import type { WaitingQuestions } from './elicitation.js';
@@ -191,7 +191,7 @@ class RoundFollower {
     // MCP 2026-07-28: closing this reply cancels the run, wherever it runs.
     this.#unwatchClose = call.onClosed(() => {
       this.#finish();
-      const scope = callScope(call.target.server.id, call.target.auth?.subject);
+      const scope = callScope(call.target.server.id, subjectOf(call.target.caller));
       relay.farm
         .publishCancel(scope, call.id)
         .catch((error: unknown) => relay.report(error, { phase: 'dispatch' }));

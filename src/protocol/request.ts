@@ -1,4 +1,4 @@
-import type { AuthInfo, ResolvedServer, ResolveOptions, ServerRecord } from '../types/index.js';
+import type { AuthInfo, Caller, ResolvedServer, ResolveOptions, ServerRecord } from '../types/index.js';
 
 /** The transport headers the protocol reads, as plain values; names follow MCP Streamable HTTP. */
 export interface McpHeaders {
@@ -30,6 +30,11 @@ export interface EndpointRequest<HostRequest = unknown> {
    * has no per-user access (an `"oauth"` server then refuses every request).
    */
   authenticate?: (server: ServerRecord) => Promise<AuthInfo>;
+  /**
+   * Lets the caller of a `"key"` server in by the caller key the request presents, or throws
+   * `AccessRefused` (docs/keys.md); absent on a route whose bearer is not a caller key.
+   */
+  authenticateKey?: (server: ServerRecord) => Promise<Extract<Caller, { kind: 'key' }>>;
   /**
    * Calls `listener` when the client goes away before the reply is written (at once if it already
    * has); returns a function that stops watching. Only a run watches, so a list or a ping pays for

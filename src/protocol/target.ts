@@ -1,4 +1,5 @@
 import { McpError } from '../errors/mcp-error.js';
+import { subjectOf } from '../tool/inflight.js';
 import type { AuthInfo, Caller, EndUser, HostApp, ResolvedServer, ServerRecord } from '../types/index.js';
 import type { RequestId } from './messages.js';
 
@@ -27,6 +28,7 @@ export function checkServing(
   resolved: ResolvedServer | null,
   id: RequestId | null,
   auth?: AuthInfo,
+  key?: Extract<Caller, { kind: 'key' }>,
 ): ServingTarget {
   if (!resolved) throw new McpError('serverNotFound', 'MCP server not found', undefined, id);
   const { server, app } = resolved;
@@ -35,6 +37,8 @@ export function checkServing(
   if (!app) throw new McpError('appNotFound', 'app not found', undefined, id);
   if (app.available === false) throw new McpError('appUnavailable', 'app is unavailable', undefined, id);
   const endUser = resolved.endUser ?? (async (name: string) => ({ id: server.id, name }));
+  // One end user per caller key, named by the key (docs/keys.md).
+  if (key) return { server, app, endUser: () => endUser(key.name, subjectOf(key)), caller: key };
   if (!auth) return { server, app, endUser, caller: CODE_CALLER };
   // One end user per signed-in user, named by the subject (see the README, "Per-user access with OAuth").
   const caller: Caller = { kind: 'oauth', subject: auth.subject };

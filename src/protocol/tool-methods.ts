@@ -8,7 +8,7 @@ import type { RunInputs } from '../tool/arguments.js';
 import type { AskChannel, InputRequired } from '../tool/ask.js';
 import { type CallToolResult, errorResult } from '../tool/call.js';
 import type { ToolFeatures } from '../tool/features.js';
-import { type CallId, callScope } from '../tool/inflight.js';
+import { type CallId, callScope, subjectOf } from '../tool/inflight.js';
 import type { CallObservation } from '../tool/observer.js';
 import { createToolRuns, type ToolRun } from '../tool/runs.js';
 import { type AppTool, createToolCache, type ToolNamer } from '../tool/tool.js';
@@ -203,7 +203,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
       const parsed = CancelledParamsSchema.safeParse(params ?? {});
       if (!parsed.success) return;
       const { server, app } = target;
-      const scope = callScope(server.id, target.auth?.subject);
+      const scope = callScope(server.id, subjectOf(target.caller));
       if (runs.cancel(scope, parsed.data.requestId) || !options.farm) return;
       options.farm
         .publishCancel(scope, parsed.data.requestId)

@@ -1,4 +1,5 @@
+export type { CallerKey, IssuedKey, KeyStore, NewKey } from './keys/types.js';
 export { type KnexServerStoreOptions, knexServerStore } from './knex.js';
-export { memoryServerStore } from './memory.js';
+export { type MemoryServerStoreOptions, memoryServerStore } from './memory.js';
 export { type MigrateOptions, migrate, type RollbackOptions, rollback } from './migrations.js';
 export type { KnexServerStore, NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';

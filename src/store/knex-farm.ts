@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
-import type { CodeCache } from './cache.js';
 import type { Dialect } from './dialect.js';
-import { type PostgresFarm, postgresFarm } from './farm/postgres-farm.js';
+import { type CacheInvalidation, type PostgresFarm, postgresFarm } from './farm/postgres-farm.js';
 import { knexStreamEvents, type StreamEventStore } from './stream-events.js';
 import type { TableNames } from './tables.js';
 
@@ -14,7 +13,7 @@ export function knexFarm(
   knex: Knex,
   dialect: Dialect,
   tables: TableNames,
-  codes: CodeCache | null,
+  codes: CacheInvalidation | null,
 ): { farm: PostgresFarm | undefined; streams: StreamEventStore } {
   const farm = dialect.notifies
     ? postgresFarm(knex, tables, codes, (streamId) => streams.heard(streamId))

@@ -5,10 +5,12 @@ import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types/ind
 import { parseFactoryOptions } from '../util/factory-options.js';
 import { annotationsToColumn } from './annotations.js';
 import { CodeCache } from './cache.js';
-import { codeLookups } from './code-lookups.js';
+import { codeStorage } from './code-storage.js';
 import { generateServerCode, isWellFormedServerCode } from './codes.js';
 import { dialectOf, type UniqueConstraint } from './dialect.js';
 import { EndUserCache } from './end-user-cache.js';
+import { cachedKeyStore } from './keys/key-store.js';
+import { knexKeyRows } from './keys/knex-rows.js';
 import { knexFarm } from './knex-farm.js';
 import { assertKnexInstance } from './knex-instance.js';
 import { guardMissingTables, requireMigrations } from './migration-required.js';
@@ -37,6 +39,18 @@ export interface KnexServerStoreOptions {
   cacheMaxEntries?: number;
   /** How long past `cacheTtlMs` a cached code is still served while the database fails; `0`: never. Default `300000`. */
   staleIfErrorMs?: number;
+  /**
+   * Keep only a SHA-256 of each new or rotated server code (docs/keys.md, "Codes hashed at rest"):
+   * the console then shows a code only in the reply that makes it. Lookups find hashed and plain
+   * codes alike; `express-app-mcp hash-codes` converts the codes already stored. Default `false`.
+   */
+  hashCodes?: boolean;
+  /**
+   * A secret of the host's, kept outside the database: caller keys are then stored as
+   * HMAC-SHA-256 with it instead of a plain SHA-256 (docs/keys.md). Changing it invalidates every
+   * key. Default: none.
+   */
+  keyPepper?: string;
 }
 
 /**
@@ -60,11 +74,8 @@ const CODE_ATTEMPTS = 5;
  */
 export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): KnexServerStore {
   assertKnexInstance(knex, 'knexServerStore');
-  const { tablePrefix, cacheTtlMs, cacheMaxEntries, staleIfErrorMs } = parseFactoryOptions(
-    storeOptionsSchema,
-    options ?? {},
-    'knexServerStore',
-  );
+  const { tablePrefix, cacheTtlMs, cacheMaxEntries, staleIfErrorMs, hashCodes, keyPepper } =
+    parseFactoryOptions(storeOptionsSchema, options ?? {}, 'knexServerStore');
   const tables = tableNames(tablePrefix);
   const dialect = dialectOf(knex);
   const codeConstraint: UniqueConstraint = {
@@ -79,15 +90,29 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   };
   const codes =
     cacheTtlMs > 0 ? new CodeCache({ ttlMs: cacheTtlMs, maxEntries: cacheMaxEntries, staleIfErrorMs }) : null;
-  // On PostgreSQL every instance hears every server change and drops it from its cache at once.
-  const { farm, streams } = knexFarm(knex, dialect, tables, codes);
+  const keys = cachedKeyStore(knexKeyRows(knex, dialect, tables), {
+    ...(keyPepper === undefined ? {} : { pepper: keyPepper }),
+    cacheTtlMs,
+    cacheMaxEntries,
+  });
+  // On PostgreSQL every instance hears every server change (a key's too) and drops it from its caches at once.
+  const { farm, streams } = knexFarm(knex, dialect, tables, {
+    forget(serverId) {
+      codes?.forget(serverId);
+      keys.forgetServer(serverId);
+    },
+    expireAll() {
+      codes?.expireAll();
+      keys.expireAll();
+    },
+  });
   const staleIfError = new StaleIfError();
   // An end user never changes once created, so it needs no TTL; one promise per server (and
   // subject) also folds concurrent first calls in this process into one insert.
   const endUsers = new EndUserCache(cacheMaxEntries);
 
   const servers = () => knex<ServerRow>(tables.servers);
-  const lookUp = codeLookups<ServerRow>((codes) => servers().whereIn('server_code', codes));
+  const codeStore = codeStorage(servers, hashCodes);
 
   /** Retries `write` with a fresh code while the code, and only the code, collides. */
   async function withFreshCode<T>(write: (code: string) => Promise<T>): Promise<T> {
@@ -141,7 +166,9 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
     return row;
   }
 
+  const { forgetServer: _forget, expireAll: _expire, ...keyMethods } = keys;
   const store: ServerStore = {
+    keys: guardMissingTables(keyMethods, [tables.serverKeys]),
     async createServer(input: NewServer, audit?: AuditEntry) {
       const now = Date.now();
       const base = {
@@ -161,14 +188,15 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       try {
         // Insert and let the unique index reject a taken code; never check first (a check races).
         const row = await withFreshCode(async (code) => {
-          const candidate: ServerRow = { ...base, server_code: code };
+          const candidate: ServerRow = { ...base, ...codeStore.stored(code) };
           const insert = (db: Knex) =>
             db(tables.servers)
               .insert(candidate)
               .then(() => candidate);
-          return auditedWrite(knex, tables, audit, insert, (row) => row.id);
+          await auditedWrite(knex, tables, audit, insert, (row) => row.id);
+          return codeStore.withCode(toServer(candidate), code);
         });
-        return toServer(row);
+        return row;
       } catch (error) {
         if (dialect.isUniqueViolation(error, appConstraint))
           throw new ServerExistsError(input.tenantId, input.appId);
@@ -194,8 +222,8 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       farm?.start();
       const token = codes?.begin() ?? 0;
       const read = async () => {
-        const row = await lookUp(serverCode);
-        return row ? toServer(row) : null;
+        const row = await codeStore.lookUp(serverCode);
+        return row ? { ...toServer(row), serverCode } : null;
       };
       const { server, fresh } = await staleIfError.read(read, codes?.getStale(serverCode), options);
       if (server && fresh) codes?.remember(serverCode, server, token);
@@ -216,7 +244,10 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
 
     async rotateCode(id, audit?: AuditEntry) {
       // One UPDATE: the old code stops existing in the same statement that creates the new one.
-      return withFreshCode((code) => change(id, { server_code: code }, audit));
+      return withFreshCode(async (code) => {
+        const rotated = await change(id, codeStore.stored(code), audit);
+        return rotated && codeStore.withCode(rotated, code);
+      });
     },
 
     async deactivateServer(id) {
@@ -230,11 +261,13 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
         const count = await trx(tables.servers).where({ id }).delete();
         // The foreign key cascades on PostgreSQL; SQLite enforces it only with PRAGMA foreign_keys.
         await trx(tables.endUsers).where({ server_id: id }).delete();
+        await trx(tables.serverKeys).where({ server_id: id }).delete();
         if (count > 0 && audit) await insertAudit(trx, tables, audit, id);
         return count;
       });
       codes?.forget(id);
       endUsers.forget(id);
+      keys.forgetServer(id);
       return deleted > 0;
     },
 

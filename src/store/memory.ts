@@ -1,13 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { ServerExistsError } from '../errors/package-errors.js';
 import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types/index.js';
+import { parseFactoryOptions } from '../util/factory-options.js';
 import { withAnnotations } from './annotations.js';
 import { generateServerCode } from './codes.js';
 import { copyServer } from './copy-server.js';
+import { cachedKeyStore } from './keys/key-store.js';
+import { memoryKeyRows } from './keys/memory-rows.js';
 import { resolverFactory, storeResolver, withResolverStore } from './resolver.js';
+import { memoryStoreOptionsSchema } from './store-options.js';
 import type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
 import { memoryUsage } from './usage/memory-usage.js';
 import type { AuditEntry } from './usage/types.js';
+
+/** Options of `memoryServerStore`. */
+export interface MemoryServerStoreOptions {
+  /** As `knexServerStore`'s: caller keys are kept as HMAC-SHA-256 with it. Default: none. */
+  keyPepper?: string;
+}
 
 /**
  * A store that keeps everything in this process: for tests, demos and single-process prototypes.
@@ -21,8 +31,20 @@ import type { AuditEntry } from './usage/types.js';
  * console.log(`/mcp/server/${server.serverCode}/mcp`);
  * ```
  */
-export function memoryServerStore(): ServerStore {
+export function memoryServerStore(options?: MemoryServerStoreOptions): ServerStore {
+  const { keyPepper } = parseFactoryOptions(memoryStoreOptionsSchema, options ?? {}, 'memoryServerStore');
   const servers = new Map<string, ServerRecord>();
+  const keyRows = memoryKeyRows();
+  // Rows in this process need no cache: every read is already one.
+  const {
+    forgetServer: _forget,
+    expireAll: _expire,
+    ...keys
+  } = cachedKeyStore(keyRows, {
+    ...(keyPepper === undefined ? {} : { pepper: keyPepper }),
+    cacheTtlMs: 0,
+    cacheMaxEntries: 10_000,
+  });
   /** Keyed by server id and subject (`''` on a `"code"` server); server ids hold no line break. */
   const endUsers = new Map<string, Promise<EndUser>>();
   const forgetEndUsers = (serverId: string) => {
@@ -103,6 +125,7 @@ export function memoryServerStore(): ServerStore {
     },
     async deleteServer(id, audit?: AuditEntry) {
       forgetEndUsers(id);
+      keyRows.deleteServer(id);
       return recorded(audit, servers.delete(id), id);
     },
     getOrCreateEndUser(server, name, subject = '') {
@@ -120,6 +143,7 @@ export function memoryServerStore(): ServerStore {
     ),
     usage,
     audit: usage,
+    keys,
   };
   return withResolverStore(store, { resolver: store.resolver });
 }

@@ -70,6 +70,7 @@ export function requireMigrations(
   };
   const guarded: ServerStore = {
     ...guardMissingTables(methods, tables),
+    ...(store.keys ? { keys: store.keys } : {}),
     resolver: resolverFactory((loadApp, options) => resolver(guarded, loadApp, options)),
   };
   return guarded;

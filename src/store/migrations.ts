@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { parseFactoryOptions } from '../util/factory-options.js';
 import { dialectOf } from './dialect.js';
+import { createServerKeys, hashedServerCodes } from './keys/migration.js';
 import { serverAuthMode } from './migration-auth-mode.js';
 import { migrateOptionsSchema, rollbackOptionsSchema } from './store-options.js';
 import { type TableNames, tableNames } from './tables.js';
@@ -215,6 +216,8 @@ const MIGRATIONS: Migration[] = [
       });
     },
   },
+  createServerKeys,
+  hashedServerCodes,
   createUsage,
   createAuditLog,
 ];

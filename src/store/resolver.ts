@@ -2,6 +2,7 @@ import { ConfigurationError } from '../errors/package-errors.js';
 import type { LoadApp, ResolveServer } from '../types/index.js';
 import { parseFactoryOptions } from '../util/factory-options.js';
 import { cachedLoadApp } from './app-cache.js';
+import type { KeyStore } from './keys/types.js';
 import { resolverOptionsSchema } from './store-options.js';
 import type { ResolverOptions, ServerStore } from './types.js';
 
@@ -18,6 +19,18 @@ export function resolverFactory<F extends (loadApp: LoadApp, options?: ResolverO
 ): F {
   return Object.defineProperty(factory, RESOLVER_FACTORY, { value: true });
 }
+
+/**
+ * Marks the `resolveServer` a store makes with the store's caller keys, so that `mcpServer` checks
+ * the keys of `"key"` servers without being given the store (docs/keys.md). Registered, as above.
+ */
+const CALLER_KEYS = Symbol.for('express-app-mcp.caller-keys');
+
+/** The caller keys of the store that made this `resolveServer`, if a store of the package did. */
+export const callerKeysOf = (resolveServer: unknown): KeyStore | undefined =>
+  typeof resolveServer === 'function'
+    ? ((resolveServer as { [CALLER_KEYS]?: KeyStore })[CALLER_KEYS] ?? undefined)
+    : undefined;
 
 /** Whether `value` is a store's `resolver` method itself rather than the `resolveServer` it makes. */
 export const isResolverFactory = (value: unknown): boolean =>
@@ -46,7 +59,7 @@ export function storeResolver(
     'store.resolver',
   );
   const load = cachedLoadApp(loadApp, { ttlMs: appCacheTtlMs, maxEntries: appCacheMaxEntries });
-  return async (serverCode, _req, resolveOptions) => {
+  const resolve: ResolveServer = async (serverCode, _req, resolveOptions) => {
     const server = await store.getServerByCode(serverCode, resolveOptions);
     if (!server) return null;
     // The caller of an "oauth" server is let in (or not) before its app is loaded; a "code"
@@ -56,6 +69,8 @@ export function storeResolver(
     const app = server.status === 'active' ? await load(server.appId, server.tenantId) : null;
     return { server, app, endUser: (name, subject) => store.getOrCreateEndUser(server, name, subject) };
   };
+  if (store.keys) Object.defineProperty(resolve, CALLER_KEYS, { value: store.keys });
+  return resolve;
 }
 
 /** The store a `resolveServer` was made by, for `mcpServer` to find its usage counts and quotas (docs/usage.md). */

@@ -1,5 +1,6 @@
 import type { AuthMode, ServerRecord, TaskSupport } from '../types/index.js';
 import { withAnnotations } from './annotations.js';
+import { isHashedCode } from './code-hash.js';
 
 /** A row of the servers table, as the drivers give it. */
 export interface ServerRow {
@@ -8,7 +9,10 @@ export interface ServerRow {
   app_id: string;
   name: string;
   description: string;
+  /** The code, or its SHA-256 where codes are hashed at rest (docs/keys.md). */
   server_code: string;
+  /** The code's first four characters; set where the code is hashed (migration 0014). */
+  code_hint?: string | null;
   status: 'active' | 'inactive';
   auth_mode: AuthMode;
   task_support: TaskSupport;
@@ -25,14 +29,17 @@ export interface EndUserRow {
   name: string;
 }
 
+/** The record of a row; a hashed code reads as `''`, with its hint (see `ServerRecord.codeHint`). */
 export function toServer(row: ServerRow): ServerRecord {
+  const hashed = isHashedCode(row.server_code);
   const server: ServerRecord = {
     id: row.id,
     tenantId: row.tenant_id,
     appId: row.app_id,
     name: row.name,
     description: row.description,
-    serverCode: row.server_code,
+    serverCode: hashed ? '' : row.server_code,
+    ...(hashed ? { codeHint: row.code_hint ?? '' } : {}),
     status: row.status,
     authMode: row.auth_mode,
     taskSupport: row.task_support,

@@ -21,6 +21,12 @@ export const storeOptionsSchema = z.strictObject({
   cacheTtlMs: z.number().int().nonnegative().default(5000),
   cacheMaxEntries: z.number().int().positive().default(10_000),
   staleIfErrorMs: z.number().int().nonnegative().default(300_000),
+  hashCodes: z.boolean().default(false),
+  keyPepper: z.string().min(16, 'must be at least 16 characters').optional(),
+});
+
+export const memoryStoreOptionsSchema = z.strictObject({
+  keyPepper: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export const resolverOptionsSchema = z.strictObject({

@@ -19,6 +19,10 @@ export interface TableNames {
   dailyCalls: string;
   /** Every console write: who, what, when. */
   auditLog: string;
+  /** Caller keys of `"key"` servers (docs/keys.md): prefixes and hashes, never secrets. */
+  serverKeys: string;
+  /** The trigger, and its function, that announce every change of a key as a change of its server (PostgreSQL only). */
+  keyChangeTrigger: string;
   /** The trigger, and its function, that announce every change of a server (PostgreSQL only). */
   serverChangeTrigger: string;
   /** PostgreSQL `NOTIFY` channels between the instances of a farm. */
@@ -47,6 +51,8 @@ export interface TableNames {
     toolProviderName: string;
     taskStatus: string;
     taskSupport: string;
+    serverKeyPrefix: string;
+    serverKeyServerForeign: string;
   };
 }
 
@@ -66,6 +72,8 @@ export function tableNames(prefix: string): TableNames {
     usage: `${prefix}mcp_usage`,
     dailyCalls: `${prefix}mcp_daily_calls`,
     auditLog: `${prefix}mcp_audit_log`,
+    serverKeys: `${prefix}mcp_server_keys`,
+    keyChangeTrigger: `${prefix}mcp_server_keys_notify_change`,
     serverChangeTrigger: `${servers}_notify_change`,
     channels: {
       serverChanged: `${servers}_changed`,
@@ -84,6 +92,8 @@ export function tableNames(prefix: string): TableNames {
       toolProviderName: `${toolProviders}_tenant_name_unique`,
       taskStatus: `${prefix}mcp_tasks_status_check`,
       taskSupport: `${servers}_task_support_check`,
+      serverKeyPrefix: `${prefix}mcp_server_keys_prefix_unique`,
+      serverKeyServerForeign: `${prefix}mcp_server_keys_server_foreign`,
     },
   };
 }

@@ -9,6 +9,7 @@ import type {
   ToolAnnotations,
 } from '../types/index.js';
 import type { Farm } from './farm/farm.js';
+import type { KeyStore } from './keys/types.js';
 import type { StreamEventStore } from './stream-events.js';
 import type { TaskStore } from './tasks/types.js';
 import type { AuditEntry, AuditLog, DailyCallQuota, UsageStore } from './usage/types.js';
@@ -90,6 +91,8 @@ export interface ServerStore {
   readonly audit?: AuditLog;
   /** Each caller's daily call quota, read from its key's record; absent or `null`: none (docs/usage.md, "Quotas"). */
   readonly dailyCallQuota?: DailyCallQuota;
+  /** The caller keys of `"key"` servers (docs/keys.md); both stores of the package have them. */
+  readonly keys?: KeyStore;
 }
 
 /** The Knex store, with the one connection of its own it may open. */

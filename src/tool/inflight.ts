@@ -1,3 +1,4 @@
+import type { Caller } from '../types/index.js';
 import { type Delayed, DelayQueue } from '../util/delay-queue.js';
 import type { RunStop } from './stop.js';
 
@@ -12,6 +13,13 @@ export type CallId = string | number;
  */
 export const callScope = (serverId: string, subject?: string): string =>
   subject === undefined ? serverId : `${serverId}\n${subject}`;
+
+/**
+ * Who a caller is among a server's callers, for scoping its calls, tasks and end user: the OAuth
+ * subject, `key:<id>` for a caller key (docs/keys.md), nothing for the holders of a code.
+ */
+export const subjectOf = (caller: Caller | undefined): string | undefined =>
+  caller?.kind === 'oauth' ? caller.subject : caller?.kind === 'key' ? `key:${caller.id}` : undefined;
 
 /**
  * Tells the other instances of a farm which calls run here, so that a cancellation reaching one of

@@ -7,7 +7,7 @@ import { DEFAULT_HUMAN_INPUT_TIMEOUT_MS, HumanInput, type InputRequired, type Ro
 import { type CallToolResult, errorResult, resultOf } from './call.js';
 import { fromEvents, fromPlainResult, isAsyncIterable, type Produced } from './collect.js';
 import type { ToolFeatures } from './features.js';
-import { type CallId, callScope, InflightCalls } from './inflight.js';
+import { type CallId, callScope, InflightCalls, subjectOf } from './inflight.js';
 import { type AppProgress, type CallObservation, outcomeOf, type RunObserver } from './observer.js';
 import { RunStop } from './stop.js';
 import type { AppTool } from './tool.js';
@@ -126,7 +126,7 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
     this.#observed?.attribute(endUser);
     this.#run = appRunOf(call, endUser, this);
     this.#inflightKey = this.#shared.inflight.add(
-      callScope(call.server.id, call.auth?.subject),
+      callScope(call.server.id, subjectOf(call.caller)),
       call.runKey ?? call.id,
       this,
     );
@@ -301,7 +301,7 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
       const run = this.#run as AppRun<HostRequest>;
       inflight.remove(this.#inflightKey, this);
       this.#inflightKey = inflight.add(
-        callScope(run.server.id, run.auth?.subject),
+        callScope(run.server.id, subjectOf(run.caller)),
         round.runKey ?? round.id,
         this,
       );

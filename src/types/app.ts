@@ -122,9 +122,15 @@ export interface ServerRecord {
   status: 'active' | 'inactive';
   /**
    * Who may call it: `"code"`, whoever has the URL; `"oauth"`, a user signed in with the host's
-   * identity provider as well (see the README, "Per-user access with OAuth"). Absent: `"code"`.
+   * identity provider as well (see the README, "Per-user access with OAuth"); `"key"`, a caller
+   * key of the server as well (docs/keys.md). Absent: `"code"`.
    */
   authMode?: AuthMode;
+  /**
+   * The first four characters of the code. A store that keeps codes hashed (docs/keys.md) knows
+   * the code only when it makes one or is looked up by it: elsewhere `serverCode` is `''`.
+   */
+  codeHint?: string;
   /** Per-variable descriptions shown to clients, keyed by variable name. */
   parameters: Record<string, string>;
   /** The tool's hints (from protocol 2025-03-26); absent or empty: the tool carries none. */
@@ -139,7 +145,7 @@ export interface ServerRecord {
 }
 
 /** How a server's callers are let in. */
-export type AuthMode = 'code' | 'oauth';
+export type AuthMode = 'code' | 'oauth' | 'key';
 
 /** Whether a server's tool runs as a task (MCP 2025-11-25 `execution.taskSupport`). */
 export type TaskSupport = 'forbidden' | 'optional' | 'required';

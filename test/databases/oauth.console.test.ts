@@ -79,14 +79,14 @@ describeEach(databases)('auth_mode in the console on $name', (database) => {
     expect((await request(app).delete(path)).status).toBe(204);
   });
 
-  it('refuses a mode that is neither code nor oauth, naming the field', async () => {
+  it('refuses a mode that is neither code, oauth nor key, naming the field', async () => {
     const reply = await request(app).post(path).send({ parameters: {}, auth_mode: 'password' });
     expect(reply.status).toBe(400);
     expect(reply.body).toEqual({
       error: {
         code: 'invalid_request',
-        message: 'Invalid request body: auth_mode must be code or oauth',
-        fields: { auth_mode: 'must be code or oauth' },
+        message: 'Invalid request body: auth_mode must be code, oauth or key',
+        fields: { auth_mode: 'must be code, oauth or key' },
       },
     });
   });

@@ -169,6 +169,57 @@ describeEach(databases)("the command line on '$name'", (kind) => {
     });
   });
 
+  it('hash-codes hashes the stored codes in place, twice without harm, and the codes still resolve', async () => {
+    await migrate(fresh.knex, { tablePrefix: 'hash_' });
+    const plain = knexServerStore(fresh.knex, { tablePrefix: 'hash_' });
+    const server = await plain.createServer({
+      tenantId: 't1',
+      appId: 'a1',
+      name: 'Old',
+      description: '',
+      parameters: {},
+    });
+    await plain.close();
+    const args = ['hash-codes', '--database-url', fresh.db.url, '--table-prefix', 'hash_'];
+    expect(await cli(args)).toEqual({
+      code: 0,
+      stdout:
+        'Hashed 1 server code: their URLs keep working; the console now shows each only as a hint.\n' +
+        'Create the store with knexServerStore(knex, { hashCodes: true }) so that new and rotated codes are hashed too.\n',
+      stderr: '',
+    });
+    expect(await cli(args)).toEqual({
+      code: 0,
+      stdout: 'No server code left to hash: every code is stored hashed.\n',
+      stderr: '',
+    });
+    const [row] = await fresh.knex('hash_mcp_servers').select('server_code', 'code_hint');
+    expect(row).toEqual({
+      server_code: expect.stringMatching(/^[0-9a-f]{64}$/),
+      code_hint: server.serverCode.slice(0, 4),
+    });
+    const hashing = knexServerStore(fresh.knex, { tablePrefix: 'hash_', hashCodes: true });
+    try {
+      expect(await hashing.getServerByCode(server.serverCode)).toMatchObject({
+        id: server.id,
+        serverCode: server.serverCode,
+      });
+    } finally {
+      await hashing.close();
+    }
+  });
+
+  it('hash-codes on a database without the migrations it needs says to migrate first', async () => {
+    expect(
+      await cli(['hash-codes', '--database-url', fresh.db.url, '--table-prefix', 'none_']),
+    ).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        'lacks the migration 0014_hashed_server_codes: run the migrate command first',
+      ),
+    });
+  });
+
   it('takes the URL from DATABASE_URL when --database-url is not given', async () => {
     const outcome = await cli(['migrate', '--table-prefix', 'env_'], { env: { DATABASE_URL: fresh.db.url } });
     expect(outcome).toMatchObject({ code: 0, stderr: '' });
@@ -186,10 +237,10 @@ describe('the command line: mistakes and what it says about them', () => {
   });
 
   it.each([
-    [[], 'a command is needed: migrate, rollback, status'],
+    [[], 'a command is needed: migrate, rollback, status, hash-codes'],
     [
       ['upgrade', '--database-url', 'sqlite:x'],
-      'unknown command "upgrade"; the commands are migrate, rollback, status',
+      'unknown command "upgrade"; the commands are migrate, rollback, status, hash-codes',
     ],
     [['migrate'], '--database-url is required (or the DATABASE_URL environment variable)'],
     [['migrate', '--all', '--database-url', 'sqlite:x'], '--all is an option of rollback only'],

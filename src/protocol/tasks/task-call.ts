@@ -3,7 +3,7 @@ import { McpError, RPC_CODES } from '../../errors/mcp-error.js';
 import type { TaskError, TaskOwner, TaskRecord } from '../../store/tasks/types.js';
 import { type Asker, type AskingRun, InputRequired } from '../../tool/ask.js';
 import type { CallToolResult } from '../../tool/call.js';
-import { callScope } from '../../tool/inflight.js';
+import { callScope, subjectOf } from '../../tool/inflight.js';
 import type { AppProgress, CallObservation, RunObserver } from '../../tool/observer.js';
 import type { TaskSupport } from '../../types/index.js';
 import { elicitsOnStream, isModernVersion } from '../../versions.js';
@@ -55,7 +55,7 @@ export class TaskObserver implements RunObserver, TaskAsking {
     const { inputs } = this.service;
     let asker: Asker & TaskLink;
     if (isModernVersion(call.protocolVersion)) {
-      const rounds = { id: call.id, params: call.params, server, subject: call.target.auth?.subject };
+      const rounds = { id: call.id, params: call.params, server, subject: subjectOf(call.target.caller) };
       asker = new ModernTaskAsker(run, rounds, parts, inputs);
     } else {
       // The client declared elicitation at `initialize` (its signed session id says so).
@@ -163,7 +163,7 @@ export function startTaskRun<HostRequest>(
     runKey,
     untimed: true,
   });
-  const scope = callScope(call.target.server.id, call.target.auth?.subject);
+  const scope = callScope(call.target.server.id, subjectOf(call.target.caller));
   return {
     result,
     observer,

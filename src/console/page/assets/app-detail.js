@@ -2,6 +2,7 @@ import { ApiError, send } from './api.js';
 import { connectionCard } from './connection.js';
 import { confirmAction } from './dialog.js';
 import { h, replace } from './dom.js';
+import { keysPanel } from './keys-panel.js';
 import { settingsForm } from './settings-form.js';
 import { toast } from './toast.js';
 import { tryItPanel } from './try-it.js';
@@ -27,6 +28,13 @@ export const modeName = (mode) => MODES[mode] ?? mode;
  */
 export function showApp(panel, app, changed) {
   const alert = h('div', { class: 'alert-slot' });
+  /** The last URL a reply carried: a store that keeps codes hashed sends it only once (docs/keys.md). */
+  let knownUrl = /** @type {string | null} */ (null);
+  /** @param {any} server */
+  const urlOf = (server) => {
+    if (server.url) knownUrl = new URL(server.url, location.origin).href;
+    return knownUrl;
+  };
   let trying = false;
 
   /** @param {string} [focusOn] the name of the button to focus once drawn */
@@ -46,6 +54,7 @@ export function showApp(panel, app, changed) {
       server
         ? [
             connectionCard(app, server, { setStatus, rotate, tryIt, unpublish }),
+            server.auth_mode !== 'oauth' && keysPanel(app, server, urlOf(server), setAuthMode),
             trying && tryItPanel(server),
             usagePanel(server.id),
             settingsForm(app, server, save),
@@ -105,6 +114,16 @@ export function showApp(panel, app, changed) {
       () => send('PUT', appPath(), { id: server.id, parameters: server.parameters, status }),
       status === 'active' ? 'Activated: the URL works again' : 'Deactivated: the URL answers “not found”',
       status === 'active' ? 'Deactivate' : 'Activate',
+    );
+  }
+
+  /** Turns caller keys on (`key`) or off (`code`), docs/keys.md. @param {string} mode */
+  async function setAuthMode(mode) {
+    const server = app.server;
+    await apply(
+      () => send('PUT', appPath(), { id: server.id, parameters: server.parameters, auth_mode: mode }),
+      mode === 'key' ? 'Caller keys required: the URL alone no longer works' : 'The URL alone works again',
+      mode === 'key' ? 'Make key' : 'Require caller keys',
     );
   }
 

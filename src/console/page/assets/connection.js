@@ -11,7 +11,9 @@ import { copy } from './toast.js';
  * @param {{ setStatus(status: string): void, rotate(): void, tryIt(): void, unpublish(): void }} actions
  */
 export function connectionCard(app, server, actions) {
-  const url = new URL(server.url, location.origin).href;
+  // A store that keeps codes hashed shows the URL only in the reply that made the code (docs/keys.md).
+  const hashed = server.url === null;
+  const url = hashed ? '' : new URL(server.url, location.origin).href;
   const urlId = uid('server-url');
   const field = h('input', {
     id: urlId,
@@ -26,7 +28,9 @@ export function connectionCard(app, server, actions) {
   const access =
     server.auth_mode === 'oauth'
       ? 'Clients need the URL and a signed-in user (OAuth).'
-      : 'Anyone with this URL can call the tool: share it like a password.';
+      : server.auth_mode === 'key'
+        ? 'Clients need the URL and a caller key of their own (below), sent as Authorization: Bearer <key>.'
+        : 'Anyone with this URL can call the tool: share it like a password.';
   return h(
     'section',
     { class: 'card', 'aria-labelledby': `${urlId}-title` },
@@ -36,13 +40,21 @@ export function connectionCard(app, server, actions) {
       h('h3', { id: `${urlId}-title` }, 'Connection'),
       h('span', { class: `badge ${active ? 'success' : 'muted'}` }, active ? 'Active' : 'Inactive'),
     ),
-    h('label', { for: urlId, class: 'label' }, 'MCP server URL'),
-    h(
-      'div',
-      { class: 'url-row' },
-      field,
-      h('button', { type: 'button', class: 'secondary', onclick: () => copy(url, field) }, 'Copy URL'),
-    ),
+    hashed
+      ? h(
+          'p',
+          { class: 'hint hashed' },
+          `The code (it starts with ${server.code_hint}) is kept hashed: its URL was shown once, when the code was made. Rotate to get a new URL.`,
+        )
+      : [
+          h('label', { for: urlId, class: 'label' }, 'MCP server URL'),
+          h(
+            'div',
+            { class: 'url-row' },
+            field,
+            h('button', { type: 'button', class: 'secondary', onclick: () => copy(url, field) }, 'Copy URL'),
+          ),
+        ],
     h(
       'p',
       { class: 'hint' },
@@ -69,21 +81,22 @@ export function connectionCard(app, server, actions) {
           type: 'button',
           class: active ? 'primary' : 'secondary',
           onclick: actions.tryIt,
-          disabled: !active,
+          disabled: !active || hashed,
         },
         'Try it',
       ),
       h('span', { class: 'spacer' }),
       h('button', { type: 'button', class: 'ghost danger-text', onclick: actions.unpublish }, 'Unpublish'),
     ),
-    h('h4', {}, 'Connect a client'),
-    tabList(
-      'Connect a client',
-      snippetsFor({ appId: app.id, url, code: server.server_code }).map((snippet) => ({
-        label: snippet.label,
-        panel: snippetView(snippet),
-      })),
-    ),
+    !hashed && h('h4', {}, 'Connect a client'),
+    !hashed &&
+      tabList(
+        'Connect a client',
+        snippetsFor({ appId: app.id, url, code: server.server_code }).map((snippet) => ({
+          label: snippet.label,
+          panel: snippetView(snippet),
+        })),
+      ),
   );
 }
 

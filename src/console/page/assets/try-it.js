@@ -29,6 +29,16 @@ export function tryItPanel(server) {
         'This server needs a signed-in user (OAuth). Try it from a client that signs in, such as mcp-remote.',
       ),
     );
+  } else if (server.auth_mode === 'key') {
+    // The page holds no caller key: a secret is shown once, and never kept (docs/keys.md).
+    replace(
+      body,
+      h(
+        'p',
+        { class: 'notice' },
+        'This server needs a caller key. Try it from a client given one of its keys (Caller keys, below).',
+      ),
+    );
   } else {
     replace(body, h('p', { class: 'muted', role: 'status' }, 'Listing the tool…'));
     listTool(new URL(server.url, location.origin).href, body);
