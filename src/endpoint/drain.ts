@@ -15,7 +15,8 @@ export interface DrainResult {
   inFlight: number;
 }
 
-const DrainOptionsSchema = z.strictObject({
+/** The options `drain()` accepts (docs/options.md lists them). */
+export const DrainOptionsSchema = z.strictObject({
   // setTimeout cannot wait longer than 2^31-1 ms.
   timeoutMs: z.int().nonnegative().max(2_147_483_647).default(10_000),
 });

@@ -10,8 +10,16 @@ import type { ToolProvider } from '../../store/providers/types.js';
  */
 export type ConnectToolProviderOptions = Pick<
   ConnectMcpServerOptions,
-  'maxReplyBytes' | 'maxTools' | 'allowPrivateNetworks' | 'isAllowedUrl'
+  (typeof TOOL_PROVIDER_OPTIONS)[number]
 >;
+
+/** The options of `connectToolProvider` (docs/options.md lists them); the rest come from the provider. */
+export const TOOL_PROVIDER_OPTIONS = [
+  'maxReplyBytes',
+  'maxTools',
+  'allowPrivateNetworks',
+  'isAllowedUrl',
+] as const;
 
 /**
  * Connects to a stored provider's server with its URL, headers and timeouts, on public addresses
