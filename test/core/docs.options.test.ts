@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { langGraphOptionsSchema } from '../../src/adapters/langgraph-options.js';
-import { AuthOptionsSchema } from '../../src/auth/auth-options.js';
 import { OptionsSchema as JwtVerifierOptionsSchema } from '../../src/auth/jwt-verifier.js';
 import { connectOptionsSchema } from '../../src/client/options.js';
 import { ConsoleOptionsSchema } from '../../src/console/console-options.js';
@@ -109,7 +108,7 @@ const FACTORIES: Factory[] = [
 ];
 
 /** The options a section's tables name: the backquoted names of each row's first cell, without `(…)`. */
-export function documentedOptions(page: string, heading: string): string[] | undefined {
+function documentedOptions(page: string, heading: string): string[] | undefined {
   const lines = page.split('\n');
   const start = lines.findIndex((line) => line.trim() === `### \`${heading}\``);
   if (start === -1) return undefined;
@@ -125,7 +124,7 @@ export function documentedOptions(page: string, heading: string): string[] | und
 }
 
 /** What is wrong with the page for one factory, each problem a sentence naming the option and the file. */
-export function problemsOf(page: string, factory: Factory): string[] {
+function problemsOf(page: string, factory: Factory): string[] {
   const documented = documentedOptions(page, factory.heading);
   if (documented === undefined) {
     return [`${PAGE} has no section "### \`${factory.heading}\`" for the options of ${factory.source}`];
