@@ -92,6 +92,7 @@ export type {
   AskVariable,
   AuthInfo,
   AuthMode,
+  Caller,
   DeclaredOutput,
   EndUser,
   FileInput,

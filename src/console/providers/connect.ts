@@ -10,16 +10,16 @@ import type { ToolProvider } from '../../store/providers/types.js';
  */
 export type ConnectToolProviderOptions = Pick<
   ConnectMcpServerOptions,
-  (typeof TOOL_PROVIDER_OPTIONS)[number]
+  'maxReplyBytes' | 'maxTools' | 'allowPrivateNetworks' | 'isAllowedUrl'
 >;
 
-/** The options of `connectToolProvider` (docs/options.md lists them); the rest come from the provider. */
+/** The names of those options (docs/options.md lists them); the rest come from the provider. */
 export const TOOL_PROVIDER_OPTIONS = [
   'maxReplyBytes',
   'maxTools',
   'allowPrivateNetworks',
   'isAllowedUrl',
-] as const;
+] as const satisfies readonly (keyof ConnectToolProviderOptions)[];
 
 /**
  * Connects to a stored provider's server with its URL, headers and timeouts, on public addresses
