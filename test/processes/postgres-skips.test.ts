@@ -10,7 +10,7 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/packed.js';
 
 const POSTGRES_ONLY = 'test/processes/farm.instances.test.ts';
@@ -43,8 +43,14 @@ function vitest(extra: Record<string, string>): Promise<Run> {
 }
 
 describe('the PostgreSQL suites without TEST_POSTGRES_URL', () => {
+  // The two runs at once: each is a test runner of its own, mostly waiting for its worker.
+  let runs: Promise<[Run, Run]>;
+  beforeAll(() => {
+    runs = Promise.all([vitest({}), vitest({ REQUIRE_POSTGRES: '1' })]);
+  });
+
   it('are skipped, counted and explained, and the run passes', async () => {
-    const run = await vitest({});
+    const [run] = await runs;
     expect(run.output).not.toContain('No test suite found');
     // The last line: every skip, by reason, with what to set to run them.
     const lines = run.output.trimEnd().split('\n');
@@ -63,7 +69,7 @@ describe('the PostgreSQL suites without TEST_POSTGRES_URL', () => {
   }, 150_000);
 
   it('fail the run when REQUIRE_POSTGRES=1, with the reason', async () => {
-    const run = await vitest({ REQUIRE_POSTGRES: '1' });
+    const [, run] = await runs;
     expect(run.output).toContain(
       'REQUIRE_POSTGRES=1 but TEST_POSTGRES_URL is not set: the PostgreSQL suites cannot run',
     );
