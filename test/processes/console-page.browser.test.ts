@@ -240,17 +240,19 @@ describe.skipIf(missing !== undefined)(missing === undefined ? TITLE : skippedTi
     expect(await serverUrlField().inputValue()).toBe(url);
   });
 
-  it('Try it lists the tool, makes a form from its input schema, calls it and shows the result', async () => {
+  it('Try it lists the tool, makes a form from its input schema (fields named by their labels), calls it and shows the result', async () => {
     await page.getByRole('button', { name: 'Try it' }).click();
     await tryIt().getByText('Text_Stats', { exact: true }).waitFor();
     const text = 'the cat and the hat and the cat';
-    await tryIt().getByRole('textbox', { name: /^text/ }).fill(text);
     await tryIt()
-      .getByRole('spinbutton', { name: /^top_n/ })
+      .getByRole('textbox', { name: /^Text text\b/ })
+      .fill(text);
+    await tryIt()
+      .getByRole('spinbutton', { name: /^Top N top_n\b/ })
       .fill('2');
     expect(
       await tryIt()
-        .getByRole('combobox', { name: /^language/ })
+        .getByRole('combobox', { name: /^Language language\b/ })
         .locator('option')
         .allTextContents(),
     ).toEqual(['(none)', 'en', 'fr', 'de']);
@@ -267,10 +269,10 @@ describe.skipIf(missing !== undefined)(missing === undefined ? TITLE : skippedTi
     await openApp('Slow Report');
     await page.getByRole('button', { name: 'Try it' }).click();
     await tryIt()
-      .getByRole('textbox', { name: /^topic/ })
+      .getByRole('textbox', { name: /^Topic topic\b/ })
       .fill('tides');
     await tryIt()
-      .getByRole('spinbutton', { name: /^seconds/ })
+      .getByRole('spinbutton', { name: /^Seconds seconds\b/ })
       .fill('5');
     await tryIt().getByRole('button', { name: 'Call' }).click();
     const status = tryIt().locator('.progress-text');
@@ -289,7 +291,7 @@ describe.skipIf(missing !== undefined)(missing === undefined ? TITLE : skippedTi
     await openApp('Image Facts');
     await page.getByRole('button', { name: 'Try it' }).click();
     await tryIt()
-      .getByRole('textbox', { name: /^image/ })
+      .getByRole('textbox', { name: /^Image image\b/ })
       .fill(JSON.stringify({ url: `data:image/png;base64,${PNG_BASE64}` }));
     await tryIt().getByRole('button', { name: 'Call' }).click();
     const image = tryIt().getByRole('img', { name: 'Image returned by the tool (image/png)' });
@@ -318,7 +320,10 @@ describe.skipIf(missing !== undefined)(missing === undefined ? TITLE : skippedTi
     await settings.getByRole('combobox', { name: 'Idempotent' }).selectOption('Yes');
     await settings.getByRole('combobox', { name: 'Open world' }).selectOption('Not stated');
     await settings.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor({ state: 'attached' });
+    // Said next to the Save button; no toast floats over the form (its help texts stay readable).
+    await page.getByRole('form', { name: 'Tool settings' }).getByText('Saved', { exact: true }).waitFor();
+    expect(await page.locator('#status.shown').count()).toBe(0);
     const tool = await listedTool(urlOf('Title Case'));
     expect(tool.description).toBe('Title-cases one line of text.');
     expect(tool.inputSchema.properties.text?.description).toBe('The line to title-case');
@@ -490,7 +495,7 @@ describe.skipIf(missing !== undefined)(missing === undefined ? TITLE : skippedTi
       await view.getByRole('button', { name: 'Try it' }).click();
       await view
         .getByRole('region', { name: 'Try it' })
-        .getByRole('textbox', { name: /^text/ })
+        .getByRole('textbox', { name: /^Text text\b/ })
         .fill('a b a');
       await view.getByRole('region', { name: 'Try it' }).getByRole('button', { name: 'Call' }).click();
       await view.locator('.result pre.json').waitFor();
