@@ -146,9 +146,9 @@ function render(field) {
     { for: control.id },
     h('span', { class: 'name' }, field.label),
     // The argument's name too, as the model sends it, when the label says something else.
-    field.label !== field.name ? h('code', { class: 'variable' }, field.name) : null,
-    field.required ? h('span', { class: 'badge required' }, 'required') : null,
-    field.kind === 'json' ? h('span', { class: 'badge' }, 'JSON') : null,
+    field.label !== field.name ? [' ', h('code', { class: 'variable' }, field.name)] : null,
+    field.required ? [' ', h('span', { class: 'badge required' }, 'required')] : null,
+    field.kind === 'json' ? [' ', h('span', { class: 'badge' }, 'JSON')] : null,
   );
   const hint = described[0] ? h('p', { class: 'hint', id: hintId }, schema.description) : null;
   if (field.kind === 'boolean') {
