@@ -30,6 +30,8 @@ export interface ToolMethodOptions<HostRequest> {
   callTimeoutMs: number;
   maxDataUrlBytes: number;
   maxInlineResultBytes: number;
+  /** Most bytes one `tools/call` result may take once serialized; default 16 MiB. */
+  maxResultBytes?: number;
   report: ErrorReporter;
   /** The store's farm: cancellations then reach the instance that runs the call. */
   farm?: Farm;
@@ -39,6 +41,8 @@ export interface ToolMethodOptions<HostRequest> {
   /** How runs reach a person (`run.ask`), and how long they wait by default. */
   asking: Asking;
   humanInputTimeoutMs: number;
+  /** `maxWaitingRuns`; absent: no limit. */
+  maxWaitingRuns?: number;
 }
 
 /**
@@ -52,9 +56,11 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
     runApp: options.runApp,
     callTimeoutMs: options.callTimeoutMs,
     maxInlineResultBytes: options.maxInlineResultBytes,
+    ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }),
     report: (error, phase, server, app) =>
       options.report(error, { phase, serverId: server.id, appId: app.id }),
     humanInputTimeoutMs: options.humanInputTimeoutMs,
+    ...(options.maxWaitingRuns === undefined ? {} : { maxWaitingRuns: options.maxWaitingRuns }),
     asking: options.asking as AskChannel<unknown>,
     // The other instances learn which calls run here, so that they pass on only cancellations of those.
     announcer: farm && {

@@ -11,6 +11,8 @@ export interface ToolRunsOptions<HostRequest> {
   callTimeoutMs: number;
   /** Most bytes of inline files one result may carry; more is an error result. */
   maxInlineResultBytes: number;
+  /** Most bytes one result may take once serialized; more is an error result. Default: 16 MiB. */
+  maxResultBytes?: number;
   /**
    * Receives failures whose cause must not reach the client: `run` for the app failing, `outputs`
    * for outputs that break the app's declared output schema.
@@ -18,6 +20,8 @@ export interface ToolRunsOptions<HostRequest> {
   report: (error: unknown, phase: 'run' | 'outputs', server: ServerRecord, app: HostApp) => void;
   /** How long `run.ask` waits for a person by default, in ms. Default 600000. */
   humanInputTimeoutMs?: number;
+  /** How many runs may wait for a person at once (`maxWaitingRuns`); absent: no limit. */
+  maxWaitingRuns?: number;
   /** Tells the other instances of a farm which calls run here; none without a farm. */
   announcer?: CallAnnouncer | undefined;
   /** How runs reach a person, by the call they run for; none: no run can ask. */

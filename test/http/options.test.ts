@@ -231,10 +231,13 @@ describe('mcpServer options', () => {
       streamLeaseMs: 15_000,
       maxDataUrlBytes: 3 * 1024 * 1024,
       maxInlineResultBytes: 4 * 1024 * 1024,
+      maxResultBytes: 16 * 1024 * 1024,
       heartbeatMs: 10_000,
       humanInputTimeoutMs: 600_000,
       maxTaskResultBytes: 10 * 1024 * 1024,
       maxTaskTtlMs: 24 * 60 * 60 * 1000,
+      maxActiveTasks: 100,
+      maxWaitingRuns: 10_000,
       taskLeaseMs: 30_000,
       onError: 'function',
     });
