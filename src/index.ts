@@ -20,9 +20,11 @@ export {
   type ConsoleAccess,
   type ConsoleApp,
   type ConsoleAppInput,
+  type ConsoleAuditRecord,
   type ConsoleErrorContext,
   type ConsolePageOptions,
   type ConsoleServer,
+  type ConsoleUsage,
   type ListApps,
   type McpConsoleOptions,
   mcpConsole,
@@ -30,6 +32,7 @@ export {
 export type { DrainOptions, DrainResult } from './endpoint/drain.js';
 export type { McpAuthOptions, McpServerOptions, McpServerRouter } from './endpoint/mcp-server.js';
 export { mcpServer } from './endpoint/mcp-server.js';
+export type { UsageOptions } from './endpoint/mcp-server-options.js';
 export {
   AppRunError,
   ConfigurationError,
@@ -81,6 +84,21 @@ export type {
   ServerChanges,
   ServerStore,
 } from './store/types.js';
+export {
+  AUDIT_ACTIONS,
+  type AuditAction,
+  type AuditCursor,
+  type AuditEntry,
+  type AuditLog,
+  type AuditPage,
+  type AuditRecord,
+  type CallerColumns,
+  type DailyCallQuota,
+  type UsageCounts,
+  type UsageGroup,
+  type UsageStore,
+  type UsageSummary,
+} from './store/usage/types.js';
 export type { CallOutcome } from './tool/observer.js';
 export type {
   AppEvent,

@@ -10,6 +10,9 @@
  *
  * BENCH_TASKS=1 passes the store to `mcpServer`, so that tasks live in its database (docs/tasks.md);
  * without it they live in memory.
+ *
+ * Usage is counted as it is by default (docs/usage.md: in memory, written every 5 s);
+ * BENCH_USAGE=off turns it off (`usage: false`), for the usage row (bench/usage.mjs).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -79,6 +82,7 @@ app.use(
   mcpServer({
     resolveServer: store.resolver(loadApp, appCache),
     ...(process.env.BENCH_TASKS ? { store } : {}),
+    ...(process.env.BENCH_USAGE === 'off' ? { usage: false } : {}),
     runApp: async ({ inputs }) => ({ outputs: { text: inputs.text } }),
   }),
 );

@@ -13,6 +13,8 @@ export interface ConsoleAccess {
   tenantId: string;
   /** `false`: read only; publishing, editing, rotating and unpublishing answer 403. */
   canEdit: boolean;
+  /** Who is calling, as the audit log names them (an email, a user id). Default: none (`null` in the log). */
+  actor?: string | null;
 }
 
 /** The host's check of a console request: `null` when the caller is not signed in (401). */
@@ -20,7 +22,17 @@ export type AuthorizeConsole = (req: Request) => Promise<ConsoleAccess | null> |
 
 /** What the console was doing when an internal failure happened; never a server code. */
 export interface ConsoleErrorContext {
-  operation: 'authorize' | 'list' | 'get' | 'publish' | 'update' | 'refresh' | 'unpublish' | 'page';
+  operation:
+    | 'authorize'
+    | 'list'
+    | 'get'
+    | 'publish'
+    | 'update'
+    | 'refresh'
+    | 'unpublish'
+    | 'page'
+    | 'usage'
+    | 'audit';
   tenantId?: string;
   appId?: string;
   serverId?: string;
@@ -125,4 +137,8 @@ export function parseConsoleOptions(options: McpConsoleOptions): ParsedConsoleOp
 }
 
 /** What a host's `authorize` must return; extra fields (a user record, roles) are allowed and ignored. */
-export const ConsoleAccessSchema = z.object({ tenantId: z.string().min(1), canEdit: z.boolean() });
+export const ConsoleAccessSchema = z.object({
+  tenantId: z.string().min(1),
+  canEdit: z.boolean(),
+  actor: z.string().nullish(),
+});

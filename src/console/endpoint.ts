@@ -79,7 +79,7 @@ export function consoleEndpoint<Context extends ConsoleContext>(options: Console
     if (!access.success) {
       // A malformed answer must never widen access (an undefined tenant would be one shared tenant).
       const misuse = new TypeError(
-        `${options.factory}: authorize must return { tenantId: string, canEdit: boolean } or null`,
+        `${options.factory}: authorize must return { tenantId: string, canEdit: boolean, actor?: string } or null`,
       );
       report(misuse, { ...context, operation: 'authorize' });
       throw internalError();

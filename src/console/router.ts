@@ -4,6 +4,7 @@ import { safeHook } from '../express/hook.js';
 import { formVariables } from '../tool/input-form.js';
 import type { HostApp, ServerRecord } from '../types/index.js';
 import { type ConsoleApp, toConsoleApp } from './app-list.js';
+import { auditEntry, changedFields } from './audit.js';
 import { checkParameterKeys, PublishBodySchema, UpdateBodySchema, validateBody } from './bodies.js';
 import {
   type ConsoleAccess,
@@ -19,6 +20,7 @@ import { readJsonBody } from './read-body.js';
 import { methodNotAllowed } from './reply.js';
 import { type ConsoleServer, toConsoleServer } from './server-json.js';
 import { storeWithDeadline } from './store-deadline.js';
+import { serveUsageRoutes } from './usage-routes.js';
 
 export type { ConsoleApp, ConsoleAppInput } from './app-list.js';
 export type {
@@ -30,6 +32,7 @@ export type {
 } from './console-options.js';
 export type { ConsolePageOptions } from './page/page-options.js';
 export type { ConsoleServer } from './server-json.js';
+export type { ConsoleAuditRecord, ConsoleUsage } from './usage-routes.js';
 
 type Handler = (call: ConsoleCall<ConsoleErrorContext>) => Promise<ConsoleReply<ConsoleServer | null>>;
 
@@ -107,7 +110,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     const app = await loadApp(appId, access);
     checkParameterKeys(body.parameters, formVariables(app));
     try {
-      const server = await config.store.createServer({
+      const input = {
         tenantId: access.tenantId,
         appId,
         // A server is named after its app, as in Dify.
@@ -117,7 +120,17 @@ export function mcpConsole(options: McpConsoleOptions): Router {
         ...(body.annotations && { annotations: body.annotations }),
         authMode: body.auth_mode ?? 'code',
         taskSupport: body.task_support ?? 'optional',
+      } as const;
+      const audit = auditEntry(access, 'server.publish', {
+        app_id: appId,
+        name: input.name,
+        description: input.description,
+        parameters: input.parameters,
+        annotations: input.annotations ?? {},
+        auth_mode: input.authMode,
+        task_support: input.taskSupport,
       });
+      const server = await config.store.createServer(input, audit);
       return { status: 201, body: show(server) };
     } catch (error) {
       if (error instanceof ServerExistsError) {
@@ -137,7 +150,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     // Dify's fault: it edited any server by id. Another tenant's or another app's server is "not found".
     if (!current || current.tenantId !== access.tenantId || current.appId !== appId) throw serverNotFound();
     checkParameterKeys(body.parameters, formVariables(app), current.parameters);
-    const updated = await config.store.updateServer(current.id, {
+    const changes = {
       parameters: body.parameters,
       // null or absent keeps the description, "" resets it to the app's.
       ...(body.description === null || body.description === undefined
@@ -147,7 +160,14 @@ export function mcpConsole(options: McpConsoleOptions): Router {
       ...(body.annotations && { annotations: body.annotations }),
       ...(body.auth_mode ? { authMode: body.auth_mode } : {}),
       ...(body.task_support ? { taskSupport: body.task_support } : {}),
-    });
+    };
+    const audit = auditEntry(
+      access,
+      'server.update',
+      { app_id: appId, changed: changedFields(serverFields(current), serverFields(changes)) },
+      current.id,
+    );
+    const updated = await config.store.updateServer(current.id, changes, audit);
     if (!updated) throw serverNotFound();
     return { status: 200, body: show(updated) };
   };
@@ -159,7 +179,8 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     if (!current || current.tenantId !== access.tenantId) throw serverNotFound();
     context.appId = current.appId;
     await loadApp(current.appId, access);
-    const rotated = await config.store.rotateCode(current.id);
+    const audit = auditEntry(access, 'server.rotate', { app_id: current.appId }, current.id);
+    const rotated = await config.store.rotateCode(current.id, audit);
     if (!rotated) throw serverNotFound();
     return { status: 200, body: show(rotated) };
   };
@@ -171,7 +192,8 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     const server = await config.store.getServerByApp(access.tenantId, appId);
     if (!server) throw serverNotFound();
     context.serverId = server.id;
-    if (!(await config.store.deleteServer(server.id))) throw serverNotFound();
+    const audit = auditEntry(access, 'server.unpublish', { app_id: appId, name: server.name }, server.id);
+    if (!(await config.store.deleteServer(server.id, audit))) throw serverNotFound();
     return { status: 204 };
   };
 
@@ -202,8 +224,19 @@ export function mcpConsole(options: McpConsoleOptions): Router {
   if (config.allowGetRefresh) refreshRoute.get(endpoint('refresh', 'edit', refresh));
   else refreshRoute.get(methodNotAllowed(refreshMethods, GET_REFRESH_HINT));
   refreshRoute.post(endpoint('refresh', 'edit', refresh)).all(methodNotAllowed(refreshMethods));
+  serveUsageRoutes(router, endpoint, parsed.store, config.resolveTimeoutMs);
   return router;
 }
+
+/** A server's editable fields under the console's names, for what an edit changed. */
+const serverFields = (server: Partial<ServerRecord>): Record<string, unknown> => ({
+  description: server.description,
+  parameters: server.parameters,
+  status: server.status,
+  annotations: server.annotations,
+  auth_mode: server.authMode,
+  task_support: server.taskSupport,
+});
 
 const param = (req: Request, name: string): string => req.params[name] as string;
 

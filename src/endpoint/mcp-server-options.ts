@@ -171,12 +171,30 @@ export interface McpServerOptions {
    * rejects at once with `TooManyWaitingRuns` (docs/asking-a-person.md). `0`: no limit. Default: 10000.
    */
   maxWaitingRuns?: number;
+  /**
+   * Counting every `tools/call` per server, tool, caller and UTC hour into the store
+   * (docs/usage.md): on whenever `mcpServer` knows a store (`store`, or the store whose
+   * `store.resolver` made `resolveServer`); `false` turns it off; an object sets how the counts are
+   * buffered. Daily call quotas do not depend on it. Default: `true`.
+   */
+  usage?: boolean | UsageOptions;
+}
+
+/** How usage counts are buffered before they are written (the `usage` option of `mcpServer`). */
+export interface UsageOptions {
+  /** The longest counts wait in memory before they are written, in ms; also what a crash may lose. Default: 5000. */
+  flushMs?: number;
+  /** The most distinct server, tool, caller and hour keys held in memory; reaching it writes them at once. Default: 10000. */
+  maxKeys?: number;
 }
 
 /** The `auth` option of `mcpServer`; `verifyToken` gets the Express request. */
 export type McpAuthOptions = AuthOptions<Request>;
 
 const fn = <T>(name: string) => functionOption<T>(`${name} must be a function`);
+
+/** How usage counts are buffered by default: written every 5 s, at most 10,000 keys held. */
+const DEFAULT_USAGE = Object.freeze({ flushMs: 5000, maxKeys: 10_000 });
 
 const OptionsSchema = z.strictObject({
   resolveServer: z.custom<ResolveServer>(
@@ -234,6 +252,16 @@ const OptionsSchema = z.strictObject({
   maxActiveTasks: z.int().nonnegative().default(DEFAULT_TASK_OPTIONS.maxActive),
   maxWaitingRuns: z.int().nonnegative().default(DEFAULT_MAX_WAITING_RUNS),
   auth: AuthOptionsSchema.optional(),
+  usage: z
+    .union([
+      z.boolean(),
+      z.strictObject({
+        flushMs: z.int().positive().max(2_147_483_647).default(DEFAULT_USAGE.flushMs),
+        maxKeys: z.int().positive().default(DEFAULT_USAGE.maxKeys),
+      }),
+    ])
+    .default(true)
+    .transform((usage) => (usage === true ? DEFAULT_USAGE : usage)),
 });
 
 /** The options `mcpServer` accepts; `test/core/docs.options.test.ts` checks docs/options.md against it. */

@@ -15,7 +15,7 @@ import {
 import { BodyTooLarge, parsedByHost, readJsonBody } from './body.js';
 import { header, mcpHeaders, watchClose } from './core-request.js';
 import { corsForOrigins } from './cors.js';
-import { Drainer, type DrainOptions, type DrainResult } from './drain.js';
+import { DEFAULT_DRAIN_TIMEOUT_MS, Drainer, type DrainOptions, type DrainResult } from './drain.js';
 import type { StreamWatcher } from './event-stream.js';
 import { acceptsEventStream, checkAccept, checkContentType, checkHost, checkOrigin } from './guards.js';
 import { listensOnLoopback } from './loopback.js';
@@ -38,8 +38,8 @@ interface McpRouteAccess {
 export interface McpServerRouter extends Router {
   /**
    * Stops taking requests (new ones answer 503) and resolves once those in progress have finished,
-   * or at the deadline (`timeoutMs`, default 10 s) with how many are left. Call it on SIGTERM,
-   * before closing the HTTP server.
+   * or at the deadline (`timeoutMs`, default 10 s) with how many are left, once the usage counts
+   * still in memory are written. Call it on SIGTERM, before closing the HTTP server.
    */
   drain(options?: DrainOptions): Promise<DrainResult>;
 }
@@ -74,7 +74,7 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
   const config = parseMcpServerOptions(options);
   const allowedOrigins = new Set(config.allowedOrigins);
   const allowedHosts = new Set(config.allowedHosts.map((host) => host.toLowerCase()));
-  const { core, report, emit } = createMcpCore(config);
+  const { core, report, emit, usage } = createMcpCore(config);
   const drainer = new Drainer();
   // Only a stream is written over time; its failure can no longer change the reply, only be told.
   const streams: StreamWatcher = {
@@ -273,7 +273,24 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
     if (!(error instanceof URIError) || res.headersSent || !isMcpRoutePath(req.path)) return next(error);
     writeError(res, new McpError('serverNotFound', 'MCP server not found'));
   });
-  return Object.assign(router, { drain: (options?: DrainOptions) => drainer.drain(options) });
+  // Draining also writes the usage counts still in memory (docs/usage.md), waiting for that at
+  // most the drain's own deadline: a database that does not answer must not hold the shutdown.
+  const drain = (options?: DrainOptions) =>
+    drainer.drain(options).then(async (result) => {
+      if (usage) await settledWithin(usage.flush(), options?.timeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
+      return result;
+    });
+  return Object.assign(router, { drain });
+}
+
+/** `work`, or nothing once `ms` have passed; the timer never keeps the process alive. */
+function settledWithin(work: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref?.();
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 /**

@@ -64,6 +64,7 @@ export async function handleBatch<HostRequest>(
         return null;
       }
       try {
+        if (slot.method === 'tools/call') await ctx.checkQuota(target, slot.id);
         const result = await ctx.guarded(() => dispatchLegacy(slot, target, request, ctx), slot.id, target);
         return resultResponse(slot.id, result);
       } catch (error) {

@@ -3,6 +3,7 @@ import { RetryLater } from '../errors/retry-later.js';
 import { StoreTimeout } from '../errors/unavailable.js';
 import type { EmitEvent } from '../observe/events.js';
 import type { OnCall } from '../observe/on-call.js';
+import type { UsageCounter } from '../observe/usage.js';
 import type { Farm } from '../store/farm/farm.js';
 import type { RateCheck } from '../store/farm/rate-limit.js';
 import { memoryTaskStore } from '../store/tasks/memory-store.js';
@@ -14,6 +15,7 @@ import { Deadlines } from '../util/deadlines.js';
 import { lookupFailure, resolveWithAccess } from './access.js';
 import { type Asking, createAsking } from './asking.js';
 import type { RequestId } from './messages.js';
+import type { QuotaCheck } from './quota.js';
 import type { ErrorContext, ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
 import { requestBudget } from './request-budget.js';
@@ -65,6 +67,10 @@ export interface CoreOptions<HostRequest> {
   maxWaitingRuns?: number;
   /** Where tasks live and how long they are kept (docs/tasks.md); absent: in this process, with the defaults. */
   tasks?: TaskOptions;
+  /** Counts every call per server, tool, caller and hour (docs/usage.md); absent: not counted. */
+  usage?: UsageCounter;
+  /** Checks each `tools/call` against its caller's daily quota (docs/usage.md); absent: no quotas. */
+  quota?: QuotaCheck;
 }
 
 /** The task options of `mcpServer`, and the store tasks live in. */
@@ -114,6 +120,11 @@ export interface EraContext<HostRequest> {
    * them without a limit, or while the limiter fails); 429 when none may.
    */
   allowance(target: ServingTarget, points: number, id: RequestId | null): Promise<number>;
+  /**
+   * Takes a `tools/call` from its caller's daily quota: 429 with `Retry-After` once the UTC day's
+   * calls are spent. `undefined` at once for a caller without a quota.
+   */
+  checkQuota(target: ServingTarget, id: RequestId | null): Promise<void> | undefined;
   /** Runs a method, turning anything unexpected into an opaque internal error reported with its cause. */
   guarded<T>(work: () => T | Promise<T>, id: RequestId | null, target?: ServingTarget): Promise<T>;
   /** Runs a method as `guarded` does, leaving its failures as they are, for a caller that maps them with `opaque`. */
@@ -160,6 +171,8 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
       if (options.rateCheck && countsToRateLimit) await checkRate(options.rateCheck, target, 1, id, report);
       return target;
     },
+
+    checkQuota: (target, id) => options.quota?.(target, id),
 
     allowance: async (target, points, id) =>
       options.rateCheck ? checkRate(options.rateCheck, target, points, id, report) : points,

@@ -53,6 +53,10 @@ export async function handleLegacy<HostRequest>(
     acceptNotification(call, target, ctx);
     return ACCEPTED;
   }
+  if (call.method === 'tools/call') {
+    const quota = ctx.checkQuota(target, id);
+    if (quota) await quota;
+  }
   if (call.method === 'tools/call' || LEGACY_TASK_METHODS.has(call.method)) {
     const tasked = serveTasks({ ...call, target, request }, ctx);
     if (tasked) return tasked;

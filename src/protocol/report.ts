@@ -11,9 +11,10 @@ export interface ErrorContext {
    * - `outputs`: the app's result cannot be sent: outputs that do not match the outputs it declares,
    *   a file that cannot be sent, or a result too large (`maxInlineResultBytes`, `maxResultBytes`);
    * - `onCall`: the host's `onCall` hook threw or rejected;
-   * - `metrics`: the `metrics` option's `onEvent` threw.
+   * - `metrics`: the `metrics` option's `onEvent` threw;
+   * - `usage`: writing the usage counts failed, or some calls went uncounted (docs/usage.md).
    */
-  phase: 'resolve' | 'authenticate' | 'dispatch' | 'run' | 'outputs' | 'onCall' | 'metrics';
+  phase: 'resolve' | 'authenticate' | 'dispatch' | 'run' | 'outputs' | 'onCall' | 'metrics' | 'usage';
   serverId?: string;
   appId?: string;
 }

@@ -1,6 +1,6 @@
 import type { Asker, AskingRun } from '../tool/ask.js';
 import type { CallId } from '../tool/inflight.js';
-import type { RunObserver } from '../tool/observer.js';
+import type { CallObservation, RunObserver } from '../tool/observer.js';
 import type { WaitingQuestions } from './elicitation.js';
 import type { ParkedRuns, RoundsAsker } from './input-required.js';
 import type { RequestId } from './messages.js';
@@ -49,4 +49,6 @@ export interface TaskAsking {
   askerFor(run: AskingRun, call: ToolCall<unknown>, parts: AskingParts): Asker;
   /** A 2026-07-28 retry resumes the run `rounds` asks for: the task the retry may become is that run's. */
   adopt(rounds: RoundsAsker): void;
+  /** The call's observation, to be told once the call is a task. */
+  observe(observed: CallObservation): void;
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { McpError } from '../errors/mcp-error.js';
 import type { EmitEvent } from '../observe/events.js';
 import { createCallObserver, type OnCall } from '../observe/on-call.js';
+import type { UsageCounter } from '../observe/usage.js';
 import type { Farm } from '../store/farm/farm.js';
 import type { RunInputs } from '../tool/arguments.js';
 import type { AskChannel, InputRequired } from '../tool/ask.js';
@@ -38,6 +39,8 @@ export interface ToolMethodOptions<HostRequest> {
   onCall?: OnCall;
   /** Tells the `metrics` sink when calls start and end. */
   emit?: EmitEvent;
+  /** Counts every call per server, tool, caller and hour (docs/usage.md); none: not counted. */
+  usage?: UsageCounter;
   /** How runs reach a person (`run.ask`), and how long they wait by default. */
   asking: Asking;
   humanInputTimeoutMs: number;
@@ -80,6 +83,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
     options.onCall,
     (error) => options.report(error, { phase: 'onCall' }),
     options.emit,
+    options.usage,
   );
 
   /**
@@ -87,6 +91,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
    * the run starts once it is known; a lookup that fails fails the call.
    */
   function run({ call, tool, args, features }: CheckedCall<HostRequest>, observed: CallObservation) {
+    call.tasked?.observe(observed);
     let inputs: RunInputs;
     let endUser: Promise<EndUser>;
     try {
@@ -167,14 +172,17 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
         if (call.params.requestState !== undefined && isModernVersion(call.protocolVersion))
           return options.asking.resume(call) as Promise<CallToolResult | InputRequired>;
         checked = { call, tool, args: params.arguments ?? {}, features: featuresOf(call.protocolVersion) };
-        observing = observer.start({
-          serverId: server.id,
-          tenantId: server.tenantId,
-          appId: app.id,
-          tool: tool.name,
-          protocolVersion: call.protocolVersion,
-          requestId: call.id,
-        });
+        observing = observer.start(
+          {
+            serverId: server.id,
+            tenantId: server.tenantId,
+            appId: app.id,
+            tool: tool.name,
+            protocolVersion: call.protocolVersion,
+            requestId: call.id,
+          },
+          call.target.caller,
+        );
       } catch (error) {
         return Promise.reject(error);
       }

@@ -13,13 +13,16 @@ import { knexFarm } from './knex-farm.js';
 import { assertKnexInstance } from './knex-instance.js';
 import { guardMissingTables, requireMigrations } from './migration-required.js';
 import { withCodeRedacted } from './redact.js';
-import { resolverFactory, storeResolver } from './resolver.js';
+import { resolverFactory, storeResolver, withResolverStore } from './resolver.js';
 import { type EndUserRow, type ServerRow, toServer } from './server-rows.js';
 import { StaleIfError } from './stale.js';
 import { storeOptionsSchema } from './store-options.js';
 import { tableNames } from './tables.js';
 import { knexTaskStore } from './tasks/knex-store.js';
 import type { KnexServerStore, NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
+import { auditedWrite, insertAudit, knexAuditLog } from './usage/knex-audit.js';
+import { knexUsageStore } from './usage/knex-usage.js';
+import type { AuditEntry } from './usage/types.js';
 
 /** Options of `knexServerStore`. */
 export interface KnexServerStoreOptions {
@@ -102,11 +105,28 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
    * One UPDATE that also moves `updated_at` strictly forward: to now, or by 1 ms when the row
    * already holds now or later (two writes in the same millisecond, or a clock that went back).
    */
-  async function change(id: string, values: Partial<ServerRow>): Promise<ServerRecord | null> {
+  async function change(
+    id: string,
+    values: Partial<ServerRow>,
+    audit?: AuditEntry,
+  ): Promise<ServerRecord | null> {
     // The old code is gone from this instance's cache from the moment the write starts.
     codes?.forget(id);
     const now = Date.now();
-    const [row]: ServerRow[] = await knex(tables.servers)
+    const changed = await auditedWrite(
+      knex,
+      tables,
+      audit,
+      (db) => changeRow(db, id, values, now),
+      (row) => row?.id ?? false,
+    );
+    // Forget again: a lookup that started before the UPDATE committed may have cached the old row.
+    codes?.forget(id);
+    return changed ? toServer(changed) : null;
+  }
+
+  async function changeRow(db: Knex, id: string, values: Partial<ServerRow>, now: number) {
+    const [row]: ServerRow[] = await db(tables.servers)
       .where({ id })
       .update({
         ...values,
@@ -118,13 +138,11 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
         ]),
       })
       .returning('*');
-    // Forget again: a lookup that started before the UPDATE committed may have cached the old row.
-    codes?.forget(id);
-    return row ? toServer(row) : null;
+    return row;
   }
 
   const store: ServerStore = {
-    async createServer(input: NewServer) {
+    async createServer(input: NewServer, audit?: AuditEntry) {
       const now = Date.now();
       const base = {
         id: randomUUID(),
@@ -144,8 +162,11 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
         // Insert and let the unique index reject a taken code; never check first (a check races).
         const row = await withFreshCode(async (code) => {
           const candidate: ServerRow = { ...base, server_code: code };
-          await servers().insert(candidate);
-          return candidate;
+          const insert = (db: Knex) =>
+            db(tables.servers)
+              .insert(candidate)
+              .then(() => candidate);
+          return auditedWrite(knex, tables, audit, insert, (row) => row.id);
         });
         return toServer(row);
       } catch (error) {
@@ -181,7 +202,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       return server;
     },
 
-    async updateServer(id, changes: ServerChanges) {
+    async updateServer(id, changes: ServerChanges, audit?: AuditEntry) {
       const values: Partial<ServerRow> = {};
       if (changes.name !== undefined) values.name = changes.name;
       if (changes.description !== undefined) values.description = changes.description;
@@ -190,25 +211,26 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       if (changes.status !== undefined) values.status = changes.status;
       if (changes.authMode !== undefined) values.auth_mode = changes.authMode;
       if (changes.taskSupport !== undefined) values.task_support = changes.taskSupport;
-      return change(id, values);
+      return change(id, values, audit);
     },
 
-    async rotateCode(id) {
+    async rotateCode(id, audit?: AuditEntry) {
       // One UPDATE: the old code stops existing in the same statement that creates the new one.
-      return withFreshCode((code) => change(id, { server_code: code }));
+      return withFreshCode((code) => change(id, { server_code: code }, audit));
     },
 
     async deactivateServer(id) {
       return change(id, { status: 'inactive' });
     },
 
-    async deleteServer(id) {
+    async deleteServer(id, audit?: AuditEntry) {
       codes?.forget(id);
       endUsers.forget(id);
       const deleted = await knex.transaction(async (trx) => {
         const count = await trx(tables.servers).where({ id }).delete();
         // The foreign key cascades on PostgreSQL; SQLite enforces it only with PRAGMA foreign_keys.
         await trx(tables.endUsers).where({ server_id: id }).delete();
+        if (count > 0 && audit) await insertAudit(trx, tables, audit, id);
         return count;
       });
       codes?.forget(id);
@@ -255,7 +277,19 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
     return { id: row.id, name: row.name };
   }
 
-  const guarded = requireMigrations(store, [tables.servers, tables.endUsers], storeResolver);
+  const guarded = requireMigrations(store, [tables.servers, tables.endUsers, tables.auditLog], storeResolver);
   const tasks = guardMissingTables(knexTaskStore(knex, tables), [tables.tasks]);
-  return { ...guarded, farm, streams, tasks, close: () => farm?.close() ?? Promise.resolve() };
+  const usage = guardMissingTables(knexUsageStore(knex, tables), [tables.usage, tables.dailyCalls]);
+  const audit = guardMissingTables(knexAuditLog(knex, tables), [tables.auditLog]);
+  const full: KnexServerStore = {
+    ...guarded,
+    farm,
+    streams,
+    tasks,
+    usage,
+    audit,
+    close: () => farm?.close() ?? Promise.resolve(),
+  };
+  // `mcpServer` finds the usage counts through the resolver it is given (docs/usage.md).
+  return withResolverStore(full, guarded);
 }

@@ -4,8 +4,10 @@ import type { EndUser, LoadApp, ResolveServer, ServerRecord } from '../types/ind
 import { withAnnotations } from './annotations.js';
 import { generateServerCode } from './codes.js';
 import { copyServer } from './copy-server.js';
-import { resolverFactory, storeResolver } from './resolver.js';
+import { resolverFactory, storeResolver, withResolverStore } from './resolver.js';
 import type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
+import { memoryUsage } from './usage/memory-usage.js';
+import type { AuditEntry } from './usage/types.js';
 
 /**
  * A store that keeps everything in this process: for tests, demos and single-process prototypes.
@@ -42,8 +44,15 @@ export function memoryServerStore(): ServerStore {
     return copy(server);
   };
 
+  const usage = memoryUsage();
+  /** A write's audit entry, recorded once the write is made: nothing runs between the two. */
+  const recorded = <T>(audit: AuditEntry | undefined, result: T, targetId: string | undefined): T => {
+    if (audit && result && targetId !== undefined) usage.recordAudit(audit, targetId);
+    return result;
+  };
+
   const store: ServerStore = {
-    async createServer(input: NewServer) {
+    async createServer(input: NewServer, audit?: AuditEntry) {
       if (find((s) => s.tenantId === input.tenantId && s.appId === input.appId)) {
         throw new ServerExistsError(input.tenantId, input.appId);
       }
@@ -60,7 +69,7 @@ export function memoryServerStore(): ServerStore {
         updatedAt: now,
       };
       servers.set(server.id, withAnnotations(server, input.annotations));
-      return copy(server) as ServerRecord;
+      return recorded(audit, copy(server) as ServerRecord, server.id);
     },
     async getServerByApp(tenantId, appId) {
       return find((s) => s.tenantId === tenantId && s.appId === appId);
@@ -71,8 +80,8 @@ export function memoryServerStore(): ServerStore {
     async getServerByCode(serverCode) {
       return find((s) => s.serverCode === serverCode);
     },
-    async updateServer(id, changes: ServerChanges) {
-      return change(id, (server) => {
+    async updateServer(id, changes: ServerChanges, audit?: AuditEntry) {
+      const changed = change(id, (server) => {
         if (changes.name !== undefined) server.name = changes.name;
         if (changes.description !== undefined) server.description = changes.description;
         if (changes.parameters !== undefined) server.parameters = { ...changes.parameters };
@@ -81,18 +90,20 @@ export function memoryServerStore(): ServerStore {
         if (changes.authMode !== undefined) server.authMode = changes.authMode;
         if (changes.taskSupport !== undefined) server.taskSupport = changes.taskSupport;
       });
+      return recorded(audit, changed, id);
     },
-    async rotateCode(id) {
-      return change(id, (server) => {
+    async rotateCode(id, audit?: AuditEntry) {
+      const rotated = change(id, (server) => {
         server.serverCode = generateServerCode();
       });
+      return recorded(audit, rotated, id);
     },
     async deactivateServer(id) {
       return store.updateServer(id, { status: 'inactive' });
     },
-    async deleteServer(id) {
+    async deleteServer(id, audit?: AuditEntry) {
       forgetEndUsers(id);
-      return servers.delete(id);
+      return recorded(audit, servers.delete(id), id);
     },
     getOrCreateEndUser(server, name, subject = '') {
       // One promise per server and subject: concurrent first calls share it, so exactly one record exists.
@@ -107,6 +118,8 @@ export function memoryServerStore(): ServerStore {
     resolver: resolverFactory(
       (loadApp: LoadApp, options?: ResolverOptions): ResolveServer => storeResolver(store, loadApp, options),
     ),
+    usage,
+    audit: usage,
   };
-  return store;
+  return withResolverStore(store, { resolver: store.resolver });
 }

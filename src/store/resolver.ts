@@ -57,3 +57,24 @@ export function storeResolver(
     return { server, app, endUser: (name, subject) => store.getOrCreateEndUser(server, name, subject) };
   };
 }
+
+/** The store a `resolveServer` was made by, for `mcpServer` to find its usage counts and quotas (docs/usage.md). */
+const RESOLVER_STORE = Symbol.for('express-app-mcp.resolver-store');
+
+/**
+ * `store`, its `resolver` making `resolveServer`s that name it: `mcpServer` given one counts usage in
+ * that store without a `store` option. `make` is the resolver factory that does the resolving.
+ */
+export function withResolverStore<S extends ServerStore>(store: S, made: Pick<ServerStore, 'resolver'>): S {
+  const make = made.resolver;
+  const resolver = resolverFactory((loadApp: LoadApp, options?: ResolverOptions) =>
+    Object.defineProperty(make(loadApp, options), RESOLVER_STORE, { value: store }),
+  );
+  return Object.assign(store, { resolver });
+}
+
+/** The store whose `resolver` made `resolveServer`; `undefined` for a host's own. */
+export function storeOfResolver(resolveServer: unknown): ServerStore | undefined {
+  if (typeof resolveServer !== 'function') return undefined;
+  return (resolveServer as { [RESOLVER_STORE]?: ServerStore })[RESOLVER_STORE];
+}

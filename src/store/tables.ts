@@ -13,6 +13,12 @@ export interface TableNames {
   streamEvents: string;
   /** Tasks (MCP 2025-11-25 "Tasks"): runs a client fetches the result of later. */
   tasks: string;
+  /** Calls counted per server, tool, caller and UTC hour (docs/usage.md). */
+  usage: string;
+  /** Each caller's calls per UTC day, for daily call quotas. */
+  dailyCalls: string;
+  /** Every console write: who, what, when. */
+  auditLog: string;
   /** The trigger, and its function, that announce every change of a server (PostgreSQL only). */
   serverChangeTrigger: string;
   /** PostgreSQL `NOTIFY` channels between the instances of a farm. */
@@ -57,6 +63,9 @@ export function tableNames(prefix: string): TableNames {
     streams: `${prefix}mcp_streams`,
     streamEvents: `${prefix}mcp_stream_events`,
     tasks: `${prefix}mcp_tasks`,
+    usage: `${prefix}mcp_usage`,
+    dailyCalls: `${prefix}mcp_daily_calls`,
+    auditLog: `${prefix}mcp_audit_log`,
     serverChangeTrigger: `${servers}_notify_change`,
     channels: {
       serverChanged: `${servers}_changed`,

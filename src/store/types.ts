@@ -11,6 +11,7 @@ import type {
 import type { Farm } from './farm/farm.js';
 import type { StreamEventStore } from './stream-events.js';
 import type { TaskStore } from './tasks/types.js';
+import type { AuditEntry, AuditLog, DailyCallQuota, UsageStore } from './usage/types.js';
 
 /** What a new server needs; the store draws its id and code. */
 export interface NewServer {
@@ -44,8 +45,12 @@ export interface ServerChanges {
  * memory store used in tests. Every write invalidates the store's own code cache at once.
  */
 export interface ServerStore {
-  /** Publishes an app: a new active server with a fresh code. Throws `ServerExistsError` when the app has one. */
-  createServer(input: NewServer): Promise<ServerRecord>;
+  /**
+   * Publishes an app: a new active server with a fresh code. Throws `ServerExistsError` when the app
+   * has one. Each write takes an optional `audit` entry, recorded in the same transaction as the
+   * write, and only when the write found its server (docs/usage.md, "Audit log").
+   */
+  createServer(input: NewServer, audit?: AuditEntry): Promise<ServerRecord>;
   /** The app's server within a tenant, or `null`. */
   getServerByApp(tenantId: string, appId: string): Promise<ServerRecord | null>;
   /** A server by its id, or `null`. */
@@ -56,13 +61,13 @@ export interface ServerStore {
    */
   getServerByCode(serverCode: string, options?: ResolveOptions): Promise<ServerRecord | null>;
   /** Applies changes and moves `updatedAt`; `null` when there is no such server. */
-  updateServer(id: string, changes: ServerChanges): Promise<ServerRecord | null>;
+  updateServer(id: string, changes: ServerChanges, audit?: AuditEntry): Promise<ServerRecord | null>;
   /** Replaces the code atomically; the old one is unknown from then on. `null` when there is no such server. */
-  rotateCode(id: string): Promise<ServerRecord | null>;
+  rotateCode(id: string, audit?: AuditEntry): Promise<ServerRecord | null>;
   /** Sets the status to `inactive`; `null` when there is no such server. */
   deactivateServer(id: string): Promise<ServerRecord | null>;
   /** Unpublishes: removes the server and its end user. `false` when there was none. */
-  deleteServer(id: string): Promise<boolean>;
+  deleteServer(id: string, audit?: AuditEntry): Promise<boolean>;
   /**
    * The server's end user, created on first use; concurrent first calls yield one record. With a
    * `subject` (a user signed in to an `"oauth"` server) there is one per server and subject.
@@ -79,6 +84,12 @@ export interface ServerStore {
   readonly streams?: StreamEventStore;
   /** Where tasks live, shared by the instances that share the store; only the Knex store has it. */
   readonly tasks?: TaskStore;
+  /** Where calls are counted and daily quotas kept, shared by the instances that share the store (docs/usage.md). */
+  readonly usage?: UsageStore;
+  /** Where the console's writes are recorded (docs/usage.md, "Audit log"). */
+  readonly audit?: AuditLog;
+  /** Each caller's daily call quota, read from its key's record; absent or `null`: none (docs/usage.md, "Quotas"). */
+  readonly dailyCallQuota?: DailyCallQuota;
 }
 
 /** The Knex store, with the one connection of its own it may open. */

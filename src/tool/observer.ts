@@ -49,6 +49,10 @@ export type CallOutcome = 'ok' | 'app_error' | 'invalid_arguments' | 'timeout' |
  */
 export interface CallObservation {
   attribute(endUser: EndUser): void;
+  /** The call became a task (docs/tasks.md). */
+  tasked(): void;
+  /** The run asked a person (`run.ask`, docs/asking-a-person.md). */
+  asked(): void;
   /** Runs the app inside the call's span, so the host's own spans nest in it. */
   run<T>(work: () => T): T;
   finish(outcome: CallOutcome): void;

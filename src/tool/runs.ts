@@ -239,7 +239,12 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
   }
 
   get ask(): (options: AskOptions) => Promise<AskAnswer> {
-    this.#ask ??= (options) => this.#humanInput().ask(options);
+    this.#ask ??= (options) => {
+      const human = this.#humanInput();
+      // Counted as a question to a person only when one can be asked (docs/usage.md).
+      if (human.canAsk) this.#observed?.asked();
+      return human.ask(options);
+    };
     return this.#ask;
   }
 

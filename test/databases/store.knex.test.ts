@@ -42,6 +42,8 @@ const MIGRATIONS = [
   '0009_create_tasks',
   '0010_server_task_support',
   '0011_stream_request_ids',
+  '0015_create_usage',
+  '0016_create_audit_log',
 ];
 
 /** Counts the queries a Knex instance sends while it is attached. */

@@ -82,7 +82,7 @@ export function worldOnCore<W extends Pick<World, 'options'> & { runs: unknown[]
  * A core reply as the Express layer writes it. A body the core serialized already must be exactly
  * what serializing it gives, since that text is what goes on the wire.
  */
-function asReply(reply: EndpointReply): Reply {
+export function asReply(reply: EndpointReply): Reply {
   switch (reply.kind) {
     case 'accepted':
       return { status: 202, headers: {}, text: '', json: undefined };

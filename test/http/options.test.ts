@@ -239,6 +239,7 @@ describe('mcpServer options', () => {
       maxActiveTasks: 100,
       maxWaitingRuns: 10_000,
       taskLeaseMs: 30_000,
+      usage: { flushMs: 5000, maxKeys: 10_000 },
       onError: 'function',
     });
   });

@@ -9,6 +9,7 @@ import {
   type ToolProviderChanges,
   ToolProviderExistsError,
 } from '../../store/providers/types.js';
+import { auditEntry } from '../audit.js';
 import { validateBody } from '../bodies.js';
 import { type ConsoleCall, type ConsoleReply, consoleEndpoint } from '../endpoint.js';
 import { ConsoleError } from '../errors.js';
@@ -28,6 +29,7 @@ import {
   STORE_METHODS,
   type ToolProviderConsoleErrorContext,
 } from './console-options.js';
+import { headersForNewOrigin, providerChanges, sameHeaders, sameOrigin } from './edits.js';
 import { MASK, maskUrl, unmaskHeaders } from './masking.js';
 import { type ConsoleToolProvider, toConsoleProvider } from './provider-json.js';
 
@@ -135,7 +137,13 @@ export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): 
       callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
       ...draft,
     });
-    const created = await store.createProvider({ ...draft, tools }).catch(renameConflict);
+    const audit = auditEntry(access, 'provider.create', {
+      name: draft.name,
+      // Header names only: their values are credentials.
+      header_names: Object.keys(draft.headers),
+      tools: tools.length,
+    });
+    const created = await store.createProvider({ ...draft, tools }, audit).catch(renameConflict);
     return { status: 201, body: toConsoleProvider(created) };
   };
 
@@ -164,14 +172,18 @@ export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): 
     // A new address or new credentials must work before they replace the old ones.
     const reaches = changes.serverUrl !== undefined || !sameHeaders(changes.headers, current.headers);
     if (reaches) changes.tools = await listRemoteTools(call, { ...current, ...changes });
-    const updated = await store.updateProvider(access.tenantId, current.id, changes).catch(renameConflict);
+    const audit = auditEntry(access, 'provider.update', providerChanges(current, changes), current.id);
+    const updated = await store
+      .updateProvider(access.tenantId, current.id, changes, audit)
+      .catch(renameConflict);
     if (!updated) throw providerNotFound();
     return { status: 200, body: toConsoleProvider(updated) };
   };
 
   const remove = async (call: Call): Promise<Reply> => {
     const provider = await load(call);
-    if (!(await store.deleteProvider(call.access.tenantId, provider.id))) {
+    const audit = auditEntry(call.access, 'provider.delete', { name: provider.name }, provider.id);
+    if (!(await store.deleteProvider(call.access.tenantId, provider.id, audit))) {
       throw providerNotFound();
     }
     return { status: 204 };
@@ -180,7 +192,13 @@ export function mcpToolProviderConsole(options: McpToolProviderConsoleOptions): 
   const refresh = async (call: Call): Promise<Reply> => {
     const provider = await load(call);
     const tools = await listRemoteTools(call, provider);
-    const updated = await store.updateProvider(call.access.tenantId, provider.id, { tools });
+    const audit = auditEntry(
+      call.access,
+      'provider.refresh',
+      { name: provider.name, tools: tools.length },
+      provider.id,
+    );
+    const updated = await store.updateProvider(call.access.tenantId, provider.id, { tools }, audit);
     if (!updated) throw providerNotFound();
     return { status: 200, body: toConsoleProvider(updated) };
   };
@@ -247,46 +265,6 @@ async function usingProvider<T>(
   } finally {
     await connection?.close();
   }
-}
-
-function sameHeaders(next: Record<string, string> | undefined, current: Record<string, string>): boolean {
-  if (next === undefined) return true;
-  const entries = Object.entries(next);
-  return (
-    entries.length === Object.keys(current).length &&
-    entries.every(([name, value]) => current[name] === value)
-  );
-}
-
-function sameOrigin(next: string, current: string): boolean {
-  try {
-    return new URL(next).origin === new URL(current).origin;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The headers of an edit that moves a provider to another origin: all of them, none still masked;
- * a 400 naming each field otherwise. A provider without headers may leave them out.
- */
-function headersForNewOrigin(
-  edited: Record<string, string> | undefined,
-  stored: Record<string, string>,
-): Record<string, string> {
-  const fields: Record<string, string> = {};
-  if (edited === undefined && Object.keys(stored).length > 0) {
-    fields.headers = 'must be given again, in full, for a server_url on another origin ({} for none)';
-  }
-  for (const [name, value] of Object.entries(edited ?? {})) {
-    if (value === MASK)
-      fields[`headers.${name}`] = 'must be given again: stored values are not sent to another origin';
-  }
-  const problems = Object.entries(fields).map(([field, message]) => `${field} ${message}`);
-  if (problems.length > 0) {
-    throw new ConsoleError('invalid_request', `Invalid request body: ${problems.join('; ')}`, fields);
-  }
-  return edited ?? {};
 }
 
 const providerNotFound = () => new ConsoleError('not_found', 'Tool provider not found');

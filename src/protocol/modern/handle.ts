@@ -102,6 +102,11 @@ export async function handleModern<HostRequest>(
   if (taskMethod && !declaresTasks(envelope)) throw tasksExtensionRequired(method, id);
 
   const target = await ctx.resolveTarget(request, id);
+  // A retry that carries a run's requestState goes on with a call already counted.
+  if (method === 'tools/call' && params.requestState === undefined) {
+    const quota = ctx.checkQuota(target, id);
+    if (quota) await quota;
+  }
   let clientName: string | undefined;
   if (taskMethod || method === 'tools/call') {
     clientName = clientNameOf(envelope[META_CLIENT_INFO]);

@@ -4,7 +4,7 @@ import type { TaskError, TaskOwner, TaskRecord } from '../../store/tasks/types.j
 import { type Asker, type AskingRun, InputRequired } from '../../tool/ask.js';
 import type { CallToolResult } from '../../tool/call.js';
 import { callScope } from '../../tool/inflight.js';
-import type { AppProgress, RunObserver } from '../../tool/observer.js';
+import type { AppProgress, CallObservation, RunObserver } from '../../tool/observer.js';
 import type { TaskSupport } from '../../types/index.js';
 import { elicitsOnStream, isModernVersion } from '../../versions.js';
 import { DEFAULT_CLIENT_NAME } from '../client-name.js';
@@ -39,6 +39,8 @@ export class TaskObserver implements RunObserver, TaskAsking {
   #link: TaskLink | undefined;
   /** Whether the call is a task: from the start (2025-11-25), or once `toTask` says so. */
   #tasked: boolean;
+  /** The call's observation, told when the task exists (its usage counts tasks). */
+  #observed: CallObservation | undefined;
   failed = false;
 
   constructor(
@@ -65,6 +67,11 @@ export class TaskObserver implements RunObserver, TaskAsking {
     if (this.#tasked) asker.toTask();
     if (this.#taskId !== undefined) asker.bind(this.#taskId);
     return asker;
+  }
+
+  observe(observed: CallObservation): void {
+    this.#observed = observed;
+    if (this.#taskId !== undefined) observed.tasked();
   }
 
   adopt(rounds: RoundsAsker): void {
@@ -97,6 +104,7 @@ export class TaskObserver implements RunObserver, TaskAsking {
     if (this.#pending !== undefined) this.service.note(taskId, this.#pending);
     this.#pending = undefined;
     this.#link?.bind(taskId);
+    this.#observed?.tasked();
   }
 }
 

@@ -9,6 +9,8 @@ import { assertKnexInstance } from '../knex-instance.js';
 import { guardMissingTables } from '../migration-required.js';
 import { storeOptionsSchema } from '../store-options.js';
 import { tableNames } from '../tables.js';
+import { auditedWrite } from '../usage/knex-audit.js';
+import type { AuditEntry } from '../usage/types.js';
 import { encryptionKeySchema, sealer } from './encryption.js';
 import {
   type NewToolProvider,
@@ -117,7 +119,7 @@ export function knexToolProviderStore(knex: Knex, options: KnexToolProviderStore
   // A store used before `migrate(knex)` says so instead of the driver's "no such table".
   return guardMissingTables(
     {
-      async createProvider(input: NewToolProvider) {
+      async createProvider(input: NewToolProvider, audit?: AuditEntry) {
         const id = randomUUID();
         const now = Date.now();
         const row: ProviderRow = {
@@ -133,7 +135,8 @@ export function knexToolProviderStore(knex: Knex, options: KnexToolProviderStore
           created_at: now,
           updated_at: now,
         };
-        await naming(input.tenantId, input.name, () => providers().insert(row));
+        const insert = (db: Knex) => db(tables.toolProviders).insert(row);
+        await naming(input.tenantId, input.name, () => auditedWrite(knex, tables, audit, insert, () => id));
         return toProvider(row);
       },
 
@@ -154,7 +157,7 @@ export function knexToolProviderStore(knex: Knex, options: KnexToolProviderStore
         return row ? toProvider(row as ProviderRow) : null;
       },
 
-      async updateProvider(tenantId, id, changes: ToolProviderChanges) {
+      async updateProvider(tenantId, id, changes: ToolProviderChanges, audit?: AuditEntry) {
         const now = Date.now();
         const values: Partial<ProviderRow> = { updated_at: now };
         if (changes.name !== undefined) values.name = changes.name;
@@ -166,16 +169,19 @@ export function knexToolProviderStore(knex: Knex, options: KnexToolProviderStore
           values.tools = JSON.stringify(changes.tools);
           values.tools_updated_at = now;
         }
+        const update = (db: Knex) =>
+          db(tables.toolProviders).where({ tenant_id: tenantId, id }).update(values).returning('*');
         const [row] = await naming(tenantId, changes.name, () =>
-          providers().where({ tenant_id: tenantId, id }).update(values).returning('*'),
+          auditedWrite(knex, tables, audit, update, (rows) => rows.length > 0),
         );
         return row ? toProvider(row as ProviderRow) : null;
       },
 
-      async deleteProvider(tenantId, id) {
-        return (await providers().where({ tenant_id: tenantId, id }).delete()) > 0;
+      async deleteProvider(tenantId, id, audit?: AuditEntry) {
+        const remove = (db: Knex) => db(tables.toolProviders).where({ tenant_id: tenantId, id }).delete();
+        return (await auditedWrite(knex, tables, audit, remove, (count) => count > 0)) > 0;
       },
     },
-    [tables.toolProviders],
+    [tables.toolProviders, tables.auditLog],
   );
 }

@@ -1,4 +1,5 @@
 import type { RemoteTool } from '../../client/types.js';
+import type { AuditEntry } from '../usage/types.js';
 
 /** A remote MCP server a tenant's apps may call, with its credentials in the clear (decrypted). */
 export interface ToolProvider {
@@ -47,16 +48,24 @@ export interface ToolProviderChanges {
  * another tenant's provider is "not found".
  */
 export interface ToolProviderStore {
-  /** Stores a provider. Throws `ToolProviderExistsError` when the tenant has one of that name. */
-  createProvider(input: NewToolProvider): Promise<ToolProvider>;
+  /**
+   * Stores a provider. Throws `ToolProviderExistsError` when the tenant has one of that name. Each
+   * write takes an optional `audit` entry, recorded in the same transaction (docs/usage.md, "Audit log").
+   */
+  createProvider(input: NewToolProvider, audit?: AuditEntry): Promise<ToolProvider>;
   /** The tenant's providers, oldest first. */
   listProviders(tenantId: string): Promise<ToolProvider[]>;
   getProvider(tenantId: string, id: string): Promise<ToolProvider | null>;
   getProviderByName(tenantId: string, name: string): Promise<ToolProvider | null>;
   /** Applies changes; `null` when there is no such provider. Throws `ToolProviderExistsError` on a taken name. */
-  updateProvider(tenantId: string, id: string, changes: ToolProviderChanges): Promise<ToolProvider | null>;
+  updateProvider(
+    tenantId: string,
+    id: string,
+    changes: ToolProviderChanges,
+    audit?: AuditEntry,
+  ): Promise<ToolProvider | null>;
   /** `false` when there was none. */
-  deleteProvider(tenantId: string, id: string): Promise<boolean>;
+  deleteProvider(tenantId: string, id: string, audit?: AuditEntry): Promise<boolean>;
 }
 
 /** Thrown when a tenant already has a provider of that name. */

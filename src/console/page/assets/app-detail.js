@@ -5,6 +5,7 @@ import { h, replace } from './dom.js';
 import { settingsForm } from './settings-form.js';
 import { toast } from './toast.js';
 import { tryItPanel } from './try-it.js';
+import { usagePanel } from './usage-panel.js';
 
 const MODES = /** @type {Record<string, string>} */ ({
   workflow: 'Workflow',
@@ -48,6 +49,7 @@ export function showApp(panel, app, changed) {
         ? [
             connectionCard(app, server, { setStatus, rotate, tryIt, unpublish }),
             trying && tryItPanel(server, app.inputs),
+            usagePanel(server.id),
             settingsForm(app, server, save, settingsNotice),
           ]
         : h(

@@ -1,3 +1,4 @@
+import { activityView } from './activity-view.js';
 import { ApiError, consoleRoot, onSignedOut, token } from './api.js';
 import { appsView } from './apps-view.js';
 import { byId, h, replace } from './dom.js';
@@ -5,8 +6,9 @@ import { providersView } from './providers-view.js';
 import { signInView } from './sign-in.js';
 
 /**
- * The console page: the apps and their MCP servers (`#/apps`, `#/apps/<id>`) and, when the host
- * mounted the tool provider console and told the page where, the tool providers (`#/providers`).
+ * The console page: the apps and their MCP servers (`#/apps`, `#/apps/<id>`), the audit log
+ * (`#/activity`) and, when the host mounted the tool provider console and told the page where, the
+ * tool providers (`#/providers`).
  * The host's settings arrive as data attributes of `<body>`: no inline script.
  */
 
@@ -29,6 +31,7 @@ onSignedOut(() => {
 if (providersBase) {
   nav.append(h('a', { href: '#/providers' }, 'Tool providers'));
 }
+nav.append(h('a', { href: '#/activity' }, 'Activity'));
 
 signOut.addEventListener('click', () => {
   token.clear();
@@ -53,20 +56,24 @@ function showSignIn() {
 async function route(focus) {
   const [section, id] = location.hash.replace(/^#\/?/, '').split('/');
   const onProviders = section === 'providers' && providersBase !== undefined;
+  const onActivity = section === 'activity';
+  const here = onProviders ? '#/providers' : onActivity ? '#/activity' : '#/apps';
   for (const link of nav.querySelectorAll('a')) {
-    const current = link.getAttribute('href') === (onProviders ? '#/providers' : '#/apps');
+    const current = link.getAttribute('href') === here;
     link.toggleAttribute('aria-current', current);
     if (current) link.setAttribute('aria-current', 'page');
   }
   signedOut = false;
   try {
     if (onProviders) await providersView(main, providersBase);
+    else if (onActivity) await activityView(main);
     else await appsView(main, id ? decodeURIComponent(id) : undefined, focus);
     rejected = false;
     nav.hidden = false;
     // Only a token typed in here can be forgotten here; a cookie session ends on the host's side.
     signOut.hidden = token.get() === null;
-    if (focus && onProviders) /** @type {HTMLElement | null} */ (main.querySelector('h2'))?.focus();
+    if (focus && (onProviders || onActivity))
+      /** @type {HTMLElement | null} */ (main.querySelector('h2'))?.focus();
   } catch (error) {
     if (signedOut) {
       // A token the console refuses is no use any more.
