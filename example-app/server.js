@@ -25,6 +25,8 @@ import { createHost, seedServers } from './host.js';
 import { seedTextStatsProvider } from './remote-stats.js';
 
 const DEFAULT_CONSOLE_TOKEN = 'dev-console-token';
+/** The Inspector the printed command runs, at the version docs/clients.md names (npx -y: no prompt). */
+const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
 /** For trying the example only: a real host keeps its key out of the code and the database. */
 const DEFAULT_ENCRYPTION_KEY = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
 /** How long in-flight requests may finish after a stop signal before their connections are cut. */
@@ -166,10 +168,13 @@ function startupMessage(published, port) {
   lines.push(
     '',
     'Connect a client, e.g. to the first one:',
-    '  MCP Inspector (CLI, Node 22 or later):',
-    `    npx @modelcontextprotocol/inspector --cli ${firstUrl} --transport http --method tools/list`,
+    '  MCP Inspector (CLI):',
+    `    npx -y ${INSPECTOR} --cli ${firstUrl} --transport http --method tools/list`,
+    '  Claude Code:',
+    `    claude mcp add --transport http ${first.app.id} ${firstUrl}`,
     '  Claude Desktop (claude_desktop_config.json, through mcp-remote):',
-    `    { "mcpServers": { "${first.app.id}": { "command": "npx", "args": ["mcp-remote", "${firstUrl}"] } } }`,
+    `    { "mcpServers": { "${first.app.id}": { "command": "npx", "args": ["-y", "mcp-remote", "${firstUrl}"] } } }`,
+    '  Cursor, VS Code and more: docs/clients.md, or the console page.',
     '  Any MCP SDK: a Streamable HTTP client transport on the URL.',
     '',
     'Per-user access (OAuth): a user signs in before a client may call these:',
@@ -181,7 +186,7 @@ function startupMessage(published, port) {
     '  Connect with a client that does OAuth, e.g. mcp-remote, which opens the sign-in page in your browser:',
     ...byUser
       .slice(0, 1)
-      .map(({ server }) => `    npx mcp-remote ${base}/mcp/server/${server.serverCode}/mcp`),
+      .map(({ server }) => `    npx -y mcp-remote ${base}/mcp/server/${server.serverCode}/mcp`),
     '',
     `Console page (sign in with the console token): ${base}/console/api/`,
     `Console API (Authorization: Bearer ${token}), e.g.:`,

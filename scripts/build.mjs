@@ -18,7 +18,12 @@
  * - the command line of the manifest's `bin` (`dist/cli/main.js`, an ES module that starts with its
  *   `#!/usr/bin/env node` line), made executable.
  *
- * Usage: `node scripts/build.mjs [--out-dir <dir>]` (default `dist`).
+ * Usage: `node scripts/build.mjs [--out-dir <dir>] [--force]` (default `dist`).
+ *
+ * A build whose inputs (`src/`, the manifest, `tsconfig.json`, this script, the TypeScript and
+ * esbuild versions) have not changed since the last build into the same folder is skipped: a
+ * stamp under `node_modules/.cache/` records them. `npm start` and the tests build often, and
+ * mostly from the same sources. `--force` builds anyway.
  *
  * It writes nothing to stdout, tsc's messages included: as `prepack`, it runs inside
  * `npm pack --json`, whose stdout must be the JSON alone. What it says goes to stderr.
@@ -29,7 +34,8 @@
  * one. Files of an older build that the new one no longer has are removed.
  */
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -40,8 +46,22 @@ import { build } from 'esbuild';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
-const { values } = parseArgs({ options: { 'out-dir': { type: 'string', default: 'dist' } } });
+const { values } = parseArgs({
+  options: { 'out-dir': { type: 'string', default: 'dist' }, force: { type: 'boolean', default: false } },
+});
 const outDir = resolve(root, values['out-dir']);
+const stamp = join(
+  root,
+  'node_modules',
+  '.cache',
+  'express-app-mcp-build-stamps',
+  createHash('sha256').update(outDir).digest('hex').slice(0, 16),
+);
+const inputs = await inputsHash();
+if (!values.force && (await upToDate())) {
+  console.error(`${relative(root, outDir) || '.'}/ is up to date (ES module, CommonJS and declarations)`);
+  process.exit(0);
+}
 
 const scratch = join(
   root,
@@ -59,9 +79,40 @@ try {
   await writeCjsDeclarations(scratch);
   await makeBinsExecutable(scratch);
   await moveInto(scratch, outDir);
+  await mkdir(dirname(stamp), { recursive: true });
+  await writeFile(stamp, inputs);
   console.error(`built ${relative(root, outDir) || '.'}/ (ES module, CommonJS and declarations)`);
 } finally {
   await rm(scratch, { recursive: true, force: true });
+}
+
+/** A hash of everything the build reads: the sources, the settings, this script and its tools. */
+async function inputsHash() {
+  const hash = createHash('sha256');
+  const files = [
+    'package.json',
+    'tsconfig.json',
+    'scripts/build.mjs',
+    ...(await listFiles(join(root, 'src'))).sort().map((file) => `src/${file}`),
+  ];
+  for (const file of files)
+    hash
+      .update(file)
+      .update('\0')
+      .update(await readFile(join(root, file)))
+      .update('\0');
+  for (const tool of ['typescript', 'esbuild']) {
+    hash.update(JSON.parse(await readFile(require.resolve(`${tool}/package.json`), 'utf8')).version);
+  }
+  return hash.digest('hex');
+}
+
+/** Whether the last build into `outDir` had these inputs, and its entry points are still there. */
+async function upToDate() {
+  const entries = ['index.js', 'index.d.ts', 'cjs/index.cjs', 'cli/main.js'];
+  if (!entries.every((entry) => existsSync(join(outDir, entry)))) return false;
+  const last = await readFile(stamp, 'utf8').catch(() => '');
+  return last === inputs;
 }
 
 function compileEsm(target) {

@@ -117,6 +117,7 @@ export type {
   AskVariable,
   AuthInfo,
   AuthMode,
+  Caller,
   DeclaredOutput,
   EndUser,
   FileInput,

@@ -4,11 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Command, MemorySaver } from '@langchain/langgraph';
-import { z } from 'zod';
 import { AppRunError, ConfigurationError } from '../errors/package-errors.js';
 import type { AppEvent, AppRun, HostApp, RunApp } from '../types/index.js';
-import { functionOption, parseFactoryOptions } from '../util/factory-options.js';
+import { parseFactoryOptions } from '../util/factory-options.js';
 import { isJsonObject, isPlainJsonObject } from '../util/plain-object.js';
+import { langGraphOptionsSchema } from './langgraph-options.js';
 import { type AskAnswer, type AskRequest, asJson, askOf, untilAborted } from './shared.js';
 
 /** A compiled graph (`new StateGraph(...).compile()`, `entrypoint(...)`), as far as the adapter's types read it. */
@@ -38,11 +38,6 @@ export interface FromLangGraphOptions<G extends CompiledGraphLike, HostRequest =
   ) => Record<string, unknown> | PromiseLike<Record<string, unknown>>;
 }
 
-const optionsSchema = z.strictObject({
-  input: functionOption("must be a function (run) => the graph's input").optional(),
-  outputs: functionOption('must be a function (state, run) => the outputs').optional(),
-});
-
 /**
  * A `runApp` for a workflow app that runs a LangGraph graph: each node that finishes is a
  * `progress` event named after the node, the final state gives the outputs, and `run.signal` stops
@@ -61,7 +56,7 @@ export function fromLangGraph<G extends CompiledGraphLike, HostRequest = unknown
       'fromLangGraph: its first argument must be a compiled graph, new StateGraph(...).compile()',
     );
   }
-  const parsed = parseFactoryOptions(optionsSchema, options ?? {}, 'fromLangGraph');
+  const parsed = parseFactoryOptions(langGraphOptionsSchema, options ?? {}, 'fromLangGraph');
   const runner = runnerOf(graph as unknown as Graph);
   const hooks = parsed as Hooks<HostRequest>;
   return (run) => workflow(runner, hooks, run);

@@ -13,7 +13,8 @@ export interface JwtVerifierOptions {
   audience?: string | string[];
 }
 
-const OptionsSchema = z.strictObject({
+/** The options `jwtVerifier` accepts (docs/options.md lists them). */
+export const OptionsSchema = z.strictObject({
   issuer: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }),
   jwksUri: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
   audience: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),

@@ -109,7 +109,8 @@ export function logConsoleFailure(
     log.log(`express-app-mcp ${consoleName}: internal failure during ${context.operation}`, error);
 }
 
-const ConsoleOptionsSchema = z
+/** The options `mcpConsole` accepts (docs/options.md lists them). */
+export const ConsoleOptionsSchema = z
   .strictObject({
     store: methodsOption<ServerStore>(STORE_METHODS, 'must be a server store such as knexServerStore(knex)'),
     loadApp: fn<LoadApp>(),

@@ -18,7 +18,8 @@ export interface DrainResult {
 /** How long `drain()` waits by default, in ms. */
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 
-const DrainOptionsSchema = z.strictObject({
+/** The options `drain()` accepts (docs/options.md lists them). */
+export const DrainOptionsSchema = z.strictObject({
   // setTimeout cannot wait longer than 2^31-1 ms.
   timeoutMs: z.int().nonnegative().max(2_147_483_647).default(DEFAULT_DRAIN_TIMEOUT_MS),
 });

@@ -264,6 +264,9 @@ const OptionsSchema = z.strictObject({
     .transform((usage) => (usage === true ? DEFAULT_USAGE : usage)),
 });
 
+/** The options `mcpServer` accepts; `test/core/docs.options.test.ts` checks docs/options.md against it. */
+export { OptionsSchema as McpServerOptionsSchema };
+
 export type ParsedMcpServerOptions = z.infer<typeof OptionsSchema> & { maxDataUrlBytes: number };
 
 /** `console.error`, with a repeated failure logged once per interval (each router has its own). */

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ConfigurationError } from '../errors/package-errors.js';
 import type { McpEvent, McpEventSink, TaskStatus } from '../observe/events.js';
+import { METRICS_OPTIONS } from './option-names.js';
 
 export type { McpEvent, McpEventSink, TaskStatus } from '../observe/events.js';
 
@@ -50,7 +51,6 @@ const TASK_STATUSES: readonly TaskStatus[] = [
   'failed',
   'cancelled',
 ];
-const OPTIONS = ['registry', 'prefix', 'serverLabel', 'durationBuckets'];
 
 /**
  * Prometheus metrics of the calls, streams, waits and tasks of an `mcpServer`, mounted in two lines:
@@ -155,7 +155,7 @@ function checked(options: McpMetricsOptions): McpMetricsOptions {
     throw new ConfigurationError('invalid_options', `mcpMetrics: ${problem}`);
   };
   if (typeof options !== 'object' || options === null) fail('the options must be an object');
-  for (const key of Object.keys(options)) if (!OPTIONS.includes(key)) fail(`unknown option "${key}"`);
+  for (const key of Object.keys(options)) if (!METRICS_OPTIONS.includes(key)) fail(`unknown option "${key}"`);
   const { registry, prefix, serverLabel, durationBuckets } = options;
   // By shape rather than `instanceof`: the host's registry may come from another copy of prom-client.
   if (

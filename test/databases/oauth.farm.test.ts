@@ -13,6 +13,7 @@ import type { KnexServerStore } from '../../src/store/types.js';
 import { publishApp } from '../helpers/apps.js';
 import { createMigrated, databases, describeEach, type TestDatabase } from '../helpers/databases.js';
 import { hostVariants, suiteHosts } from '../helpers/hosts.js';
+import { skippedTitle } from '../helpers/postgres-skips.js';
 import { expectAccepted, expectRpcError, expectRpcResult, notification, request } from '../helpers/rpc.js';
 import { openSse, said } from '../helpers/sse.js';
 
@@ -76,6 +77,11 @@ describeEach(databases)('per-user access with the farm’s features on $name', (
   let servers: Record<'ticker' | 'slow' | 'limited' | 'switched', ServerRecord>;
   const suite = suiteHosts(variant);
   const stores: KnexServerStore[] = [];
+  // PostgreSQL only: instances hear each other through NOTIFY (README, "Running several instances").
+  const acrossInstances = (title: string) =>
+    kind.name === 'postgres'
+      ? title
+      : skippedTitle(title, 'SQLite has no NOTIFY to pass changes between instances');
 
   const options = (own: KnexServerStore): McpServerOptions => ({
     resolveServer: own.resolver((appId) => APPS.find((app) => app.id === appId) ?? null),
@@ -174,9 +180,10 @@ describeEach(databases)('per-user access with the farm’s features on $name', (
     });
   });
 
-  // PostgreSQL only: instances hear each other through NOTIFY, which SQLite lacks (README, "Running several instances").
-  it.runIf(kind.name === 'postgres')(
-    'on another instance too: a cancellation passed on stops the calls of the same user only',
+  it.skipIf(kind.name !== 'postgres')(
+    acrossInstances(
+      'on another instance too: a cancellation passed on stops the calls of the same user only',
+    ),
     async () => {
       const other = knexServerStore(db.connect());
       stores.push(other);
@@ -198,9 +205,8 @@ describeEach(databases)('per-user access with the farm’s features on $name', (
     },
   );
 
-  // PostgreSQL only: instances hear each other through NOTIFY, which SQLite lacks (README, "Running several instances").
-  it.runIf(kind.name === 'postgres')(
-    'a server switched to "oauth" is refused on another instance within a second',
+  it.skipIf(kind.name !== 'postgres')(
+    acrossInstances('a server switched to "oauth" is refused on another instance within a second'),
     async () => {
       const other = knexServerStore(db.connect());
       stores.push(other);

@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { ROOT } from './processes.js';
@@ -58,7 +59,14 @@ export async function openPage(
   return { page, context, problems };
 }
 
-export const SCREENSHOTS = join(ROOT, 'docs', 'images');
+/**
+ * Where the screenshots go: a temporary folder, so that a test run leaves the working tree as it
+ * was; `npm run screenshots` sets `UPDATE_SCREENSHOTS=1` to write docs/images/ instead.
+ */
+export const SCREENSHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? join(ROOT, 'docs', 'images')
+    : join(tmpdir(), 'express-app-mcp-screenshots');
 
 /**
  * Saves what a person sees, for docs/console.md: the viewport, or one element of the page as it

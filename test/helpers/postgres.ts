@@ -6,7 +6,7 @@
  * imports this module instead.
  */
 import { describe } from 'vitest';
-import { POSTGRES_SKIP_REASON } from './postgres-skips.js';
+import { POSTGRES_SKIP_REASON, skippedTitle } from './postgres-skips.js';
 
 export const postgresUrl: string | undefined = process.env.TEST_POSTGRES_URL || undefined;
 
@@ -31,7 +31,7 @@ export interface Skippable {
 export function describeEach<K extends Skippable>(kinds: readonly K[]) {
   return (title: string, body: (kind: K) => void): void => {
     for (const kind of kinds) {
-      if (kind.skipped) describe.skip.each([kind])(`${title} (skipped: ${kind.skipped})`, body);
+      if (kind.skipped) describe.skip.each([kind])(skippedTitle(title, kind.skipped), body);
       else describe.each([kind])(title, body);
     }
   };

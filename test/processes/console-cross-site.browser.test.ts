@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostApp, mcpConsole, memoryServerStore, type ServerRecord } from '../../src/index.js';
 import { chromiumMissing, launchChromium } from '../helpers/browser.js';
+import { skippedTitle } from '../helpers/postgres-skips.js';
 
 const missing = chromiumMissing();
 const APP: HostApp = { id: 'app-1', name: 'App', mode: 'workflow', inputForm: [] };
@@ -46,7 +47,8 @@ function listen(app: express.Express): Promise<string> {
   });
 }
 
-describe.skipIf(missing)('console writes in a real browser', () => {
+const TITLE = 'console writes in a real browser';
+describe.skipIf(missing)(missing === undefined ? TITLE : skippedTitle(TITLE, missing), () => {
   beforeAll(async () => {
     server = await store.createServer({
       tenantId: 't',

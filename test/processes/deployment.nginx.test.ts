@@ -14,13 +14,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HostApp, mcpServer, memoryServerStore, type RunApp } from '../../src/index.js';
 import { freePort } from '../helpers/common.js';
 import { findNginx, type Nginx, startNginx } from '../helpers/nginx.js';
+import { skippedTitle } from '../helpers/postgres-skips.js';
 
 const NGINX = findNginx();
-if (NGINX === undefined) {
-  if (process.env.CI)
-    throw new Error('nginx is not installed, and CI runs this suite: apt-get install nginx');
-  console.warn('nginx suite skipped: nginx is not installed (apt-get install nginx, or /usr/sbin/nginx)');
-}
+const NGINX_MISSING = 'nginx is not installed (apt-get install nginx, or /usr/sbin/nginx)';
+if (NGINX === undefined && process.env.CI)
+  throw new Error('nginx is not installed, and CI runs this suite: apt-get install nginx');
+const TITLE = 'behind nginx, configured as docs/deployment.md says';
 
 /** How long the silent app says nothing: more than twice nginx's 30 s read timeout. */
 const SILENCE_MS = 70_000;
@@ -53,7 +53,7 @@ async function guideConfig(listen: number, upstream: number): Promise<string> {
     .replace('server 127.0.0.1:3000;', `server 127.0.0.1:${upstream};`);
 }
 
-describe.skipIf(NGINX === undefined)('behind nginx, configured as docs/deployment.md says', () => {
+describe.skipIf(NGINX === undefined)(NGINX ? TITLE : skippedTitle(TITLE, NGINX_MISSING), () => {
   let nginx: Nginx;
   let closeApp: () => Promise<void>;
   let base: string;

@@ -115,5 +115,11 @@ describe('npm run docs', () => {
     // The reference carries the JSDoc: an option's documentation, with its default.
     const page = await readFile(join(out, 'functions', 'index.mcpServer.html'), 'utf8');
     expect(page).toContain('An Express Router (Express 4 and 5)');
+    // AppRun is an interface with its members listed, each with its JSDoc, not an alias of a generic.
+    const appRun = await readFile(join(out, 'interfaces', 'index.AppRun.html'), 'utf8');
+    for (const member of ['app', 'inputs', 'query', 'signal', 'request', 'caller', 'canask', 'ask']) {
+      expect(appRun, member).toContain(`id="${member}"`);
+    }
+    expect(appRun).toContain('Whether this call can reach a person');
   });
 });

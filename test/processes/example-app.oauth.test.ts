@@ -78,7 +78,7 @@ describe('the example app\'s "oauth" demo server', () => {
   it('prints the server, its sign-in and how to connect', () => {
     expect(whoami).toMatch(/^http:\/\/localhost:\d+\/mcp\/server\/[A-Za-z0-9]{16}\/mcp$/);
     expect(issuer).toMatch(/^http:\/\/localhost:\d+$/);
-    expect(output).toContain(`    npx mcp-remote ${whoami}\n`);
+    expect(output).toContain(`    npx -y mcp-remote ${whoami}\n`);
   });
 
   it('refuses a client that has not signed in, pointing at its metadata', async () => {

@@ -26,6 +26,7 @@ import {
 } from '../helpers/demo-cases.js';
 import { TAGLINE_NODES, TAGLINE_OUTPUTS } from '../helpers/framework-cases.js';
 import { describeEach } from '../helpers/postgres.js';
+import { inspectorCommands, PINNED_INSPECTOR, runPrintedInspector } from '../helpers/printed-commands.js';
 import {
   CONSOLE_TOKEN,
   type ConsoleServerJson,
@@ -95,10 +96,11 @@ describeEach(databaseKinds)('the example app on $name, started with npm start', 
     }
     expect(new Set(started.urls.values()).size).toBe(DEMO_CASES.length);
     const first = urlOf('Text Stats');
-    expect(output).toContain(
-      `npx @modelcontextprotocol/inspector --cli ${first} --transport http --method tools/list`,
-    );
-    expect(output).toContain(`"command": "npx", "args": ["mcp-remote", "${first}"]`);
+    expect(inspectorCommands(output)).toEqual([
+      `npx -y ${PINNED_INSPECTOR} --cli ${first} --transport http --method tools/list`,
+    ]);
+    expect(output).toContain(`claude mcp add --transport http text-stats ${first}\n`);
+    expect(output).toContain(`"command": "npx", "args": ["-y", "mcp-remote", "${first}"]`);
     expect(output).toContain(`Authorization: Bearer $CONSOLE_TOKEN`);
     expect(output).not.toContain(CONSOLE_TOKEN);
   });
@@ -106,8 +108,9 @@ describeEach(databaseKinds)('the example app on $name, started with npm start', 
   it("starts without a warning: its stderr holds the build's one line and nothing of the packages it uses", () => {
     // oidc-provider, behind the OAuth demo's sign-in, warns on Node.js 20 when it is loaded: it is
     // loaded by the first sign-in, not at start (example-app/dev-authorization-server.js).
+    // The build says it built dist/, or that dist/ was up to date (scripts/build.mjs).
     expect(app.stderr().split('\n').filter(Boolean)).toEqual([
-      'built dist/ (ES module, CommonJS and declarations)',
+      expect.stringMatching(/^(built dist\/|dist\/ is up to date) \(ES module, CommonJS and declarations\)$/),
     ]);
   });
 
@@ -265,7 +268,8 @@ describeEach(databaseKinds)('the example app on $name, started with npm start', 
 
   it('the MCP Inspector CLI lists the tool and calls it', { timeout: 120_000 }, async () => {
     const url = urlOf('Text Stats');
-    const listed = await inspector(home, url, '--method', 'tools/list');
+    // The command the start output prints, as printed, on this Node.
+    const listed = await runPrintedInspector(inspectorCommands(app.output())[0]!, process.execPath, home);
     expect(listed.code, listed.output).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual({ tools: [DEMO_CASES[0]!.tool] });
 

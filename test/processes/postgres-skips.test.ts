@@ -10,7 +10,7 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/packed.js';
 
 const POSTGRES_ONLY = 'test/processes/farm.instances.test.ts';
@@ -43,26 +43,37 @@ function vitest(extra: Record<string, string>): Promise<Run> {
 }
 
 describe('the PostgreSQL suites without TEST_POSTGRES_URL', () => {
+  // The two runs at once: each is a test runner of its own, mostly waiting for its worker.
+  let runs: Promise<[Run, Run]>;
+  beforeAll(() => {
+    runs = Promise.all([vitest({}), vitest({ REQUIRE_POSTGRES: '1' })]);
+  });
+
   it('are skipped, counted and explained, and the run passes', async () => {
-    const run = await vitest({});
+    const [run] = await runs;
     expect(run.output).not.toContain('No test suite found');
-    const counted = run.output.match(
-      /^(\d+) PostgreSQL tests skipped: TEST_POSTGRES_URL is not set\. Set TEST_POSTGRES_URL=postgres:\/\/user:password@host:5432\/database to run them\.$/m,
-    );
+    // The last line: every skip, by reason, with what to set to run them.
+    const lines = run.output.trimEnd().split('\n');
+    const counted = lines
+      .at(-1)
+      ?.match(
+        /^(\d+) tests skipped: (\d+) because TEST_POSTGRES_URL is not set \(set TEST_POSTGRES_URL=postgres:\/\/user:password@host:5432\/database to run them\)\.$/,
+      );
     expect(counted, run.output).not.toBeNull();
     const skipped = Number(counted?.[1]);
     expect(skipped).toBeGreaterThan(0);
+    expect(Number(counted?.[2])).toBe(skipped);
     // Every test of the file is one of them: none ran, none failed.
     expect(run.output).toMatch(new RegExp(`Tests\\s+${skipped} skipped \\(${skipped}\\)`));
     expect(run.code, run.output).toBe(0);
   }, 150_000);
 
   it('fail the run when REQUIRE_POSTGRES=1, with the reason', async () => {
-    const run = await vitest({ REQUIRE_POSTGRES: '1' });
+    const [, run] = await runs;
     expect(run.output).toContain(
       'REQUIRE_POSTGRES=1 but TEST_POSTGRES_URL is not set: the PostgreSQL suites cannot run',
     );
-    expect(run.output).not.toMatch(/PostgreSQL tests skipped/);
+    expect(run.output).not.toMatch(/tests skipped/);
     expect(run.output).toMatch(/Test Files\s+1 failed \(1\)/);
     expect(run.code).toBe(1);
   }, 150_000);
@@ -78,5 +89,18 @@ describe('the suites on database kinds', () => {
       /describe\.each\((databases|postgres)\b/.test(readFileSync(file, 'utf8')),
     );
     expect(plain.map((file) => relative(ROOT, file))).toEqual([]);
+  });
+
+  it('give every other skip its reason, in the title the last line reads it from', () => {
+    const suites = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.test.ts'))
+      .map((name) => join(ROOT, 'test', name));
+    const unexplained = suites.filter((file) => {
+      const text = readFileSync(file, 'utf8');
+      return (
+        /\b(?:it|test|describe)\.(?:skip|skipIf|runIf|todo)\b/.test(text) && !text.includes('skippedTitle(')
+      );
+    });
+    expect(unexplained.map((file) => relative(ROOT, file))).toEqual([]);
   });
 });

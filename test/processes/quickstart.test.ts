@@ -285,6 +285,7 @@ describe("the README's quick start", () => {
     const files = [
       'quickstart-esm/package.json',
       'quickstart-esm/server.js',
+      'quickstart-esm/your-apps.js',
       'quickstart-cjs/package.json',
       'quickstart-cjs/server.js',
       'quickstart-ts/package.json',

@@ -12,10 +12,12 @@ import type { ServerStore } from '../../src/store/types.js';
 import { chromiumMissing, launchChromium, openPage, VIEWPORTS, type Watched } from '../helpers/browser.js';
 import { Apps, consoleAs, createHost, TENANT_A } from '../helpers/console-host.js';
 import { type Host, hostVariants, serveApp } from '../helpers/hosts.js';
+import { skippedTitle } from '../helpers/postgres-skips.js';
 
 const missing = chromiumMissing();
 
-describe.skipIf(missing !== undefined)('the usage chart and the Activity view in Chromium', () => {
+const TITLE = 'the usage chart and the Activity view in Chromium';
+describe.skipIf(missing !== undefined)(missing === undefined ? TITLE : skippedTitle(TITLE, missing), () => {
   let host: Host;
   let browser: Browser;
   let watched: Watched;

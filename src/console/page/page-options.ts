@@ -45,7 +45,8 @@ const link = z
     'must be a path or an http(s) URL',
   );
 
-const Settings = z.strictObject({
+/** The settings `page` accepts (docs/options.md lists them). */
+export const Settings = z.strictObject({
   title: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(100).optional(),
   toolProviders: samePath.optional(),
   signInUrl: link.optional(),

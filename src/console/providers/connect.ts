@@ -13,6 +13,14 @@ export type ConnectToolProviderOptions = Pick<
   'maxReplyBytes' | 'maxTools' | 'allowPrivateNetworks' | 'isAllowedUrl'
 >;
 
+/** The names of those options (docs/options.md lists them); the rest come from the provider. */
+export const TOOL_PROVIDER_OPTIONS = [
+  'maxReplyBytes',
+  'maxTools',
+  'allowPrivateNetworks',
+  'isAllowedUrl',
+] as const satisfies readonly (keyof ConnectToolProviderOptions)[];
+
 /**
  * Connects to a stored provider's server with its URL, headers and timeouts, on public addresses
  * only unless `options` allow more.

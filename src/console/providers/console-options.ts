@@ -46,7 +46,8 @@ export const STORE_METHODS = [
 
 const fn = <T>() => functionOption<T>();
 
-const OptionsSchema = z.strictObject({
+/** The options `mcpToolProviderConsole` accepts (docs/options.md lists them). */
+export const OptionsSchema = z.strictObject({
   store: methodsOption<ToolProviderStore>(
     STORE_METHODS,
     'must be a tool provider store such as knexToolProviderStore(knex, { encryptionKey })',

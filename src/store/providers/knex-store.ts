@@ -31,7 +31,8 @@ export interface KnexToolProviderStoreOptions {
   tablePrefix?: string;
 }
 
-const optionsSchema = z.strictObject({
+/** The options `knexToolProviderStore` accepts (docs/options.md lists them). */
+export const optionsSchema = z.strictObject({
   encryptionKey: encryptionKeySchema,
   tablePrefix: storeOptionsSchema.shape.tablePrefix,
 });

@@ -36,6 +36,8 @@ export function showApp(panel, app, changed) {
     return knownUrl;
   };
   let trying = false;
+  /** What the settings form says next to its Save button once drawn again ("Saved"). */
+  let settingsNotice = '';
 
   /** @param {string} [focusOn] the name of the button to focus once drawn */
   const draw = (focusOn) => {
@@ -55,9 +57,9 @@ export function showApp(panel, app, changed) {
         ? [
             connectionCard(app, server, { setStatus, rotate, tryIt, unpublish }),
             server.auth_mode !== 'oauth' && keysPanel(app, server, urlOf(server), setAuthMode),
-            trying && tryItPanel(server),
+            trying && tryItPanel(server, app.inputs),
             usagePanel(server.id),
-            settingsForm(app, server, save),
+            settingsForm(app, server, save, settingsNotice),
           ]
         : h(
             'section',
@@ -83,14 +85,18 @@ export function showApp(panel, app, changed) {
    * @param {() => Promise<any>} change
    * @param {string} done what to tell once it worked
    * @param {string} [focusOn]
+   * @param {boolean} [inSettings] say it next to the settings' Save button rather than in a toast,
+   *   which would float over the form being edited
    */
-  const apply = async (change, done, focusOn) => {
+  const apply = async (change, done, focusOn, inSettings = false) => {
     alert.replaceChildren();
     try {
       app = { ...app, server: await change() };
       changed(app);
+      settingsNotice = inSettings ? done : '';
       draw(focusOn);
-      toast(done);
+      settingsNotice = '';
+      toast(done, { shown: !inSettings });
       return true;
     } catch (error) {
       showError(alert, error);
@@ -163,7 +169,12 @@ export function showApp(panel, app, changed) {
 
   /** @param {{ description: string, parameters: Record<string, string>, annotations: Record<string, boolean> }} changes */
   function save(changes) {
-    return apply(() => send('PUT', appPath(), { id: app.server.id, ...changes }), 'Saved', 'Save changes');
+    return apply(
+      () => send('PUT', appPath(), { id: app.server.id, ...changes }),
+      'Saved',
+      'Save changes',
+      true,
+    );
   }
 
   const appPath = () => `apps/${encodeURIComponent(app.id)}/server`;

@@ -8,7 +8,7 @@ import { h, uid } from './dom.js';
  */
 
 /**
- * @typedef {{ name: string, schema: Record<string, any>, required: boolean, kind: Kind,
+ * @typedef {{ name: string, label: string, schema: Record<string, any>, required: boolean, kind: Kind,
  *   control: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, error: HTMLElement }} Field
  * @typedef {'text' | 'long-text' | 'choice' | 'number' | 'boolean' | 'json'} Kind
  */
@@ -35,14 +35,15 @@ function kindOf(schema) {
 
 /**
  * @param {Record<string, any>} inputSchema
+ * @param {Map<string, string>} [labels] a label per property, as people read it (the app form's `label`)
  * @returns {{ element: HTMLElement, read(): { values: Record<string, unknown>, valid: boolean }, focusFirst(): void }}
  */
-export function schemaForm(inputSchema) {
+export function schemaForm(inputSchema, labels = new Map()) {
   const properties = inputSchema?.properties ?? {};
   const required = new Set(Array.isArray(inputSchema?.required) ? inputSchema.required : []);
   /** @type {Field[]} */
   const fields = Object.entries(properties).map(([name, schema]) =>
-    fieldFor(name, schema ?? {}, required.has(name)),
+    fieldFor(name, schema ?? {}, required.has(name), labels.get(name)),
   );
   const element = h(
     'div',
@@ -70,8 +71,11 @@ export function schemaForm(inputSchema) {
   };
 }
 
-/** @param {string} name @param {Record<string, any>} schema @param {boolean} required @returns {Field} */
-function fieldFor(name, schema, required) {
+/**
+ * @param {string} name @param {Record<string, any>} schema @param {boolean} required
+ * @param {string} [label] @returns {Field}
+ */
+function fieldFor(name, schema, required, label) {
   const kind = kindOf(schema);
   const id = uid(`arg-${name.replace(/[^A-Za-z0-9_-]/g, '')}`);
   const given = schema.default;
@@ -119,6 +123,7 @@ function fieldFor(name, schema, required) {
   if (required) control.setAttribute('aria-required', 'true');
   return {
     name,
+    label: label ?? schema.title ?? name,
     schema,
     required,
     kind,
@@ -139,9 +144,11 @@ function render(field) {
   const label = h(
     'label',
     { for: control.id },
-    h('span', { class: 'name' }, schema.title ?? field.name),
-    field.required ? h('span', { class: 'badge required' }, 'required') : null,
-    field.kind === 'json' ? h('span', { class: 'badge' }, 'JSON') : null,
+    h('span', { class: 'name' }, field.label),
+    // The argument's name too, as the model sends it, when the label says something else.
+    field.label !== field.name ? [' ', h('code', { class: 'variable' }, field.name)] : null,
+    field.required ? [' ', h('span', { class: 'badge required' }, 'required')] : null,
+    field.kind === 'json' ? [' ', h('span', { class: 'badge' }, 'JSON')] : null,
   );
   const hint = described[0] ? h('p', { class: 'hint', id: hintId }, schema.description) : null;
   if (field.kind === 'boolean') {

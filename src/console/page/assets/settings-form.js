@@ -17,8 +17,9 @@ const MAX_DESCRIPTION = 255;
  * @param {any} app
  * @param {any} server
  * @param {(changes: { description: string, parameters: Record<string, string>, annotations: Record<string, boolean> }) => Promise<boolean>} save
+ * @param {string} [notice] said next to the Save button, in place of a toast over the form ("Saved")
  */
-export function settingsForm(app, server, save) {
+export function settingsForm(app, server, save, notice = '') {
   const descriptionId = uid('description');
   const description = h('textarea', {
     id: descriptionId,
@@ -123,7 +124,7 @@ export function settingsForm(app, server, save) {
         }),
       ),
     ),
-    h('div', { class: 'actions' }, saveButton),
+    h('div', { class: 'actions' }, saveButton, h('p', { class: 'muted saved' }, notice)),
   );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();

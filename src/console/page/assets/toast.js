@@ -5,11 +5,15 @@ import { byId } from './dom.js';
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let timer;
 
-/** @param {string} message */
-export function toast(message) {
+/**
+ * @param {string} message
+ * @param {{ shown?: boolean }} [options] `shown: false`: read out only, for a confirmation the page
+ *   shows where it happened (a toast would float over the form being edited)
+ */
+export function toast(message, { shown = true } = {}) {
   const region = byId('status');
   region.textContent = message;
-  region.classList.add('shown');
+  region.classList.toggle('shown', shown);
   clearTimeout(timer);
   timer = setTimeout(() => {
     region.classList.remove('shown');

@@ -8,9 +8,10 @@ import { schemaForm } from './schema-form.js';
  * "Try it": the server's tool as an MCP client sees it (`tools/list` on the server's URL), a form
  * from its `inputSchema`, the call with its progress shown live, and the result.
  * @param {{ url: string, status: string, auth_mode: string }} server
+ * @param {{ variable: string, label: string }[]} [inputs] the app's inputs: their labels name the fields
  * @returns {HTMLElement}
  */
-export function tryItPanel(server) {
+export function tryItPanel(server, inputs = []) {
   const body = h('div', { class: 'try-body' });
   const section = h(
     'section',
@@ -41,18 +42,19 @@ export function tryItPanel(server) {
     );
   } else {
     replace(body, h('p', { class: 'muted', role: 'status' }, 'Listing the tool…'));
-    listTool(new URL(server.url, location.origin).href, body);
+    const labels = new Map(inputs.map((input) => [input.variable, input.label]));
+    listTool(new URL(server.url, location.origin).href, body, labels);
   }
   return section;
 }
 
-/** @param {string} url @param {HTMLElement} body */
-async function listTool(url, body) {
+/** @param {string} url @param {HTMLElement} body @param {Map<string, string>} labels */
+async function listTool(url, body, labels) {
   try {
     const listed = await mcpRequest(url, 'tools/list', {});
     const tool = listed?.tools?.[0];
     if (!tool) throw new McpError('The server lists no tool.');
-    replace(body, toolForm(url, tool));
+    replace(body, toolForm(url, tool, labels));
   } catch (error) {
     replace(
       body,
@@ -61,9 +63,9 @@ async function listTool(url, body) {
   }
 }
 
-/** @param {string} url @param {any} tool */
-function toolForm(url, tool) {
-  const form = schemaForm(tool.inputSchema ?? {});
+/** @param {string} url @param {any} tool @param {Map<string, string>} labels */
+function toolForm(url, tool, labels) {
+  const form = schemaForm(tool.inputSchema ?? {}, labels);
   const call = h('button', { type: 'submit', class: 'primary' }, 'Call');
   const cancel = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Cancel');
   const progress = h('progress', { hidden: true, 'aria-label': 'Progress of the call' });
