@@ -74,6 +74,13 @@ export {
   type ToolProviderStore,
 } from './store/providers/types.js';
 export type {
+  NewToolset,
+  ToolsetChanges,
+  ToolsetMember,
+  ToolsetRecord,
+  ToolsetStore,
+} from './store/toolsets/types.js';
+export type {
   KnexServerStore,
   NewServer,
   ResolverOptions,
@@ -92,6 +99,7 @@ export type {
   AskVariable,
   AuthInfo,
   AuthMode,
+  CanUseTool,
   DeclaredOutput,
   EndUser,
   FileInput,
@@ -101,11 +109,14 @@ export type {
   InputVariableType,
   LoadApp,
   NestedInputVariable,
+  ResolvedMember,
   ResolvedServer,
   ResolveOptions,
+  ServerKind,
   ServerRecord,
   TaskSupport,
   ToolAnnotations,
+  ToolUse,
   VerifyToken,
   VerifyTokenContext,
 } from './types/index.js';

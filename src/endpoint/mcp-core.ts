@@ -28,6 +28,7 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
     runApp: config.runApp,
     serverInfo: config.serverInfo,
     toolName: config.toolName,
+    ...(config.canUseTool && { canUseTool: config.canUseTool }),
     callTimeoutMs: config.callTimeoutMs,
     maxDataUrlBytes: config.maxDataUrlBytes,
     maxInlineResultBytes: config.maxInlineResultBytes,

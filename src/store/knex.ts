@@ -19,7 +19,9 @@ import { StaleIfError } from './stale.js';
 import { storeOptionsSchema } from './store-options.js';
 import { tableNames } from './tables.js';
 import { knexTaskStore } from './tasks/knex-store.js';
+import { knexToolsets } from './toolsets/knex-store.js';
 import type { KnexServerStore, NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
+import { nextUpdatedAt } from './updated-at.js';
 
 /** Options of `knexServerStore`. */
 export interface KnexServerStoreOptions {
@@ -84,6 +86,12 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   const endUsers = new EndUserCache(cacheMaxEntries);
 
   const servers = () => knex<ServerRow>(tables.servers);
+  const toolsets = knexToolsets({
+    knex,
+    tables,
+    withFreshCode: (write) => withFreshCode(write),
+    forget: (id) => codes?.forget(id),
+  });
   const lookUp = codeLookups<ServerRow>((codes) => servers().whereIn('server_code', codes));
 
   /** Retries `write` with a fresh code while the code, and only the code, collides. */
@@ -99,27 +107,23 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   }
 
   /**
-   * One UPDATE that also moves `updated_at` strictly forward: to now, or by 1 ms when the row
-   * already holds now or later (two writes in the same millisecond, or a clock that went back).
+   * One UPDATE that also moves `updated_at` strictly forward (`nextUpdatedAt`). A change of what a
+   * one-app server serves (`touches`) moves the toolsets that serve its app too.
    */
-  async function change(id: string, values: Partial<ServerRow>): Promise<ServerRecord | null> {
+  async function change(
+    id: string,
+    values: Partial<ServerRow>,
+    touches = true,
+  ): Promise<ServerRecord | null> {
     // The old code is gone from this instance's cache from the moment the write starts.
     codes?.forget(id);
-    const now = Date.now();
     const [row]: ServerRow[] = await knex(tables.servers)
       .where({ id })
-      .update({
-        ...values,
-        updated_at: knex.raw('case when ?? < ? then ? else ?? + 1 end', [
-          'updated_at',
-          now,
-          now,
-          'updated_at',
-        ]),
-      })
+      .update({ ...values, updated_at: nextUpdatedAt(knex) })
       .returning('*');
     // Forget again: a lookup that started before the UPDATE committed may have cached the old row.
     codes?.forget(id);
+    if (row && touches) await toolsets.touch(row);
     return row ? toServer(row) : null;
   }
 
@@ -143,10 +147,11 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       try {
         // Insert and let the unique index reject a taken code; never check first (a check races).
         const row = await withFreshCode(async (code) => {
-          const candidate: ServerRow = { ...base, server_code: code };
+          const candidate = { ...base, server_code: code };
           await servers().insert(candidate);
-          return candidate;
+          return { ...candidate, kind: 'app' as const, all_published: false };
         });
+        await toolsets.touch(row);
         return toServer(row);
       } catch (error) {
         if (dialect.isUniqueViolation(error, appConstraint))
@@ -156,7 +161,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
     },
 
     async getServerByApp(tenantId, appId) {
-      const row = await servers().where({ tenant_id: tenantId, app_id: appId }).first();
+      const row = await servers().where({ tenant_id: tenantId, app_id: appId, kind: 'app' }).first();
       return row ? toServer(row as ServerRow) : null;
     },
 
@@ -195,7 +200,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
 
     async rotateCode(id) {
       // One UPDATE: the old code stops existing in the same statement that creates the new one.
-      return withFreshCode((code) => change(id, { server_code: code }));
+      return withFreshCode((code) => change(id, { server_code: code }, false));
     },
 
     async deactivateServer(id) {
@@ -206,14 +211,18 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       codes?.forget(id);
       endUsers.forget(id);
       const deleted = await knex.transaction(async (trx) => {
-        const count = await trx(tables.servers).where({ id }).delete();
-        // The foreign key cascades on PostgreSQL; SQLite enforces it only with PRAGMA foreign_keys.
+        const row = (await trx(tables.servers).where({ id }).first()) as ServerRow | undefined;
+        if (!row) return undefined;
+        await trx(tables.servers).where({ id }).delete();
+        // The foreign keys cascade on PostgreSQL; SQLite enforces them only with PRAGMA foreign_keys.
         await trx(tables.endUsers).where({ server_id: id }).delete();
-        return count;
+        await trx(tables.toolsetMembers).where({ toolset_id: id }).delete();
+        return row;
       });
       codes?.forget(id);
       endUsers.forget(id);
-      return deleted > 0;
+      if (deleted) await toolsets.touch(deleted);
+      return deleted !== undefined;
     },
 
     getOrCreateEndUser(server, name, subject = '') {
@@ -256,6 +265,9 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   }
 
   const guarded = requireMigrations(store, [tables.servers, tables.endUsers], storeResolver);
+  // Set on the guarded store itself: its resolver reads toolsets through it.
+  const guardedToolsets = guardMissingTables(toolsets.store, [tables.servers, tables.toolsetMembers]);
+  Object.defineProperty(guarded, 'toolsets', { value: guardedToolsets, enumerable: true });
   const tasks = guardMissingTables(knexTaskStore(knex, tables), [tables.tasks]);
   return { ...guarded, farm, streams, tasks, close: () => farm?.close() ?? Promise.resolve() };
 }

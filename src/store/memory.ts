@@ -5,6 +5,7 @@ import { withAnnotations } from './annotations.js';
 import { generateServerCode } from './codes.js';
 import { copyServer } from './copy-server.js';
 import { resolverFactory, storeResolver } from './resolver.js';
+import { memoryToolsets } from './toolsets/memory-store.js';
 import type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
 
 /**
@@ -33,18 +34,23 @@ export function memoryServerStore(): ServerStore {
     for (const server of servers.values()) if (predicate(server)) return copy(server);
     return null;
   };
-  const change = (id: string, apply: (server: ServerRecord) => void) => {
+  // Strictly forward, as the Knex store moves it, even for two changes in one millisecond.
+  const move = (server: ServerRecord) => {
+    server.updatedAt = new Date(Math.max(Date.now(), server.updatedAt.getTime() + 1));
+  };
+  const toolsets = memoryToolsets({ servers, move });
+  const change = (id: string, apply: (server: ServerRecord) => void, touches = true) => {
     const server = servers.get(id);
     if (!server) return null;
     apply(server);
-    // Strictly forward, as the Knex store moves it, even for two changes in one millisecond.
-    server.updatedAt = new Date(Math.max(Date.now(), server.updatedAt.getTime() + 1));
+    move(server);
+    if (touches) toolsets.touch(server);
     return copy(server);
   };
 
   const store: ServerStore = {
     async createServer(input: NewServer) {
-      if (find((s) => s.tenantId === input.tenantId && s.appId === input.appId)) {
+      if (find((s) => s.kind !== 'toolset' && s.tenantId === input.tenantId && s.appId === input.appId)) {
         throw new ServerExistsError(input.tenantId, input.appId);
       }
       const now = new Date();
@@ -56,14 +62,16 @@ export function memoryServerStore(): ServerStore {
         status: 'active',
         authMode: input.authMode ?? 'code',
         taskSupport: input.taskSupport ?? 'optional',
+        kind: 'app',
         createdAt: now,
         updatedAt: now,
       };
       servers.set(server.id, withAnnotations(server, input.annotations));
+      toolsets.touch(server);
       return copy(server) as ServerRecord;
     },
     async getServerByApp(tenantId, appId) {
-      return find((s) => s.tenantId === tenantId && s.appId === appId);
+      return find((s) => s.kind !== 'toolset' && s.tenantId === tenantId && s.appId === appId);
     },
     async getServerById(id) {
       return copy(servers.get(id));
@@ -83,16 +91,25 @@ export function memoryServerStore(): ServerStore {
       });
     },
     async rotateCode(id) {
-      return change(id, (server) => {
-        server.serverCode = generateServerCode();
-      });
+      return change(
+        id,
+        (server) => {
+          server.serverCode = generateServerCode();
+        },
+        false,
+      );
     },
     async deactivateServer(id) {
       return store.updateServer(id, { status: 'inactive' });
     },
     async deleteServer(id) {
       forgetEndUsers(id);
-      return servers.delete(id);
+      const server = servers.get(id);
+      if (!server) return false;
+      servers.delete(id);
+      toolsets.forget(id);
+      toolsets.touch(server);
+      return true;
     },
     getOrCreateEndUser(server, name, subject = '') {
       // One promise per server and subject: concurrent first calls share it, so exactly one record exists.
@@ -107,6 +124,7 @@ export function memoryServerStore(): ServerStore {
     resolver: resolverFactory(
       (loadApp: LoadApp, options?: ResolverOptions): ResolveServer => storeResolver(store, loadApp, options),
     ),
+    toolsets: toolsets.store,
   };
   return store;
 }

@@ -5,6 +5,7 @@ import { serverAuthMode } from './migration-auth-mode.js';
 import { migrateOptionsSchema, rollbackOptionsSchema } from './store-options.js';
 import { type TableNames, tableNames } from './tables.js';
 import { createTasks, serverTaskSupport } from './tasks/migration.js';
+import { createToolsets } from './toolsets/migration.js';
 
 /** Options of `migrate`. */
 export interface MigrateOptions {
@@ -214,6 +215,7 @@ const MIGRATIONS: Migration[] = [
       });
     },
   },
+  createToolsets,
 ];
 
 /** A string as an SQL literal, for the one place a binding cannot go: the body of a function. */

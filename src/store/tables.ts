@@ -13,6 +13,8 @@ export interface TableNames {
   streamEvents: string;
   /** Tasks (MCP 2025-11-25 "Tasks"): runs a client fetches the result of later. */
   tasks: string;
+  /** The apps of each toolset, in list order (docs/toolsets.md). */
+  toolsetMembers: string;
   /** The trigger, and its function, that announce every change of a server (PostgreSQL only). */
   serverChangeTrigger: string;
   /** PostgreSQL `NOTIFY` channels between the instances of a farm. */
@@ -41,6 +43,9 @@ export interface TableNames {
     toolProviderName: string;
     taskStatus: string;
     taskSupport: string;
+    serverKind: string;
+    toolsetMember: string;
+    toolsetMemberForeign: string;
   };
 }
 
@@ -57,6 +62,7 @@ export function tableNames(prefix: string): TableNames {
     streams: `${prefix}mcp_streams`,
     streamEvents: `${prefix}mcp_stream_events`,
     tasks: `${prefix}mcp_tasks`,
+    toolsetMembers: `${prefix}mcp_toolset_members`,
     serverChangeTrigger: `${servers}_notify_change`,
     channels: {
       serverChanged: `${servers}_changed`,
@@ -75,6 +81,9 @@ export function tableNames(prefix: string): TableNames {
       toolProviderName: `${toolProviders}_tenant_name_unique`,
       taskStatus: `${prefix}mcp_tasks_status_check`,
       taskSupport: `${servers}_task_support_check`,
+      serverKind: `${servers}_kind_check`,
+      toolsetMember: `${prefix}mcp_toolset_members_app_unique`,
+      toolsetMemberForeign: `${prefix}mcp_toolset_members_toolset_foreign`,
     },
   };
 }

@@ -11,6 +11,7 @@ import type {
 import type { Farm } from './farm/farm.js';
 import type { StreamEventStore } from './stream-events.js';
 import type { TaskStore } from './tasks/types.js';
+import type { ToolsetStore } from './toolsets/types.js';
 
 /** What a new server needs; the store draws its id and code. */
 export interface NewServer {
@@ -79,6 +80,8 @@ export interface ServerStore {
   readonly streams?: StreamEventStore;
   /** Where tasks live, shared by the instances that share the store; only the Knex store has it. */
   readonly tasks?: TaskStore;
+  /** Where toolsets live (docs/toolsets.md); the Knex and memory stores have it. */
+  readonly toolsets?: ToolsetStore;
 }
 
 /** The Knex store, with the one connection of its own it may open. */

@@ -42,6 +42,7 @@ const MIGRATIONS = [
   '0009_create_tasks',
   '0010_server_task_support',
   '0011_stream_request_ids',
+  '0012_create_toolsets',
 ];
 
 /** Counts the queries a Knex instance sends while it is attached. */

@@ -18,8 +18,12 @@ import { type AskingParts, ignoreClose, type TaskAsking, type ToolCall } from '.
 import type { TaskOutcome, TaskRun, TaskService } from './service.js';
 import { LegacyTaskQuestions, ModernTaskAsker } from './task-asker.js';
 
-/** A server's task support; absent means `"optional"` (docs/tasks.md). */
-export const taskSupportOf = (target: ServingTarget): TaskSupport => target.server.taskSupport ?? 'optional';
+/**
+ * The task support of the tool a `tools/call` names (docs/tasks.md); an unknown name is
+ * `"optional"`, and the call then answers as an unknown tool.
+ */
+export const taskSupportOf = (target: ServingTarget, params: Record<string, unknown>): TaskSupport =>
+  target.tools.find(params.name)?.taskSupport ?? 'optional';
 
 /** Whose task it is: the server's, and the end user's the request is made for. */
 export async function ownerOf(target: ServingTarget, clientName: string | undefined): Promise<TaskOwner> {
