@@ -23,6 +23,8 @@ export {
   type ConsoleErrorContext,
   type ConsolePageOptions,
   type ConsoleServer,
+  type ConsoleToolset,
+  type ConsoleToolsetApp,
   type ListApps,
   type McpConsoleOptions,
   mcpConsole,

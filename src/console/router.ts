@@ -19,6 +19,7 @@ import { readJsonBody } from './read-body.js';
 import { methodNotAllowed } from './reply.js';
 import { type ConsoleServer, toConsoleServer } from './server-json.js';
 import { storeWithDeadline } from './store-deadline.js';
+import { mountToolsets } from './toolsets.js';
 
 export type { ConsoleApp, ConsoleAppInput } from './app-list.js';
 export type {
@@ -30,6 +31,7 @@ export type {
 } from './console-options.js';
 export type { ConsolePageOptions } from './page/page-options.js';
 export type { ConsoleServer } from './server-json.js';
+export type { ConsoleToolset, ConsoleToolsetApp } from './toolset-json.js';
 
 type Handler = (call: ConsoleCall<ConsoleErrorContext>) => Promise<ConsoleReply<ConsoleServer | null>>;
 
@@ -193,6 +195,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     .put(endpoint('update', 'edit', update))
     .delete(endpoint('unpublish', 'edit', unpublish))
     .all(methodNotAllowed('GET, POST, PUT, DELETE'));
+  mountToolsets(router, endpoint, config);
   const refreshMethods = config.allowGetRefresh ? 'GET, POST' : 'POST';
   const refreshRoute = router
     .route('/apps/:serverId/server/refresh')
