@@ -16,7 +16,7 @@ interface Entry {
  * A toolset's members as the endpoint serves them (docs/toolsets.md): each member app that has an
  * active one-app server of its own (publishing is what lets an app be called; deactivating or
  * unpublishing it takes it out of every toolset too), its fields the member's, else that server's;
- * an `all_published` toolset's are every such app, by app name. Read once per revision of the
+ * an `all_published` toolset's are every such app published with the toolset's auth mode, by app name. Read once per revision of the
  * toolset (its `updatedAt` moves whenever its members or their servers change) and kept as long
  * as the apps are (`ttlMs`, the resolver's `appCacheTtlMs`), so that a hit returns the very same
  * array and the endpoint's list built from it is reused as it is.
@@ -54,8 +54,13 @@ async function readMembers(
   const published = new Map<string, ServerRecord>();
   for (const appServer of appServers)
     if (appServer.status === 'active') published.set(appServer.appId, appServer);
+  // An app published for signed-in users only is never served by code through an `all_published`
+  // toolset: it follows the apps published with the toolset's own auth mode.
+  const mode = server.authMode ?? 'code';
   const listed: ToolsetMember[] = toolset.allPublished
-    ? [...published.keys()].map((appId) => ({ appId }))
+    ? [...published.values()]
+        .filter((appServer) => (appServer.authMode ?? 'code') === mode)
+        .map((appServer) => ({ appId: appServer.appId }))
     : toolset.members.filter((member) => published.has(member.appId));
   const resolved = await Promise.all(
     listed.map(async (member) =>
