@@ -3,6 +3,7 @@ import { appsView } from './apps-view.js';
 import { byId, h, replace } from './dom.js';
 import { providersView } from './providers-view.js';
 import { signInView } from './sign-in.js';
+import { toolsetsView } from './toolsets-view.js';
 
 /**
  * The console page: the apps and their MCP servers (`#/apps`, `#/apps/<id>`) and, when the host
@@ -26,6 +27,7 @@ onSignedOut(() => {
   signedOut = true;
 });
 
+nav.append(h('a', { href: '#/toolsets' }, 'Toolsets'));
 if (providersBase) {
   nav.append(h('a', { href: '#/providers' }, 'Tool providers'));
 }
@@ -53,14 +55,17 @@ function showSignIn() {
 async function route(focus) {
   const [section, id] = location.hash.replace(/^#\/?/, '').split('/');
   const onProviders = section === 'providers' && providersBase !== undefined;
+  const onToolsets = section === 'toolsets';
+  const here = onProviders ? '#/providers' : onToolsets ? '#/toolsets' : '#/apps';
   for (const link of nav.querySelectorAll('a')) {
-    const current = link.getAttribute('href') === (onProviders ? '#/providers' : '#/apps');
+    const current = link.getAttribute('href') === here;
     link.toggleAttribute('aria-current', current);
     if (current) link.setAttribute('aria-current', 'page');
   }
   signedOut = false;
   try {
     if (onProviders) await providersView(main, providersBase);
+    else if (onToolsets) await toolsetsView(main, id ? decodeURIComponent(id) : undefined, focus);
     else await appsView(main, id ? decodeURIComponent(id) : undefined, focus);
     rejected = false;
     nav.hidden = false;

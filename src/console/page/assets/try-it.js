@@ -51,8 +51,8 @@ async function listTool(url, body) {
   }
 }
 
-/** @param {string} url @param {any} tool */
-function toolForm(url, tool) {
+/** The form that calls one tool of a server, its progress and its result. @param {string} url @param {any} tool */
+export function toolForm(url, tool) {
   const form = schemaForm(tool.inputSchema ?? {});
   const call = h('button', { type: 'submit', class: 'primary' }, 'Call');
   const cancel = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Cancel');
