@@ -7,8 +7,9 @@ export interface ConsoleToolsetApp {
   app_id: string;
   tool_name: string | null;
   description: string | null;
-  parameters: Record<string, string>;
-  annotations: ToolAnnotations;
+  parameters: Record<string, string> | null;
+  /** `{}`: none, whatever the app's own server has; `null`: the app's own server's. */
+  annotations: ToolAnnotations | null;
   task_support: TaskSupport | null;
 }
 
@@ -35,8 +36,8 @@ const toConsoleApp = (member: ToolsetMember): ConsoleToolsetApp => ({
   app_id: member.appId,
   tool_name: member.toolName ?? null,
   description: member.description ?? null,
-  parameters: member.parameters ?? {},
-  annotations: pickAnnotations(member.annotations) ?? {},
+  parameters: member.parameters ?? null,
+  annotations: member.annotations ? (pickAnnotations(member.annotations) ?? {}) : null,
   task_support: member.taskSupport ?? null,
 });
 

@@ -90,7 +90,7 @@ describeEach(databases)('toolsets in the console API on $name', (kind) => {
             app_id: stats.id,
             tool_name: 'count_words',
             description: 'Counts words',
-            parameters: {},
+            parameters: null,
             annotations: { readOnlyHint: true },
             task_support: null,
           },
