@@ -13,13 +13,14 @@
  * calls with heartbeats, on ours and on a floor of its own.
  *
  * Then the tasks row (bench/tasks.mjs): creating a task and reading it back on SQLite, against the
- * floor's tools/call.
+ * floor's tools/call. Then the toolset rows (bench/toolsets.mjs): a 100-app toolset's tools/list
+ * against a floor serving the same bytes, and its tools/call against a one-app server's.
  *
  * Settings (environment): BENCH_DURATION (s per run, 2), BENCH_ROUNDS (8), BENCH_CONNECTIONS (20),
  * BENCH_WARMUP (s per target and method, 1), BENCH_MEMORY_REQUESTS (200000),
  * BENCH_POSTGRES_URL (adds "ours" on PostgreSQL, with the cache on and off). While tuning: BENCH_ONLY=floor,ours and
  * BENCH_METHODS=tools/call narrow the run (BENCH_ONLY=streaming,soak runs only the long-run rows,
- * BENCH_ONLY=tasks the tasks row),
+ * BENCH_ONLY=tasks the tasks row, BENCH_ONLY=toolsets the toolset rows),
  * BENCH_MEMORY_REQUESTS=0 skips the memory run.
  */
 import { writeFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ import { FLOOR_CALL, FLOOR_LIST, HEADERS, TOOL_NAME } from './fixture.mjs';
 import { load, METHODS, median, startServer } from './lib.mjs';
 import { longRunReport, measureStreamedCall, soakRounds } from './streaming.mjs';
 import { measureTaskCall, taskReport } from './tasks.mjs';
+import { measureToolsets, toolsetReport } from './toolsets.mjs';
 
 const settings = {
   duration: Number(process.env.BENCH_DURATION ?? 2),
@@ -146,6 +148,7 @@ try {
     : null;
 
   const tasks = wanted('tasks') ? await measureTaskCall(settings, log) : null;
+  const toolsets = wanted('toolsets') ? await measureToolsets(settings, log) : null;
 
   const results = summarize(runs);
   const ratio = (method, base) => results.ours?.[method]?.[base] ?? Number.NaN;
@@ -157,6 +160,8 @@ try {
     streamed_vs_json: streaming?.ratio ?? Number.NaN,
     task_pair_vs_floor: tasks?.ratio ?? Number.NaN,
     task_pair_in_memory_vs_floor: tasks?.memoryRatio ?? Number.NaN,
+    toolset_list_vs_floor: toolsets?.listRatio ?? Number.NaN,
+    toolset_call_vs_one_app: toolsets?.callRatio ?? Number.NaN,
   };
   // A cache miss on PostgreSQL, when measured: the cost of the lookup itself.
   if (results.ours_postgres_nocache) {
@@ -173,7 +178,7 @@ try {
   const seconds = Math.round((Date.now() - started) / 1000);
   writeFileSync(
     new URL('./results.json', import.meta.url),
-    `${JSON.stringify({ date: new Date().toISOString(), seconds, machine, settings, results, memory, streaming, soak: soaked, tasks, ratios }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), seconds, machine, settings, results, memory, streaming, soak: soaked, tasks, toolsets, ratios }, null, 2)}\n`,
   );
 
   console.log(
@@ -189,6 +194,7 @@ try {
     );
   if (streaming || soaked) console.log(`\n${longRunReport(streaming, soaked)}`);
   if (tasks) console.log(`\n${taskReport(tasks)}`);
+  if (toolsets) console.log(`\n${toolsetReport(toolsets)}`);
   console.log(`results written to bench/results.json (${seconds} s in all)\n`);
   console.log(
     `ratios: ${Object.entries(ratios)
