@@ -10,7 +10,6 @@ import type { ToolFeatures } from '../tool/features.js';
 import { type CallId, callScope } from '../tool/inflight.js';
 import type { CallObservation } from '../tool/observer.js';
 import { createToolRuns } from '../tool/runs.js';
-import type { ToolNamer } from '../tool/tool.js';
 import type { EndUser, RunApp } from '../types/index.js';
 import { isPlainJsonObject } from '../util/plain-object.js';
 import { featuresOf, isModernVersion } from '../versions.js';
@@ -27,9 +26,7 @@ export type { ToolCall } from './tool-call.js';
 
 export interface ToolMethodOptions<HostRequest> {
   runApp: RunApp<HostRequest>;
-  toolName?: ToolNamer;
   callTimeoutMs: number;
-  maxDataUrlBytes: number;
   maxInlineResultBytes: number;
   report: ErrorReporter;
   /** The store's farm: cancellations then reach the instance that runs the call. */
