@@ -39,6 +39,7 @@ export {
   HumanInputUnavailable,
   MigrationRequiredError,
   ServerExistsError,
+  TooManyWaitingRuns,
 } from './errors/package-errors.js';
 export { MCP_ROUTE } from './express/mcp-route.js';
 export type { AppRun, ResolveServer, RunApp } from './express/types.js';

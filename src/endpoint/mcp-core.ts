@@ -43,6 +43,7 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
     onCall: config.onCall,
     emit,
     humanInputTimeoutMs: config.humanInputTimeoutMs,
+    ...(config.maxWaitingRuns > 0 ? { maxWaitingRuns: config.maxWaitingRuns } : {}),
     ...(config.signingSecret === undefined ? {} : { signingSecret: config.signingSecret }),
     tasks: {
       // With a Knex store, tasks live in its database, shared by the instances; otherwise in this process.
@@ -50,6 +51,7 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
       leaseMs: config.taskLeaseMs,
       maxResultBytes: config.maxTaskResultBytes,
       maxTtlMs: config.maxTaskTtlMs,
+      ...(config.maxActiveTasks > 0 ? { maxActive: config.maxActiveTasks } : {}),
     },
   });
   return { core, report, emit };

@@ -10,7 +10,7 @@ import type { ErrorContext } from '../protocol/report.js';
 import type { RateLimit } from '../store/farm/rate-limit.js';
 import { isResolverFactory } from '../store/resolver.js';
 import type { ServerStore } from '../store/types.js';
-import { DEFAULT_HUMAN_INPUT_TIMEOUT_MS } from '../tool/ask.js';
+import { DEFAULT_HUMAN_INPUT_TIMEOUT_MS, DEFAULT_MAX_WAITING_RUNS } from '../tool/ask.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
 import type { AuthOptions, CanUseTool, HostApp } from '../types/index.js';
@@ -157,6 +157,17 @@ export interface McpServerOptions {
    * stopped becomes `failed` within twice this (docs/tasks.md). Default: 30000.
    */
   taskLeaseMs?: number;
+  /**
+   * How many running tasks one caller may hold on one server, across a farm; past it a new task is
+   * refused at once with a JSON-RPC error that names this limit (docs/tasks.md). `0`: no limit.
+   * Default: 100.
+   */
+  maxActiveTasks?: number;
+  /**
+   * How many runs may wait for a person's answer at once on this instance; past it `run.ask`
+   * rejects at once with `TooManyWaitingRuns` (docs/asking-a-person.md). `0`: no limit. Default: 10000.
+   */
+  maxWaitingRuns?: number;
 }
 
 /** The `auth` option of `mcpServer`; `verifyToken` gets the Express request. */
@@ -216,6 +227,8 @@ const OptionsSchema = z.strictObject({
   maxTaskResultBytes: z.int().positive().default(DEFAULT_TASK_OPTIONS.maxResultBytes),
   maxTaskTtlMs: z.int().positive().default(DEFAULT_TASK_OPTIONS.maxTtlMs),
   taskLeaseMs: z.int().positive().max(2_147_483_647).default(DEFAULT_TASK_OPTIONS.leaseMs),
+  maxActiveTasks: z.int().nonnegative().default(DEFAULT_TASK_OPTIONS.maxActive),
+  maxWaitingRuns: z.int().nonnegative().default(DEFAULT_MAX_WAITING_RUNS),
   auth: AuthOptionsSchema.optional(),
 });
 

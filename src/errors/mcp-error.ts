@@ -58,6 +58,8 @@ export const ERROR_KINDS = {
   missingClientCapability: { code: RPC_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY, status: 400 },
   // Tasks (docs/tasks.md): a task that failed without a result, told by tasks/result.
   taskFailed: { code: RPC_CODES.INTERNAL_ERROR, status: 200 },
+  // A caller that holds `maxActiveTasks` running tasks on a server: no new one (docs/tasks.md).
+  tooManyTasks: { code: RPC_CODES.SERVER_ERROR, status: 200 },
   // Per-user access (MCP 2025-06-18 "Authorization"): a valid token without the rights it needs.
   forbidden: { code: RPC_CODES.INVALID_REQUEST, status: 403 },
 } as const satisfies Record<string, { code: RpcCode; status: number }>;

@@ -84,9 +84,24 @@ export class MigrationRequiredError extends Error {
 export class HumanInputUnavailable extends Error {
   override name = 'HumanInputUnavailable';
   readonly code = 'human_input_unavailable';
-  constructor() {
+  constructor(
+    message = "the app needs a person's answer, and this client cannot ask one (it did not declare the elicitation capability)",
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * `run.ask` was called while `maxWaitingRuns` runs of this instance already wait for a person
+ * (docs/asking-a-person.md, "Limits"). A `HumanInputUnavailable`: left uncaught, the call answers
+ * an `isError` result that says so; the runs that wait go on.
+ */
+export class TooManyWaitingRuns extends HumanInputUnavailable {
+  override name = 'TooManyWaitingRuns';
+  constructor(readonly limit: number) {
     super(
-      "the app needs a person's answer, and this client cannot ask one (it did not declare the elicitation capability)",
+      `the app needs a person's answer, and ${limit} runs already wait for one on this instance ` +
+        '(the maxWaitingRuns limit): try again later',
     );
   }
 }

@@ -16,6 +16,7 @@ import { type Asking, createAsking } from './asking.js';
 import type { RequestId } from './messages.js';
 import type { ErrorContext, ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';
+import { requestBudget } from './request-budget.js';
 import { ResolveDeadline } from './resolve-deadline.js';
 import { Signer } from './signing.js';
 import { type ReplyStreams, replyStreams } from './stream/reply-stream.js';
@@ -60,6 +61,8 @@ export interface CoreOptions<HostRequest> {
   signingSecret?: string;
   /** How long `run.ask` waits for a person by default, in ms. Default 600000. */
   humanInputTimeoutMs?: number;
+  /** `maxWaitingRuns`: runs of this instance that may wait for a person at once; absent: no limit. */
+  maxWaitingRuns?: number;
   /** Where tasks live and how long they are kept (docs/tasks.md); absent: in this process, with the defaults. */
   tasks?: TaskOptions;
   /** Which tools a caller may use (docs/toolsets.md); absent: every tool of the server. */
@@ -72,12 +75,16 @@ export interface TaskOptions {
   leaseMs: number;
   maxResultBytes: number;
   maxTtlMs: number;
+  /** `maxActiveTasks`; absent or 0: no limit. */
+  maxActive?: number;
 }
 
 export const DEFAULT_TASK_OPTIONS = {
   leaseMs: 30_000,
   maxResultBytes: 10 * 1024 * 1024,
   maxTtlMs: 24 * 60 * 60 * 1000,
+  /** `maxActiveTasks`: running tasks one caller may hold on one server. */
+  maxActive: 100,
 } as const;
 
 /** What every era's `handle(request, ctx)` is given: the shared services, made once per core. */
@@ -122,11 +129,9 @@ export interface EraContext<HostRequest> {
 export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>): EraContext<HostRequest> {
   const { report, resolveTimeoutMs } = options;
   const deadline = new ResolveDeadline(resolveTimeoutMs);
-  // Creating an end user is a database write on the request path: it has the lookup's deadline.
-  const endUsers = new Deadlines(
-    resolveTimeoutMs,
-    () => new StoreTimeout('creating the end user', resolveTimeoutMs),
-  );
+  // The end user and the task rows are database work on the request path: they share the lookup's deadline.
+  const miss = () => new StoreTimeout('a database step of the request', resolveTimeoutMs);
+  const steps = new Deadlines(resolveTimeoutMs, miss);
   const { farm, resumability } = options;
   const farmed = farm && resumability && { farm, streams: resumability.store, report };
   const emit = options.emit ?? (() => {});
@@ -158,11 +163,14 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     }),
 
     async resolveTarget(request, id, countsToRateLimit = true) {
+      const startedAt = performance.now();
       const { resolved, auth } = await resolveWithAccess(request, id, report, deadline);
       const target = checkServing(resolved, id, listTools, auth);
       if (canUseTool) target.tools = await visibleTools(target, canUseTool, id, report);
+      const within = requestBudget(startedAt, resolveTimeoutMs, steps, miss);
       const { endUser } = target;
-      target.endUser = (name) => endUsers.within(endUser(name));
+      target.endUser = (name) => within(endUser(name));
+      target.within = within;
       if (options.rateCheck && countsToRateLimit) await checkRate(options.rateCheck, target, 1, id, report);
       return target;
     },

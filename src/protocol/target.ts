@@ -17,6 +17,11 @@ export interface ServingTarget {
   auth?: AuthInfo;
   /** Who called, as the run sees it (`run.caller`). */
   caller: Caller;
+  /**
+   * Bounds a database step of the request by what is left of its deadline, shared with the lookup
+   * and the end user (`resolveTimeoutMs`, docs/http-contract.md, row 19b); absent: each step has its own.
+   */
+  within?: <T>(work: Promise<T>) => Promise<T>;
 }
 
 /** The caller of a `"code"` server: one frozen record, shared by every run. */

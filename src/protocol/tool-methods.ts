@@ -37,6 +37,8 @@ export interface ToolMethodOptions<HostRequest> {
   /** How runs reach a person (`run.ask`), and how long they wait by default. */
   asking: Asking;
   humanInputTimeoutMs: number;
+  /** `maxWaitingRuns`; absent: no limit. */
+  maxWaitingRuns?: number;
 }
 
 /**
@@ -53,6 +55,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
     report: (error, phase, server, app) =>
       options.report(error, { phase, serverId: server.id, appId: app.id }),
     humanInputTimeoutMs: options.humanInputTimeoutMs,
+    ...(options.maxWaitingRuns === undefined ? {} : { maxWaitingRuns: options.maxWaitingRuns }),
     asking: options.asking as AskChannel<unknown>,
     // The other instances learn which calls run here, so that they pass on only cancellations of those.
     announcer: farm && {

@@ -6,6 +6,8 @@ import type { RunObserver } from './observer.js';
 
 /** `humanInputTimeoutMs`'s default: how long `run.ask` waits for a person, in ms. */
 export const DEFAULT_HUMAN_INPUT_TIMEOUT_MS = 600_000;
+/** `maxWaitingRuns`' default: how many runs of one instance may wait for a person at once. */
+export const DEFAULT_MAX_WAITING_RUNS = 10_000;
 
 /**
  * How a run's questions reach a person on one call, and their answers come back: an elicitation
@@ -140,6 +142,12 @@ export class Question {
     if (this.#end()) this.#reject(reason);
   }
 
+  /** The question is never asked (the run may not wait): its timer goes, and nobody hears of it. */
+  drop(): void {
+    this.#settled = true;
+    clearTimeout(this.#timer);
+  }
+
   #settle(answer: AskAnswer): 'settled' {
     if (this.#end()) this.#resolve(answer);
     return 'settled';
@@ -202,8 +210,16 @@ export class HumanInput implements AskingRun {
     } catch (error) {
       return Promise.reject(error);
     }
+    if (this.questions.size === 0) {
+      // The run starts waiting: past `maxWaitingRuns` it is refused, before anything is asked.
+      try {
+        this.run.waiting(true);
+      } catch (error) {
+        question.drop();
+        return Promise.reject(error);
+      }
+    }
     this.questions.add(question);
-    if (this.questions.size === 1) this.run.waiting(true);
     asker.put(question);
     return question.promise;
   }

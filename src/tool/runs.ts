@@ -1,5 +1,5 @@
 import { CallCancelled, CallTimeout } from '../errors/call-stopped.js';
-import { isAppRunError, isHumanInputUnavailable } from '../errors/package-errors.js';
+import { isAppRunError, isHumanInputUnavailable, TooManyWaitingRuns } from '../errors/package-errors.js';
 import type { AppRun, AskAnswer, AskOptions, EndUser, RunApp } from '../types/index.js';
 import { type Delayed, DelayQueue } from '../util/delay-queue.js';
 import { appRunOf, type RunHandle } from './app-run.js';
@@ -30,6 +30,7 @@ export function createToolRuns<HostRequest>(options: ToolRunsOptions<HostRequest
       callTimeoutMs > 0
         ? new DelayQueue<RunStop>(callTimeoutMs, (run) => run.stop(new CallTimeout(callTimeoutMs)))
         : undefined,
+    waitingRuns: 0,
   };
   const { inflight } = shared;
   return {
@@ -53,6 +54,8 @@ interface SharedRuns<HostRequest> {
   inflight: InflightCalls;
   /** Where runs wait for `callTimeoutMs`; none when it is 0. */
   timeouts: DelayQueue<RunStop> | undefined;
+  /** How many runs wait for a person now, against `maxWaitingRuns`. */
+  waitingRuns: number;
 }
 
 /**
@@ -247,9 +250,13 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
     return this.#human;
   }
 
-  /** While a person is asked, the call's own timeout waits: it starts again once every question is settled. */
+  /** While a person is asked, the call's own timeout waits; past `maxWaitingRuns`, no run starts waiting. */
   waiting(waiting: boolean): void {
-    const { timeouts } = this.#shared;
+    const shared = this.#shared;
+    const limit = shared.options.maxWaitingRuns;
+    if (waiting && limit !== undefined && shared.waitingRuns >= limit) throw new TooManyWaitingRuns(limit);
+    shared.waitingRuns += waiting ? 1 : -1;
+    const { timeouts } = shared;
     if (!timeouts || this.#done) return;
     if (waiting && this.#deadline) {
       timeouts.remove(this.#deadline);

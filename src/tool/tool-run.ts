@@ -18,6 +18,8 @@ export interface ToolRunsOptions<HostRequest> {
   report: (error: unknown, phase: 'run' | 'outputs', server: ServerRecord, app: HostApp) => void;
   /** How long `run.ask` waits for a person by default, in ms. Default 600000. */
   humanInputTimeoutMs?: number;
+  /** How many runs may wait for a person at once (`maxWaitingRuns`); absent: no limit. */
+  maxWaitingRuns?: number;
   /** Tells the other instances of a farm which calls run here; none without a farm. */
   announcer?: CallAnnouncer | undefined;
   /** How runs reach a person, by the call they run for; none: no run can ask. */

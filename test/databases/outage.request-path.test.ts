@@ -244,6 +244,39 @@ describeEach(postgres)('a database outage on the request path, on $name', (kind)
     });
   });
 
+  it('a request that waits on the lookup and then on its end user answers 503 within one deadline, not two', async () => {
+    const deadlineMs = 1000;
+    // A short cache: the copy goes stale, and the lookup waits on the database before it serves it.
+    const staleing = knexServerStore(cut.knex, { cacheTtlMs: 200 });
+    try {
+      const host = await start({
+        resolveTimeoutMs: deadlineMs,
+        resolveServer: staleing.resolver((appId) => (appId === APP.id ? APP : null)),
+      });
+      const server = await publish();
+      expect((await host.post(server.serverCode, request(0, 'tools/list'))).status).toBe(200);
+      await untilListening(staleing);
+      expect((await host.post(server.serverCode, request(0, 'tools/list'))).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      cut.proxy.cut('silence');
+      const started = performance.now();
+      const reply = await host.post(server.serverCode, callTool(1));
+      const elapsed = performance.now() - started;
+      expectRpcReply(reply, 503, rpcError(1, -32603, UNAVAILABLE));
+      expectRetryAfter(reply);
+      // The lookup waited its deadline, and the end user had only what was left of it.
+      expect(elapsed).toBeGreaterThanOrEqual(deadlineMs - 100);
+      expect(elapsed).toBeLessThan(2 * deadlineMs);
+      expect(reports).toContainEqual({
+        error: expect.objectContaining({ name: 'StoreTimeout' }),
+        context: { phase: 'dispatch', serverId: server.id, appId: APP.id },
+      });
+    } finally {
+      cut.proxy.restore();
+      await staleing.close();
+    }
+  });
+
   /** Once the database is back, the same call is served: the failed creation was not kept. */
   async function servedAgain(host: Host, server: ServerRecord): Promise<void> {
     for (;;) {

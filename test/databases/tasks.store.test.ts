@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { knexServerStore, migrate, rollback } from '../../src/store/index.js';
 import { memoryTaskStore } from '../../src/store/tasks/memory-store.js';
-import { INSTANCE_STOPPED, type NewTask, type TaskStore } from '../../src/store/tasks/types.js';
+import { INSTANCE_STOPPED, type NewTask, type TaskStore, TTL_PASSED } from '../../src/store/tasks/types.js';
 import { databaseFor, databases, describeEach } from '../helpers/databases.js';
 
 interface TaskStoreKind {
@@ -189,17 +189,68 @@ describeEach(kinds)('the task store on $name', (kind) => {
     expect((await store.get(ended.id, input))?.status).toBe('completed');
   });
 
-  it('an expired task no longer exists, and purge deletes it once it is over', async () => {
+  it('an expired task no longer exists, and purge deletes it once it is over; a running one stays', async () => {
     const input = newTask({ ttlMs: 30 });
     const ended = await store.create(input);
     await store.finish(ended.id, { status: 'completed', resultJson: '{"content":[],"isError":false}' });
     const running = await store.create(newTask({ ...input, ttlMs: 30 }));
     await sleep(60);
     expect(await store.get(ended.id, input)).toBeNull();
-    expect((await store.list(input, 10)).tasks).toEqual([]);
+    // A task still running is never expired: its owner still reads and lists it.
+    expect(await store.get(running.id, input)).toEqual(running);
+    expect((await store.list(input, 10)).tasks).toEqual([running]);
     expect(await store.purge()).toBeGreaterThanOrEqual(1);
-    // A task still running is never purged: its instance still holds it, and ends it.
+    expect(await store.get(running.id, input)).toEqual(running);
+    // Nor purged: its instance still holds it, and ends it.
     expect(await store.finish(running.id, { status: 'cancelled' })).toBe(true);
+  });
+
+  it("expire ends the instance's running tasks whose retention passed, and tells when the others expire", async () => {
+    const input = newTask({ ttlMs: 30 });
+    const due = await store.create(input);
+    const later = await store.create(newTask({ ...input, ttlMs: 60_000 }));
+    const elsewhere = await store.create(newTask({ ...input, ownerInstance: 'instance-b' }));
+    const over = await store.create(newTask({ ...input, ttlMs: 60_000 }));
+    await store.finish(over.id, { status: 'completed', resultJson: '{"content":[],"isError":false}' });
+    await sleep(60);
+    const now = Date.now();
+    const check = await store.expire('instance-a', [due.id, later.id, elsewhere.id, over.id], now);
+    expect(check).toEqual({
+      ended: [due.id],
+      over: [over.id],
+      running: [
+        { id: later.id, expiresAt: later.expiresAt },
+        { id: elsewhere.id, expiresAt: elsewhere.expiresAt },
+      ],
+    });
+    expect(await store.get(due.id, input)).toEqual({
+      ...due,
+      status: 'failed',
+      statusMessage: TTL_PASSED,
+      error: { code: -32603, message: TTL_PASSED },
+      updatedAt: now,
+      // The end is kept for the task's ttl, as any end is.
+      expiresAt: now + 30,
+      leaseExpiresAt: null,
+    });
+    expect(await store.expire('instance-a', [], now)).toEqual({ ended: [], over: [], running: [] });
+    // Asked again, it is still told as ended by its retention; an unknown id is over.
+    expect(await store.expire('instance-a', [due.id, 'unknown'], Date.now())).toEqual({
+      ended: [due.id],
+      over: ['unknown'],
+      running: [],
+    });
+  });
+
+  it("countActive counts the owner's running tasks on every instance, and nobody else's", async () => {
+    const input = newTask();
+    await store.create(input);
+    await store.create(newTask({ ...input, ownerInstance: 'instance-b' }));
+    const over = await store.create(newTask({ ...input }));
+    await store.finish(over.id, { status: 'cancelled' });
+    await store.create(newTask({ serverId: input.serverId }));
+    expect(await store.countActive(input)).toBe(2);
+    expect(await store.countActive(owner())).toBe(0);
   });
 });
 

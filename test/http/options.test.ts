@@ -235,6 +235,8 @@ describe('mcpServer options', () => {
       humanInputTimeoutMs: 600_000,
       maxTaskResultBytes: 10 * 1024 * 1024,
       maxTaskTtlMs: 24 * 60 * 60 * 1000,
+      maxActiveTasks: 100,
+      maxWaitingRuns: 10_000,
       taskLeaseMs: 30_000,
       onError: 'function',
     });

@@ -131,7 +131,8 @@ async function serverDirected<HostRequest>(
   let record: TaskRecord;
   try {
     const owner = await ownerOf(call.target, call.clientName);
-    record = await ctx.tasks.create(owner, ctx.tasks.ttlFor(undefined));
+    // After the grace window the run has begun: the task row has a deadline of its own.
+    record = await ctx.tasks.create(owner, ctx.tasks.ttlFor(undefined), call.id);
   } catch (error) {
     started.stop();
     throw error;
@@ -200,10 +201,10 @@ async function answerTaskMethod<HostRequest>(
   const owner = await ownerOf(call.target, call.clientName);
   const meta = { [META_SERVER_INFO]: ctx.serverInfoOf(call.target) };
   if (call.method === 'tasks/cancel') {
-    if (!(await ctx.tasks.cancel(taskId, owner))) throw taskNotFound(id);
+    if (!(await ctx.tasks.cancel(taskId, owner, call.target.within))) throw taskNotFound(id);
     return { resultType: COMPLETE, _meta: meta };
   }
-  const task = await ctx.tasks.get(taskId, owner);
+  const task = await ctx.tasks.get(taskId, owner, call.target.within);
   if (!task) throw taskNotFound(id);
   // Answers reach the run before the ack, so that a tasks/get right after sees them taken;
   // answers for keys the task does not wait on are ignored (SEP-2663).

@@ -109,7 +109,7 @@ async function createTask<HostRequest>(
 ): Promise<Record<string, unknown>> {
   ctx.methods.checkCall(call);
   const owner = await ownerOf(call.target, undefined);
-  const record = await ctx.tasks.create(owner, ctx.tasks.ttlFor(task.ttl));
+  const record = await ctx.tasks.create(owner, ctx.tasks.ttlFor(task.ttl), call.id, call.target.within);
   const started = startTaskRun(ctx, {
     id: call.id,
     params: call.params,
@@ -167,18 +167,18 @@ async function answerTaskMethod<HostRequest>(
   const owner = await ownerOf(call.target, undefined);
   switch (call.method) {
     case 'tasks/get': {
-      const task = await ctx.tasks.get(taskIdOf(params, id), owner);
+      const task = await ctx.tasks.get(taskIdOf(params, id), owner, call.target.within);
       if (!task) throw taskNotFound(id);
       return legacyTask(task);
     }
     case 'tasks/list': {
-      const page = await ctx.tasks.list(owner, PAGE_SIZE, cursorOf(params.cursor, id));
+      const page = await ctx.tasks.list(owner, PAGE_SIZE, cursorOf(params.cursor, id), call.target.within);
       const result: Record<string, unknown> = { tasks: page.tasks.map(legacyTask) };
       if (page.next) result.nextCursor = encodeCursor(page.next);
       return result;
     }
     default: {
-      const outcome = await ctx.tasks.cancel(taskIdOf(params, id), owner);
+      const outcome = await ctx.tasks.cancel(taskIdOf(params, id), owner, call.target.within);
       if (!outcome) throw taskNotFound(id);
       // MCP 2025-11-25: cancelling a task that has ended is -32602.
       if (!outcome.cancelled) {

@@ -24,6 +24,8 @@ export interface TaskServiceOptions {
   maxResultBytes: number;
   /** `maxTaskTtlMs` */
   maxTtlMs: number;
+  /** `maxActiveTasks`: running tasks one owner may hold on one server; absent: no limit. */
+  maxActive?: number;
   /** The store's farm: a cancel then reaches the instance that runs the task. */
   farm?: Farm;
   report(error: unknown, serverId?: string): void;

@@ -2,14 +2,16 @@ import type { Knex } from 'knex';
 import { RPC_CODES } from '../../errors/mcp-error.js';
 import type { TableNames } from '../tables.js';
 import { newTaskId } from './ids.js';
-import { type TaskChange, type TaskRow, taskStatements, touched } from './statements.js';
+import { type TaskChange, type TaskRow, taskStatements, touched, unexpired } from './statements.js';
 import {
   ACTIVE_STATUSES,
   INSTANCE_STOPPED,
   type NewTask,
+  type RetentionCheck,
   type TaskError,
   type TaskRecord,
   type TaskStore,
+  TTL_PASSED,
   taskPage,
 } from './types.js';
 
@@ -72,7 +74,7 @@ export function knexTaskStore(knex: Knex, tables: TableNames): TaskStore {
     async list(owner, limit, cursor) {
       const query = tasks()
         .where({ server_id: owner.serverId, caller: owner.caller })
-        .andWhere('expires_at', '>=', Date.now());
+        .andWhere((kept) => unexpired(kept, Date.now()));
       if (cursor) {
         query.andWhere((older) =>
           older
@@ -140,6 +142,44 @@ export function knexTaskStore(knex: Knex, tables: TableNames): TaskStore {
           lease_expires_at: null,
         });
       return ids;
+    },
+
+    async countActive(owner) {
+      const [row] = await tasks()
+        .where({ server_id: owner.serverId, caller: owner.caller })
+        .whereIn('status', ACTIVE_STATUSES)
+        .count({ active: '*' });
+      return Number(row?.active ?? 0);
+    },
+
+    async expire(ownerInstance, ids, now) {
+      const check: RetentionCheck = { ended: [], over: [], running: [] };
+      if (ids.length === 0) return check;
+      const error: TaskError = { code: RPC_CODES.INTERNAL_ERROR, message: TTL_PASSED };
+      await tasks()
+        .whereIn('id', ids)
+        .andWhere({ owner_instance: ownerInstance })
+        .whereIn('status', ACTIVE_STATUSES)
+        .andWhere('expires_at', '<', now)
+        .update({
+          ...touched(knex, now),
+          status: 'failed',
+          status_message: TTL_PASSED,
+          error: JSON.stringify(error),
+          input_requests: null,
+          lease_expires_at: null,
+        });
+      // Read back: a task another instance ended, or that a change kept, is told as it is now.
+      const rows = await tasks().select('id', 'status', 'status_message', 'expires_at').whereIn('id', ids);
+      const found = new Map(rows.map((row) => [row.id, row]));
+      for (const id of ids) {
+        const row = found.get(id);
+        if (row && ACTIVE_STATUSES.includes(row.status)) {
+          check.running.push({ id, expiresAt: Number(row.expires_at) });
+        } else if (row?.status === 'failed' && row.status_message === TTL_PASSED) check.ended.push(id);
+        else check.over.push(id);
+      }
+      return check;
     },
 
     async purge() {

@@ -1,6 +1,14 @@
 import { RPC_CODES } from '../../errors/mcp-error.js';
 import { newTaskId } from './ids.js';
-import { INSTANCE_STOPPED, isTerminal, type TaskRecord, type TaskStore, taskPage } from './types.js';
+import {
+  INSTANCE_STOPPED,
+  isTerminal,
+  type RetentionCheck,
+  type TaskRecord,
+  type TaskStore,
+  TTL_PASSED,
+  taskPage,
+} from './types.js';
 
 /**
  * Tasks kept in this process, for an `mcpServer` without a Knex store: they end with the process.
@@ -22,7 +30,16 @@ export function memoryTaskStore(): TaskStore {
     task !== undefined &&
     task.serverId === serverId &&
     task.caller === caller &&
-    task.expiresAt >= Date.now();
+    (task.expiresAt >= Date.now() || !isTerminal(task.status));
+
+  const fail = (task: TaskRecord, message: string, now: number) => {
+    task.status = 'failed';
+    task.statusMessage = message;
+    task.error = { code: RPC_CODES.INTERNAL_ERROR, message };
+    task.inputRequests = null;
+    task.leaseExpiresAt = null;
+    touch(task, now);
+  };
 
   return {
     async create(input) {
@@ -104,15 +121,33 @@ export function memoryTaskStore(): TaskStore {
       const failed: string[] = [];
       for (const task of tasks.values()) {
         if (isTerminal(task.status) || task.leaseExpiresAt === null || task.leaseExpiresAt >= now) continue;
-        task.status = 'failed';
-        task.statusMessage = INSTANCE_STOPPED;
-        task.error = { code: RPC_CODES.INTERNAL_ERROR, message: INSTANCE_STOPPED };
-        task.inputRequests = null;
-        task.leaseExpiresAt = null;
-        touch(task, now);
+        fail(task, INSTANCE_STOPPED, now);
         failed.push(task.id);
       }
       return failed;
+    },
+
+    async countActive(owner) {
+      let active = 0;
+      for (const task of tasks.values()) {
+        if (task.serverId === owner.serverId && task.caller === owner.caller && !isTerminal(task.status))
+          active++;
+      }
+      return active;
+    },
+
+    async expire(ownerInstance, ids, now) {
+      const check: RetentionCheck = { ended: [], over: [], running: [] };
+      for (const id of ids) {
+        const running = live(id);
+        if (running?.ownerInstance === ownerInstance && running.expiresAt < now)
+          fail(running, TTL_PASSED, now);
+        const task = tasks.get(id);
+        if (task && !isTerminal(task.status)) check.running.push({ id, expiresAt: task.expiresAt });
+        else if (task?.statusMessage === TTL_PASSED && task.status === 'failed') check.ended.push(id);
+        else check.over.push(id);
+      }
+      return check;
     },
 
     async purge() {

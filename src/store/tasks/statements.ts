@@ -39,7 +39,7 @@ export interface TaskStatements {
    * `updated_at` to `now` and its expiry to `ttl_ms` after it; returns whether it was running.
    */
   change(id: string, now: number, change: TaskChange): Promise<boolean>;
-  /** The owner's task unless it expired before `now`. */
+  /** The owner's task unless it expired before `now` (a running task never does). */
   find(id: string, owner: TaskOwner, now: number): Promise<TaskRow | undefined>;
 }
 
@@ -48,6 +48,10 @@ export const touched = (knex: Knex, now: number) => ({
   updated_at: now,
   expires_at: knex.raw('? + ??', [now, 'ttl_ms']),
 });
+
+/** Not expired at `now`: kept for its ttl, or still running (docs/tasks.md, "How long a task is kept"). */
+export const unexpired = (query: Knex.QueryBuilder, now: number): Knex.QueryBuilder =>
+  query.where('expires_at', '>=', now).orWhereIn('status', ACTIVE_STATUSES);
 
 /** The statements for a Knex instance: prepared once on `better-sqlite3`, built by Knex elsewhere. */
 export function taskStatements(knex: Knex, tables: TableNames): TaskStatements {
@@ -72,7 +76,7 @@ function builtStatements(knex: Knex, tables: TableNames): TaskStatements {
     async find(id, owner, now) {
       return tasks()
         .where({ id, server_id: owner.serverId, caller: owner.caller })
-        .andWhere('expires_at', '>=', now)
+        .andWhere((kept) => unexpired(kept, now))
         .first() as Promise<TaskRow | undefined>;
     },
   };
@@ -140,7 +144,7 @@ function preparedStatements(knex: Knex, tables: TableNames): TaskStatements {
     `values (${columns(insertColumns, (name) => `@${name}`)})`;
   const findSql =
     `select * from ${table} where id = @id and server_id = @server_id and caller = @caller ` +
-    'and expires_at >= @now limit 1';
+    `and (expires_at >= @now or status in (${active})) limit 1`;
 
   return {
     async insert(row) {

@@ -98,10 +98,24 @@ export function taskPage<Found>(
 /** The status message of a task whose instance stopped before it ended (its lease lapsed). */
 export const INSTANCE_STOPPED = 'the instance running this task stopped';
 
+/** The status message of a task whose retention ended while its run went on: the run was stopped. */
+export const TTL_PASSED = "the task's ttl passed before its run ended: the run was stopped";
+
+/** What `expire` found of the tasks it was given. */
+export interface RetentionCheck {
+  /** Those that ended because their retention passed while they ran (by this call or an earlier one). */
+  ended: string[];
+  /** Those that ended otherwise (completed, failed, cancelled), or are gone. */
+  over: string[];
+  /** Those still running, and when their retention ends now (a change moves it). */
+  running: { id: string; expiresAt: number }[];
+}
+
 /**
  * Where tasks live: the Knex store's database (shared by a farm) or this process. Every read is
  * scoped to the task's owner and ignores expired tasks: anyone else's task, like an expired
- * one, does not exist.
+ * one, does not exist. A task whose run goes on is never expired: it stays visible until its
+ * instance ends it (`expire`, docs/tasks.md, "How long a task is kept").
  */
 export interface TaskStore {
   /** Stores a new `working` task held by `ownerInstance` for `leaseMs`; its id is unguessable. */
@@ -121,6 +135,13 @@ export interface TaskStore {
   renew(ownerInstance: string, ids: readonly string[], leaseMs: number): Promise<string[]>;
   /** Fails every running task whose lease has lapsed (`INSTANCE_STOPPED`); returns their ids. */
   failLapsed(): Promise<string[]>;
+  /** How many of the owner's tasks are running, on any instance. */
+  countActive(owner: TaskOwner): Promise<number>;
+  /**
+   * Ends (`failed`, `TTL_PASSED`) those of `ids` that `ownerInstance` runs and whose retention
+   * ended before `now`; tells which of `ids` are no longer running, and when the others expire.
+   */
+  expire(ownerInstance: string, ids: readonly string[], now: number): Promise<RetentionCheck>;
   /** Deletes the tasks that expired; returns how many. */
   purge(): Promise<number>;
 }
