@@ -61,13 +61,17 @@ describe.skipIf(missing !== undefined)(
     const tryIt = () => page.getByRole('region', { name: 'Try it' });
     const urlField = () => page.getByLabel('MCP server URL');
 
+    /** Opens a toolset in a fresh document, so that nothing of the view before it is left to act on. */
     async function openToolset(name: string) {
-      await page.goto(`${base}/console/api/#/toolsets`);
-      await page
-        .getByRole('navigation', { name: 'Toolsets' })
-        .getByRole('link', { name: new RegExp(`^${name}`) })
-        .click();
+      const listed = await fetch(`${base}/console/api/toolsets`, {
+        headers: { authorization: `Bearer ${CONSOLE_TOKEN}` },
+      });
+      const { data } = (await listed.json()) as { data: { id: string; name: string }[] };
+      const id = data.find((toolset) => toolset.name === name)!.id;
+      await page.goto(`${base}/console/api/#/toolsets/${id}`);
+      await page.reload();
       await page.getByRole('heading', { level: 2, name }).waitFor();
+      await page.getByRole('region', { name: 'Try it' }).waitFor();
     }
 
     beforeAll(async () => {

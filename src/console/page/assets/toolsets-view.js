@@ -16,8 +16,11 @@ import { toolForm } from './try-it.js';
  * @param {boolean} focus
  */
 export async function toolsetsView(main, selectedId, focus) {
+  const drawn = location.hash;
   /** @type {[{ data: any[] }, any[]]} */
   const [{ data: toolsets }, apps] = await Promise.all([get('toolsets'), get('apps')]);
+  // The person moved on while the lists were read: the view of the newer address draws instead.
+  if (location.hash !== drawn) return;
   const selected = toolsets.find((toolset) => toolset.id === selectedId);
   const names = new Map(apps.map((app) => [app.id, app.name]));
   const list = h(
