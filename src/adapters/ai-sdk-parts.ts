@@ -129,10 +129,12 @@ export class PartReader {
       inputTokenDetails?: { cacheReadTokens?: unknown };
       outputTokenDetails?: { reasoningTokens?: unknown };
     };
+    // A count is a number of tokens: one that is negative, not finite or not a number is none. The
+    // sums stop at the largest integer a number holds exactly, so they stay finite (JSON has no Infinity).
     const add = (key: keyof Usage, count: unknown) => {
-      if (typeof count !== 'number' || !Number.isFinite(count)) return;
+      if (typeof count !== 'number' || !Number.isFinite(count) || count < 0) return;
       this.usage ??= {};
-      this.usage[key] = (this.usage[key] ?? 0) + count;
+      this.usage[key] = Math.min((this.usage[key] ?? 0) + count, Number.MAX_SAFE_INTEGER);
     };
     add('inputTokens', counts.inputTokens);
     add('outputTokens', counts.outputTokens);

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { AppRunError, ConfigurationError } from '../errors/package-errors.js';
 import type { AppEvent, AppRun, HostApp, RunApp } from '../types/index.js';
 import { functionOption, parseFactoryOptions } from '../util/factory-options.js';
-import { isJsonObject } from '../util/plain-object.js';
+import { isJsonObject, isPlainJsonObject } from '../util/plain-object.js';
 import { type AskAnswer, type AskRequest, asJson, askOf, untilAborted } from './shared.js';
 
 /** A compiled graph (`new StateGraph(...).compile()`, `entrypoint(...)`), as far as the adapter's types read it. */
@@ -157,7 +157,22 @@ async function* workflow<HostRequest>(
     if (saver) await saver.deleteThread(threadId).catch(() => {});
   }
   const outputs = options.outputs ? await options.outputs(state as never, run) : declaredOf(state, run.app);
+  // The core takes outputs that are no object for none at all: from the hook, that is a mistake to tell.
+  if (!isPlainJsonObject(outputs)) {
+    throw new TypeError(
+      `fromLangGraph: the outputs hook must return a plain object of outputs, and it returned ${kindOf(outputs)}`,
+    );
+  }
   yield { event: 'workflow_finished', outputs };
+}
+
+/** What a value is, in words, for an error message (never the value itself: it is the app's data). */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  if (type === 'object') return 'an object that is not a plain object';
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
 /**
@@ -183,14 +198,18 @@ async function resumeOf(interrupts: Interrupt[], run: object): Promise<unknown> 
 const ANSWER_FIELD = { paragraph: { variable: 'answer', label: 'Answer', required: true } };
 
 /**
- * An interrupt's value as a question: `{ message, fields?, timeoutMs? }` as it is; a string as the
- * message, answered in one text field, `answer`; anything else shown as JSON, answered the same way.
+ * An interrupt's value as a question: `{ message, fields?, timeoutMs? }` as it is, with one text
+ * field, `answer`, when it has no fields (absent or empty) of its own; a string as the message,
+ * answered in that field too; anything else shown as JSON, answered the same way. Fields that are
+ * there but are no list go to `run.ask` as they are, which names the problem.
  */
 function questionOf(value: unknown): AskRequest {
   if (isJsonObject(value) && typeof value.message === 'string') {
+    const { fields } = value;
+    const none = fields === undefined || fields === null || (Array.isArray(fields) && fields.length === 0);
     const question: AskRequest = {
       message: value.message,
-      fields: Array.isArray(value.fields) ? (value.fields as AskRequest['fields']) : [],
+      fields: none ? [ANSWER_FIELD] : (fields as AskRequest['fields']),
     };
     if (typeof value.timeoutMs === 'number') question.timeoutMs = value.timeoutMs;
     return question;

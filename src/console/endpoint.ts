@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { safeHook } from '../express/hook.js';
 import { isUnavailable } from '../store/unavailable.js';
 import { type AuthorizeConsole, type ConsoleAccess, ConsoleAccessSchema } from './console-options.js';
+import { crossSiteWrite } from './cross-site.js';
 import { ConsoleError } from './errors.js';
 import { writeConsoleError, writeConsoleReply } from './reply.js';
 
@@ -54,9 +55,10 @@ function failureReply(error: unknown, failure: ((error: unknown) => ConsoleError
 }
 
 /**
- * The frame every console route runs in: authorize the caller (401 / 403 before anything is looked
- * up, so a refusal never tells whether something exists), run the handler, and write its reply or
- * its failure as JSON; internal causes go to the error hook, never to the client.
+ * The frame every console route runs in: refuse a write from another site (`crossSiteWrite`, 403),
+ * authorize the caller (401 / 403 before anything is looked up, so a refusal never tells whether
+ * something exists), run the handler, and write its reply or its failure as JSON; internal causes
+ * go to the error hook, never to the client.
  */
 export function consoleEndpoint<Context extends ConsoleContext>(options: ConsoleEndpointOptions<Context>) {
   const report = safeHook(options.onError);
@@ -92,6 +94,12 @@ export function consoleEndpoint<Context extends ConsoleContext>(options: Console
   ) =>
     (req: Request, res: Response, next: NextFunction) => {
       const context = { operation } as Context;
+      // Before `authorize`: a forged write learns nothing and reaches nothing of the host's.
+      const forged = crossSiteWrite(req, need === 'edit');
+      if (forged) {
+        writeConsoleError(res, forged);
+        return;
+      }
       const run = async (): Promise<ConsoleReply<Body>> => {
         const access = await authorizeCall(req, context);
         if (need === 'edit' && !access.canEdit) throw new ConsoleError('forbidden', options.forbidden);

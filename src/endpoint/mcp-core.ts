@@ -32,6 +32,7 @@ export function createMcpCore(config: ParsedMcpServerOptions): {
     callTimeoutMs: config.callTimeoutMs,
     maxDataUrlBytes: config.maxDataUrlBytes,
     maxInlineResultBytes: config.maxInlineResultBytes,
+    maxResultBytes: config.maxResultBytes,
     heartbeatMs: config.heartbeatMs,
     report,
     resolveTimeoutMs: config.resolveTimeoutMs,

@@ -13,6 +13,7 @@ import type { ServerStore } from '../store/types.js';
 import { DEFAULT_HUMAN_INPUT_TIMEOUT_MS, DEFAULT_MAX_WAITING_RUNS } from '../tool/ask.js';
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
+import { DEFAULT_MAX_RESULT_BYTES, MAX_MAX_RESULT_BYTES } from '../tool/result-size.js';
 import type { AuthOptions, CanUseTool, HostApp } from '../types/index.js';
 import { functionOption, methodsOption, parseFactoryOptions } from '../util/factory-options.js';
 import { ThrottledLog } from '../util/throttled-log.js';
@@ -67,6 +68,14 @@ export interface McpServerOptions {
    * result with more is an error result, reported to `onError`. Default: 4 MiB.
    */
   maxInlineResultBytes?: number;
+  /**
+   * Most bytes one `tools/call` result may take once serialized as JSON (its text,
+   * `structuredContent`, files and `_meta` together; a chat answer counts twice, as text and as
+   * `structuredContent.answer`). A larger result is an error result that says it is too large,
+   * reported to `onError`; a chat answer that grows past it while it streams ends the run there.
+   * At most 268435456 (256 MiB). Default: 16777216 (16 MiB).
+   */
+  maxResultBytes?: number;
   /** Longest a `tools/call` may run before it is aborted, in ms; `0` disables the limit. Default: 300000 (5 minutes). */
   callTimeoutMs?: number;
   /**
@@ -202,6 +211,8 @@ const OptionsSchema = z.strictObject({
   onError: fn<(error: unknown, context: ErrorContext) => void>('onError').default(defaultOnError),
   maxDataUrlBytes: z.int().positive().optional(),
   maxInlineResultBytes: z.int().positive().default(DEFAULT_MAX_INLINE_RESULT_BYTES),
+  // JavaScript strings end at about 512 Mi code units, and a result is serialized again when written.
+  maxResultBytes: z.int().positive().max(MAX_MAX_RESULT_BYTES).default(DEFAULT_MAX_RESULT_BYTES),
   store: z
     .custom<ServerStore>(
       (value) => typeof (value as Partial<ServerStore> | null)?.getServerByCode === 'function',

@@ -105,7 +105,25 @@ export function mcpServer(options: McpServerOptions): McpServerRouter {
         res.once('close', () => emit({ type: 'stream.closed' }));
       }
     }
-    writeReply(res, reply, streams);
+    try {
+      writeReply(res, reply, streams);
+    } catch (error) {
+      writeFailed(res, reply, error);
+    }
+  };
+  /**
+   * Writing a reply failed (a body that cannot be serialized): the request answers an internal
+   * error with its id, its cause reported; a reply already begun is cut off.
+   */
+  const writeFailed = (res: Response, reply: NowReply, error: unknown): void => {
+    report(error, { phase: 'dispatch' });
+    if (reply.kind === 'stream') drainer.leave();
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const id = reply.kind === 'json' && !Array.isArray(reply.body) ? reply.body.id : null;
+    writeError(res, new McpError('internal', 'Internal error', undefined, id));
   };
   /** Writes a reply known later to its response (`ReplySink`). */
   class LaterWrite implements ReplySink {

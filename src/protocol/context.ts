@@ -42,6 +42,8 @@ export interface CoreOptions<HostRequest> {
   maxDataUrlBytes: number;
   /** Most bytes of inline files one `tools/call` result may carry (README, "Files in and out"). */
   maxInlineResultBytes: number;
+  /** Most bytes one `tools/call` result may take once serialized (docs/http-contract.md, "The tool"); default 16 MiB. */
+  maxResultBytes?: number;
   /** Silence after which a `tools/call` reply that may stream sends a heartbeat; 0 or absent: none. */
   heartbeatMs?: number;
   report: ErrorReporter;

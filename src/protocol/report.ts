@@ -8,7 +8,8 @@ export interface ErrorContext {
    * - `authenticate`: checking the caller of an `"oauth"` server (`verifyToken` failed, or no `auth` option);
    * - `dispatch`: reading the request or serving a method (a bug, or the store failing);
    * - `run`: the app failed to run;
-   * - `outputs`: the app's outputs do not match the outputs it declares;
+   * - `outputs`: the app's result cannot be sent: outputs that do not match the outputs it declares,
+   *   a file that cannot be sent, or a result too large (`maxInlineResultBytes`, `maxResultBytes`);
    * - `onCall`: the host's `onCall` hook threw or rejected;
    * - `metrics`: the `metrics` option's `onEvent` threw.
    */

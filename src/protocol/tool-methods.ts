@@ -28,6 +28,8 @@ export interface ToolMethodOptions<HostRequest> {
   runApp: RunApp<HostRequest>;
   callTimeoutMs: number;
   maxInlineResultBytes: number;
+  /** Most bytes one `tools/call` result may take once serialized; default 16 MiB. */
+  maxResultBytes?: number;
   report: ErrorReporter;
   /** The store's farm: cancellations then reach the instance that runs the call. */
   farm?: Farm;
@@ -52,6 +54,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
     runApp: options.runApp,
     callTimeoutMs: options.callTimeoutMs,
     maxInlineResultBytes: options.maxInlineResultBytes,
+    ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }),
     report: (error, phase, server, app) =>
       options.report(error, { phase, serverId: server.id, appId: app.id }),
     humanInputTimeoutMs: options.humanInputTimeoutMs,

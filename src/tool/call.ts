@@ -4,6 +4,7 @@ import { type ContentBlock, fileBlock } from './content-blocks.js';
 import { attachConversation } from './conversation.js';
 import type { ToolFeatures } from './features.js';
 import { answerParts, outputParts } from './result-files.js';
+import { DEFAULT_MAX_RESULT_BYTES, measureResult, type ResultSize } from './result-size.js';
 import type { AppTool } from './tool.js';
 
 export interface CallToolResult {
@@ -27,6 +28,14 @@ export interface ShapeOptions {
   report: (error: unknown, phase: 'outputs') => void;
   /** Most bytes of inline files one result may carry (README, "Files in and out"); more is an error result. Default: 4 MiB. */
   maxInlineResultBytes?: number;
+  /** Most bytes one result may take once serialized (docs/http-contract.md, "The tool"); more is an error result. Default: 16 MiB. */
+  maxResultBytes?: number;
+}
+
+/** What the client reads when a result is too large; the same words go to `onError`. */
+export function tooLargeMessage(limit: number, bytes?: number): string {
+  const size = bytes === undefined ? 'more than' : `${bytes} bytes, more than`;
+  return `the result is too large: ${size} the ${limit} bytes one result may carry (maxResultBytes)`;
 }
 
 /**
@@ -42,9 +51,28 @@ export function resultOf(
   options: ShapeOptions,
 ): CallToolResult {
   const result = shape(produced, tool, features, options);
-  if (tool.conversations && produced.kind === 'answer' && !result.isError)
+  if (result.isError) return result;
+  if (tool.conversations && produced.kind === 'answer')
     attachConversation(result, produced.conversationId ?? conversationId);
-  return result;
+  const limit = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  const size = measureResult(result, limit);
+  if (size.fits) return result;
+  return tooLargeOrThrow(options, limit, size);
+}
+
+/**
+ * A result that does not fit: too large, or, when it cannot be serialized at all (a `BigInt`, a
+ * cycle), the serialization's error, thrown for the run to fail with ("the app failed to run").
+ */
+function tooLargeOrThrow(options: ShapeOptions, limit: number, size: Exclude<ResultSize, { fits: true }>) {
+  if ('unserializable' in size) throw size.unserializable;
+  return tooLarge(options, limit, size.bytes);
+}
+
+function tooLarge(options: ShapeOptions, limit: number, bytes?: number): CallToolResult {
+  const message = tooLargeMessage(limit, bytes);
+  options.report(new Error(message), 'outputs');
+  return errorResult(message);
 }
 
 function shape(
@@ -54,6 +82,13 @@ function shape(
   options: ShapeOptions,
 ): CallToolResult {
   if (produced.kind === 'error') return errorResult(produced.message);
+  const limit = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  if (produced.kind === 'tooLarge') return tooLarge(options, limit);
+  // Outputs past the limit are refused before their text is made (it serializes them).
+  if (produced.kind === 'outputs') {
+    const size = measureResult(produced.outputs, limit);
+    if (!size.fits) return tooLargeOrThrow(options, limit, size);
+  }
   if (produced.kind === 'outputs' && tool.checkOutputs) {
     const problems = tool.checkOutputs(produced.outputs);
     if (problems.length > 0) {

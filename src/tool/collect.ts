@@ -15,7 +15,9 @@ export type Produced =
       conversationId?: string;
       usage?: Record<string, unknown>;
     }
-  | { kind: 'error'; message: string };
+  | { kind: 'error'; message: string }
+  /** The answer grew past `maxResultBytes` while it came: the run is ended there. */
+  | { kind: 'tooLarge' };
 
 export const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
@@ -35,17 +37,28 @@ export function fromPlainResult(mode: AppMode, result: AppResult | null | undefi
  * those, the `agent_thought` thoughts. `message_file` events add files; the last `message_end`
  * that names a usage gives it. An `error` event ends the run. Unknown events are ignored. The next
  * event is taken only once the observer is ready for it (backpressure from a streamed reply).
+ *
+ * An answer longer than `maxChars` cannot fit a result of that many bytes (each character takes
+ * one byte or more): a `message` answer that grows past it ends the run at once (`tooLarge`);
+ * `agent_message` answers and thoughts past it are no longer kept, and are `tooLarge` if they
+ * turn out to be the answer. Text that can no longer be the answer is not kept either.
  */
 export async function fromEvents(
   mode: AppMode,
   events: AsyncIterable<AppEvent>,
   stop: Pick<RunStop, 'stopped'>,
   observer?: RunObserver,
+  maxChars = Number.POSITIVE_INFINITY,
 ): Promise<Produced> {
   let outputs: Record<string, unknown> = {};
   let message: string | null = null;
   let agentMessage: string | null = null;
   let thoughts = '';
+  /** Which of `agentMessage` and `thoughts` grew past `maxChars`, and are dropped. */
+  let agentOver = false;
+  let thoughtsOver = false;
+  // A workflow's result is its outputs: the text it streams is never its answer, and is not kept.
+  const answers = !producesOutputs(mode);
   const files: unknown[] = [];
   let conversationId: string | undefined;
   let usage: Record<string, unknown> | undefined;
@@ -55,16 +68,31 @@ export async function fromEvents(
     conversationId = conversationIdOf(event) ?? conversationId;
     switch (event?.event) {
       case 'message':
+        if (!answers) break;
         message = (message ?? '') + text(event.answer);
+        if (message.length > maxChars) return { kind: 'tooLarge' };
         break;
       case 'message_replace':
+        if (!answers) break;
         message = text(event.answer);
+        if (message.length > maxChars) return { kind: 'tooLarge' };
         break;
       case 'agent_message':
+        // Once there is a `message` answer, nothing else can be the answer.
+        if (!answers || message !== null || agentOver) break;
         agentMessage = (agentMessage ?? '') + text(event.answer);
+        if (agentMessage.length > maxChars) {
+          agentOver = true;
+          agentMessage = '';
+        }
         break;
       case 'agent_thought':
+        if (!answers || message !== null || agentMessage !== null || thoughtsOver) break;
         thoughts += text(event.thought);
+        if (thoughts.length > maxChars) {
+          thoughtsOver = true;
+          thoughts = '';
+        }
         break;
       case 'workflow_finished':
         outputs = asOutputs(event.outputs);
@@ -86,7 +114,9 @@ export async function fromEvents(
     const waiting = observer?.ready?.();
     if (waiting) await waiting;
   }
-  const produced: Produced = producesOutputs(mode)
+  if (answers && message === null && (agentMessage === null ? thoughtsOver : agentOver))
+    return { kind: 'tooLarge' };
+  const produced: Produced = !answers
     ? { kind: 'outputs', outputs }
     : { kind: 'answer', answer: message ?? agentMessage ?? thoughts, files, conversationId };
   if (usage !== undefined) produced.usage = usage;

@@ -154,7 +154,10 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
         this.#produced(fromPlainResult(run.app.mode, result));
         return;
       }
-      fromEvents(run.app.mode, result, this, this).then((produced) => this.#produced(produced), fail);
+      fromEvents(run.app.mode, result, this, this, this.#shared.options.maxResultBytes).then(
+        (produced) => this.#produced(produced),
+        fail,
+      );
     }, fail);
   }
 
@@ -179,12 +182,15 @@ class ToolCallRun<HostRequest> extends RunStop implements RunHandle, RunObserver
       result = resultOf(produced, this.#tool, this.#features, this.#run?.conversationId, {
         report: (error, phase) => this.#report(error, phase),
         maxInlineResultBytes: this.#shared.options.maxInlineResultBytes,
+        maxResultBytes: this.#shared.options.maxResultBytes,
       });
     } catch (error) {
       this.#failed(error);
       return;
     }
     this.#settle(result);
+    // An answer cut as it grew: the app may still be producing it, and its signal tells it to stop.
+    if (produced.kind === 'tooLarge') this.stop();
   }
 
   #failed(error: unknown): void {

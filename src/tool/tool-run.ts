@@ -11,6 +11,8 @@ export interface ToolRunsOptions<HostRequest> {
   callTimeoutMs: number;
   /** Most bytes of inline files one result may carry; more is an error result. */
   maxInlineResultBytes: number;
+  /** Most bytes one result may take once serialized; more is an error result. Default: 16 MiB. */
+  maxResultBytes?: number;
   /**
    * Receives failures whose cause must not reach the client: `run` for the app failing, `outputs`
    * for outputs that break the app's declared output schema.

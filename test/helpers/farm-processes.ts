@@ -17,10 +17,12 @@ const START_MS = 60_000;
 export interface FarmProcess {
   url: string;
   child: ChildProcess;
+  /** The line the process printed once it listened, parsed (`{ port, ... }`). */
+  ready: Record<string, unknown>;
 }
 
 /** The instance program, bundled so that each process runs the package's sources as they are. */
-export async function bundleInstance(): Promise<string> {
+export async function bundleInstance(entry = join(ROOT, 'test', 'farm', 'instance.ts')): Promise<string> {
   const folder = join(
     ROOT,
     'node_modules',
@@ -30,7 +32,7 @@ export async function bundleInstance(): Promise<string> {
   await mkdir(folder, { recursive: true });
   const outfile = join(folder, 'instance.mjs');
   await build({
-    entryPoints: [join(ROOT, 'test', 'farm', 'instance.ts')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     packages: 'external',
@@ -53,18 +55,18 @@ export async function startInstance(bundle: string, env: Record<string, string>)
     errors += chunk.toString();
   });
   const lines = createInterface({ input: child.stdout! });
-  const port = await new Promise<number>((resolve, reject) => {
+  const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('an instance did not listen in time')), START_MS);
     lines.once('line', (line) => {
       clearTimeout(timer);
-      resolve((JSON.parse(line) as { port: number }).port);
+      resolve(JSON.parse(line) as Record<string, unknown>);
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`an instance exited (${code}) before listening: ${errors}`));
     });
   });
-  return { url: `http://127.0.0.1:${port}`, child };
+  return { url: `http://127.0.0.1:${ready.port as number}`, child, ready };
 }
 
 /** Stops an instance: SIGTERM, or with `kill` SIGKILL, as a crash or a lost machine would. */

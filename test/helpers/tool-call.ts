@@ -40,7 +40,8 @@ export async function call(
     version = '2025-11-25',
     callTimeoutMs = 0,
     signal = new AbortController().signal,
-  }: { version?: string; callTimeoutMs?: number; signal?: AbortSignal } = {},
+    maxResultBytes,
+  }: { version?: string; callTimeoutMs?: number; signal?: AbortSignal; maxResultBytes?: number } = {},
 ): Promise<Called> {
   const reports: unknown[] = [];
   const phases: unknown[] = [];
@@ -54,6 +55,7 @@ export async function call(
     },
     callTimeoutMs,
     maxInlineResultBytes: DEFAULT_MAX_INLINE_RESULT_BYTES,
+    ...(maxResultBytes === undefined ? {} : { maxResultBytes }),
     report: (error, phase) => {
       reports.push(error);
       phases.push(phase);

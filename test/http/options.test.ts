@@ -231,6 +231,7 @@ describe('mcpServer options', () => {
       streamLeaseMs: 15_000,
       maxDataUrlBytes: 3 * 1024 * 1024,
       maxInlineResultBytes: 4 * 1024 * 1024,
+      maxResultBytes: 16 * 1024 * 1024,
       heartbeatMs: 10_000,
       humanInputTimeoutMs: 600_000,
       maxTaskResultBytes: 10 * 1024 * 1024,

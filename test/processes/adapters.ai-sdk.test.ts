@@ -467,3 +467,44 @@ describe('fromAiSdk asking a person to approve a tool call (unit seam: a run wit
     expect(denied).toEqual({ type: 'execution-denied', reason });
   });
 });
+
+describe('fromAiSdk adding up the tokens used (unit seam: parts as streamText gives them)', () => {
+  /** Runs the adapter over one model call's parts, as `streamText(...).stream` gives them. */
+  async function usageOf(parts: unknown[]) {
+    const runner = fromAiSdk(() => ({
+      stream: (async function* () {
+        yield* parts;
+      })(),
+    }));
+    const { events } = await runAsking(runner, ASSISTANT, { query: 'count' }, { action: 'decline' });
+    return events;
+  }
+  const finished = (totalUsage: Record<string, unknown>) => ({ type: 'finish', totalUsage });
+
+  it('sums that would pass the largest exact integer stop there: never Infinity (JSON would say null)', async () => {
+    const huge = { inputTokens: 1e308, outputTokens: 1e308, totalTokens: 1e308 };
+    expect(await usageOf([{ type: 'text-delta', text: 'hi' }, finished(huge), finished(huge)])).toEqual([
+      { event: 'message', answer: 'hi' },
+      {
+        event: 'message_end',
+        metadata: {
+          usage: {
+            inputTokens: Number.MAX_SAFE_INTEGER,
+            outputTokens: Number.MAX_SAFE_INTEGER,
+            totalTokens: Number.MAX_SAFE_INTEGER,
+          },
+        },
+      },
+    ]);
+  });
+
+  it('negative, infinite and non-numeric counts are left out of the sums', async () => {
+    const events = await usageOf([
+      finished({ inputTokens: -5, outputTokens: 4, totalTokens: Number.POSITIVE_INFINITY }),
+      finished({ inputTokens: 3, outputTokens: '7', totalTokens: Number.NaN, reasoningTokens: -1 }),
+    ]);
+    expect(events).toEqual([
+      { event: 'message_end', metadata: { usage: { inputTokens: 3, outputTokens: 4 } } },
+    ]);
+  });
+});

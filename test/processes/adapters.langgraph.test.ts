@@ -86,6 +86,16 @@ const greetingGraph = new StateGraph(Greeting)
   .addEdge('greet', END)
   .compile();
 
+/** One node that asks with a message and no fields: `interrupt({ message: 'Continue?' })`. */
+const continueGraph = new StateGraph(Greeting)
+  .addNode('confirm', () => {
+    const answer = interrupt({ message: 'Continue?' }) as Answer;
+    return { greeting: answer.action === 'accept' ? `went on: ${answer.values.answer}` : answer.action };
+  })
+  .addEdge(START, 'confirm')
+  .addEdge('confirm', END)
+  .compile();
+
 const STORY = 'x'.repeat(200);
 /** What the slow graph's nodes did: the model's chunks `write` received, and whether `publish` ran. */
 const slow = { chunks: 0, published: false };
@@ -160,6 +170,9 @@ const EXPENSE: HostApp = {
 const SLOW: HostApp = { id: 'slow', name: 'Slow', mode: 'workflow', inputForm: [] };
 const BROKEN: HostApp = { id: 'broken', name: 'Broken', mode: 'workflow', inputForm: [] };
 const CHATTY: HostApp = { id: 'chatty', name: 'Chatty', mode: 'chat', inputForm: [] };
+const CONTINUE: HostApp = { id: 'continue', name: 'Continue', mode: 'workflow', inputForm: [] };
+const WORDY: HostApp = { id: 'wordy', name: 'Wordy', mode: 'workflow', inputForm: TOPIC };
+const LISTY: HostApp = { id: 'listy', name: 'Listy', mode: 'workflow', inputForm: TOPIC };
 
 let fromLangGraph: typeof LangGraph.fromLangGraph;
 let host: DemoHost;
@@ -197,9 +210,17 @@ beforeAll(async () => {
     },
     [BROKEN.id]: fromLangGraph(brokenGraph),
     [CHATTY.id]: fromLangGraph(greetingGraph),
+    [CONTINUE.id]: fromLangGraph(continueGraph),
+    // Outputs hooks that return no object: a mistake the run reports, not an empty result.
+    [WORDY.id]: fromLangGraph(taglineGraph(), {
+      outputs: ((state: { tagline: string }) => state.tagline) as never,
+    }),
+    [LISTY.id]: fromLangGraph(taglineGraph(), {
+      outputs: ((state: { tagline: string }) => [state.tagline]) as never,
+    }),
   });
   host = await startDemoHost({
-    apps: [TAGLINE, WHOLE_STATE, MAPPED, KEPT, EXPENSE, SLOW, BROKEN, CHATTY],
+    apps: [TAGLINE, WHOLE_STATE, MAPPED, KEPT, EXPENSE, SLOW, BROKEN, CHATTY, CONTINUE, WORDY, LISTY],
     runApp: (run) => runners[run.app.id]!(run),
   });
 }, BUILD_TIMEOUT_MS);
@@ -311,6 +332,44 @@ describe('fromLangGraph, through the official MCP client', () => {
         required: ['decision'],
       },
     });
+  });
+
+  it('an interrupt with a message and no fields is asked with one text field, "answer", and the graph resumes', async () => {
+    const client = await connectClient(host.endpointOf(CONTINUE), { elicitation: {} });
+    const asked: unknown[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      return { action: 'accept', content: { answer: 'yes, go on' } };
+    });
+    const reports = host.reports.length;
+    try {
+      const result = await client.callTool({ name: CONTINUE.name, arguments: {} });
+      expect(result).toEqual(outputsResult({ greeting: 'went on: yes, go on' }));
+    } finally {
+      await client.close();
+    }
+    expect(asked).toEqual([
+      {
+        mode: 'form',
+        message: 'Continue?',
+        requestedSchema: {
+          type: 'object',
+          properties: { answer: { type: 'string', title: 'Answer' } },
+          required: ['answer'],
+        },
+      },
+    ]);
+    expect(host.reports.slice(reports)).toEqual([]);
+  });
+
+  it('an outputs hook that returns a string or an array is "the app failed to run", the reason to onError', async () => {
+    const reports = host.reports.length;
+    expect((await call(WORDY, { topic: 'tea' })).result).toEqual(failed('the app failed to run'));
+    expect((await call(LISTY, { topic: 'tea' })).result).toEqual(failed('the app failed to run'));
+    expect(host.reports.slice(reports).map((error) => (error as Error).message)).toEqual([
+      'fromLangGraph: the outputs hook must return a plain object of outputs, and it returned a string',
+      'fromLangGraph: the outputs hook must return a plain object of outputs, and it returned an array',
+    ]);
   });
 
   it('a cancelled call stops the graph: the model stops streaming and the next node never runs', async () => {

@@ -107,9 +107,10 @@ export class Recording {
       this.#send(item, 0);
       return;
     }
+    // Serialized first: a message that cannot be (too large) takes no event id.
+    const data = JSON.stringify(item);
     this.#seq += 1;
     const seq = this.#seq;
-    const data = JSON.stringify(item);
     this.#unstored.push({ seq, data });
     this.#unstoredChars += data.length;
     if (isResponse(item)) this.#responseSeq = seq;

@@ -129,19 +129,38 @@ export class ReplyStream implements RunObserver, StreamProducer, LaterReply {
     sink.reply(known);
   }
 
-  // Fields rather than methods: they are the callbacks of the work's promise.
+  // Fields rather than methods: they are the callbacks of the work's promise, which nothing else
+  // handles: whatever fails in them (writing a reply that cannot be serialized) is this call's failure,
+  // never the process's (docs/http-contract.md, "The tool").
   readonly #onResult = (result: unknown): void => {
     const response = resultResponse(this.id, result);
-    if (this.#settle()) this.#answer(jsonReply(200, response));
+    if (this.#settle()) this.#answerSafely(jsonReply(200, response));
     else this.#last(response.message);
   };
 
   readonly #onFailure = (error: unknown): void => {
     // `#failures` is set by `reply`, which is what attaches this callback.
     const failure = (this.#failures as CallFailures).opaque(error, this.id, this.target);
-    if (this.#settle()) this.#answer(errorReply(failure));
+    if (this.#settle()) this.#answerSafely(errorReply(failure));
     else this.#last(errorBody(failure, this.id));
   };
+
+  /**
+   * The JSON reply to the sink. Writing it is the sink's, and so is answering its own failure (the
+   * HTTP layer writes an internal error); one that still throws is reported here.
+   */
+  #answerSafely(reply: NowReply): void {
+    try {
+      this.#answer(reply);
+    } catch (error) {
+      const where = {
+        phase: 'dispatch',
+        serverId: this.target.server.id,
+        appId: appIdOf(this.target),
+      } as const;
+      this.#streams.report(error, where);
+    }
+  }
 
   progress(report: AppProgress): void {
     if (this.notes === undefined || !this.#saying) return;
@@ -256,7 +275,13 @@ export class ReplyStream implements RunObserver, StreamProducer, LaterReply {
   #last(message: StreamMessage): void {
     if (this.#phase !== 'streaming') return;
     this.#phase = 'over';
-    this.#send(message);
+    try {
+      this.#send(message);
+    } catch (error) {
+      // The response could not be serialized: the stream ends with an internal error, its cause reported.
+      const failure = (this.#failures as CallFailures).opaque(error, this.id, this.target);
+      this.#send(errorBody(failure, this.id));
+    }
     this.#end();
     this.drained();
   }

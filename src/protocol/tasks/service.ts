@@ -188,12 +188,13 @@ export class TaskService {
     let end: TaskEnd = { status: outcome.status, statusMessage: outcome.statusMessage ?? null };
     if (outcome.error !== undefined) end.error = outcome.error;
     if (outcome.result !== undefined) {
-      const resultJson = JSON.stringify(outcome.result);
-      const bytes = Buffer.byteLength(resultJson);
+      const resultJson = serialized(outcome.result);
+      const bytes = resultJson === undefined ? Number.POSITIVE_INFINITY : Buffer.byteLength(resultJson);
       const limit = this.#options.maxResultBytes;
-      if (bytes <= limit) end.resultJson = resultJson;
+      if (resultJson !== undefined && bytes <= limit) end.resultJson = resultJson;
       else {
-        const message = `the result of ${bytes} bytes is larger than the ${limit} bytes a task may keep`;
+        const size = resultJson === undefined ? 'that cannot be serialized' : `of ${bytes} bytes`;
+        const message = `the result ${size} is larger than the ${limit} bytes a task may keep`;
         this.#options.report(new Error(message), task.serverId);
         end = {
           status: 'failed',
@@ -292,5 +293,14 @@ export class TaskService {
   close(): void {
     this.#leases.close();
     this.#retention.close();
+  }
+}
+
+/** A task's result as JSON; `undefined` when it cannot be serialized (a string longer than JavaScript holds). */
+function serialized(result: unknown): string | undefined {
+  try {
+    return JSON.stringify(result);
+  } catch {
+    return undefined;
   }
 }
