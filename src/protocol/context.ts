@@ -12,7 +12,7 @@ import type { ToolNamer } from '../tool/tool.js';
 import type { CanUseTool, ResolvedServer, RunApp } from '../types/index.js';
 import { Deadlines } from '../util/deadlines.js';
 import { lookupFailure, resolveWithAccess } from './access.js';
-import { type Asking, createAsking } from './asking.js';
+import { type Asking, createAsking } from './asking/asking.js';
 import type { RequestId } from './messages.js';
 import type { ErrorContext, ErrorReporter } from './report.js';
 import type { EndpointRequest } from './request.js';

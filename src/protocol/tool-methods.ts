@@ -13,7 +13,7 @@ import { createToolRuns } from '../tool/runs.js';
 import type { EndUser, RunApp } from '../types/index.js';
 import { isPlainJsonObject } from '../util/plain-object.js';
 import { featuresOf, isModernVersion } from '../versions.js';
-import type { Asking } from './asking.js';
+import type { Asking } from './asking/asking.js';
 import { DEFAULT_CLIENT_NAME } from './client-name.js';
 import { CallToolParamsSchema, CancelledParamsSchema, describeIssues, type RequestId } from './messages.js';
 import type { SerializedResult } from './reply.js';
