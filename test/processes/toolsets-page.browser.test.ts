@@ -143,16 +143,27 @@ describe.skipIf(missing !== undefined)(
       expect(await tryIt().locator('.result .text').first().textContent()).toBe('A Tale Of Two Cities');
     });
 
-    it('renames a tool: the clients list it under its new name', async () => {
+    it('renames a tool: the clients list it under its new name; a name clients refuse is named in an alert', async () => {
       await openToolset('Writing tools');
+      await page.getByLabel('Tool name for Title Case').fill('has space');
+      await page.getByRole('button', { name: 'Save tool names' }).click();
+      await page.getByRole('alert').filter({ hasText: 'apps.0.tool_name must be 1 to 128' }).waitFor();
       await page.getByLabel('Tool name for Title Case').fill('title');
       await page.getByRole('button', { name: 'Save tool names' }).click();
       await expect
         .poll(() => toolNames(urls.get('Writing tools')!))
         .toEqual(['title', 'Tagline_Writer', 'Text_Stats']);
-      await page.getByLabel('Tool name for Title Case').fill('has space');
-      await page.getByRole('button', { name: 'Save tool names' }).click();
-      await page.getByRole('alert').filter({ hasText: 'apps.0.tool_name must be 1 to 128' }).waitFor();
+      // Nothing but the name changed: the other fields still take their app server's.
+      const listed = await fetch(`${base}/console/api/toolsets`, {
+        headers: { authorization: `Bearer ${CONSOLE_TOKEN}` },
+      });
+      const { data } = (await listed.json()) as { data: { name: string; apps: unknown[] }[] };
+      const inherited = { description: null, parameters: null, annotations: null, task_support: null };
+      expect(data.find((toolset) => toolset.name === 'Writing tools')!.apps).toEqual([
+        { app_id: 'title-case', tool_name: 'title', ...inherited },
+        { app_id: 'tagline-writer', tool_name: null, ...inherited },
+        { app_id: 'text-stats', tool_name: null, ...inherited },
+      ]);
     });
 
     it('Rotate asks first; confirmed, the toolset gets a new URL and the old one stops working', async () => {
