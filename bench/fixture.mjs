@@ -19,6 +19,14 @@ export const ECHO_APP = Object.freeze({
   outputs: [{ variable: 'text', type: 'string' }],
 });
 
+/** The apps of the toolset rows (bench/toolsets.mjs): the Echo app 100 times, each its own tool. */
+export const TOOLSET_SIZE = 100;
+export const TOOLSET_APPS = Object.freeze(
+  Array.from({ length: TOOLSET_SIZE }, (_, index) =>
+    Object.freeze({ ...ECHO_APP, id: `echo-${index}`, name: `${TOOL_NAME}_${index}` }),
+  ),
+);
+
 export const TOOL = {
   name: TOOL_NAME,
   title: TOOL_NAME,

@@ -14,15 +14,17 @@
  *
  * Then the tasks row (bench/tasks.mjs): creating a task and reading it back on SQLite, against the
  * floor's tools/call; the usage row (bench/usage.mjs): tools/call with usage counted against
- * the same server with `usage: false`; and the caller keys row (bench/keys.mjs): a "key" server's
- * tools/call against a "code" server's.
+ * the same server with `usage: false`; the caller keys row (bench/keys.mjs): a "key" server's
+ * tools/call against a "code" server's; and the toolset rows (bench/toolsets.mjs): a 100-app
+ * toolset's tools/list against a floor serving the same bytes, and its tools/call against a
+ * one-app server's.
  *
  * Settings (environment): BENCH_DURATION (s per run, 2), BENCH_ROUNDS (8), BENCH_CONNECTIONS (20),
  * BENCH_WARMUP (s per target and method, 1), BENCH_MEMORY_REQUESTS (200000),
  * BENCH_POSTGRES_URL (adds "ours" on PostgreSQL, with the cache on and off). While tuning: BENCH_ONLY=floor,ours and
  * BENCH_METHODS=tools/call narrow the run (BENCH_ONLY=streaming,soak runs only the long-run rows,
  * BENCH_ONLY=tasks the tasks row, BENCH_ONLY=usage the usage row, BENCH_ONLY=keys the caller keys
- * row), BENCH_MEMORY_REQUESTS=0 skips the memory run. BENCH_BASELINE_DIST=<folder> adds "ours" from another
+ * row, BENCH_ONLY=toolsets the toolset rows), BENCH_MEMORY_REQUESTS=0 skips the memory run. BENCH_BASELINE_DIST=<folder> adds "ours" from another
  * build (e.g. `node scripts/build.mjs --out-dir /tmp/before` on the commit before a change), loaded
  * in the same turns, so that a change is measured against the code before it on the same machine.
  */
@@ -34,6 +36,7 @@ import { keyReport, measureKeyCall } from './keys.mjs';
 import { load, METHODS, median, startServer } from './lib.mjs';
 import { longRunReport, measureStreamedCall, soakRounds } from './streaming.mjs';
 import { measureTaskCall, taskReport } from './tasks.mjs';
+import { measureToolsets, toolsetReport } from './toolsets.mjs';
 import { measureUsage, usageReport } from './usage.mjs';
 
 const settings = {
@@ -164,6 +167,7 @@ try {
   const tasks = wanted('tasks') ? await measureTaskCall(settings, log) : null;
   const usage = wanted('usage') ? await measureUsage(settings, log) : null;
   const keys = wanted('keys') ? await measureKeyCall(settings, log) : null;
+  const toolsets = wanted('toolsets') ? await measureToolsets(settings, log) : null;
 
   const results = summarize(runs);
   const ratio = (method, base) => results.ours?.[method]?.[base] ?? Number.NaN;
@@ -177,6 +181,8 @@ try {
     task_pair_in_memory_vs_floor: tasks?.memoryRatio ?? Number.NaN,
     call_usage_on_vs_off: usage?.ratio ?? Number.NaN,
     key_call_vs_code_call: keys?.ratio ?? Number.NaN,
+    toolset_list_vs_floor: toolsets?.listRatio ?? Number.NaN,
+    toolset_call_vs_one_app: toolsets?.callRatio ?? Number.NaN,
   };
   // Ours against another build of itself, loaded in the same turns.
   if (results.ours_baseline) {
@@ -200,6 +206,7 @@ try {
     new URL('./results.json', import.meta.url),
     `${JSON.stringify({ date: new Date().toISOString(), seconds, machine, settings, results, memory, streaming, soak: soaked, tasks, usage, ratios }, null, 2)}\n`,
     `${JSON.stringify({ date: new Date().toISOString(), seconds, machine, settings, results, memory, streaming, soak: soaked, tasks, keys, ratios }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), seconds, machine, settings, results, memory, streaming, soak: soaked, tasks, toolsets, ratios }, null, 2)}\n`,
   );
 
   console.log(
@@ -217,6 +224,7 @@ try {
   if (tasks) console.log(`\n${taskReport(tasks)}`);
   if (usage) console.log(`\n${usageReport(usage)}`);
   if (keys) console.log(`\n${keyReport(keys)}`);
+  if (toolsets) console.log(`\n${toolsetReport(toolsets)}`);
   console.log(`results written to bench/results.json (${seconds} s in all)\n`);
   console.log(
     `ratios: ${Object.entries(ratios)

@@ -23,6 +23,7 @@ import { describeDatabase, openDatabase } from './database.js';
 import { startDevAuthorizationServer } from './dev-authorization-server.js';
 import { createHost, seedServers } from './host.js';
 import { seedTextStatsProvider } from './remote-stats.js';
+import { seedToolsets } from './toolsets.js';
 
 const DEFAULT_CONSOLE_TOKEN = 'dev-console-token';
 /** The Inspector the printed command runs, at the version docs/clients.md names (npx -y: no prompt). */
@@ -57,6 +58,7 @@ try {
   mcpRouter = mcp;
   closeStore = () => store.close();
   const published = await seedServers(store);
+  const toolsets = await seedToolsets(store);
   httpServer = createServer(app);
   httpServer.listen(config.port, config.host);
   await once(httpServer, 'listening');
@@ -69,7 +71,7 @@ try {
       console.warn(`Remote Text Stats cannot call Text Stats: ${error.reason ?? error.message}`);
     },
   );
-  startup = startupMessage(published, port);
+  startup = startupMessage(published, toolsets, port);
 } catch (error) {
   console.error(`The example app could not start: ${error instanceof Error ? error.message : error}`);
   await devAuthorizationServer?.close();
@@ -148,7 +150,7 @@ function publicHost(host) {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-function startupMessage(published, port) {
+function startupMessage(published, toolsets, port) {
   const base = `http://${publicHost(config.host)}:${port}`;
   const token = config.consoleToken === DEFAULT_CONSOLE_TOKEN ? DEFAULT_CONSOLE_TOKEN : '$CONSOLE_TOKEN';
   const byCode = published.filter(({ server }) => server.authMode !== 'oauth');
@@ -164,6 +166,10 @@ function startupMessage(published, port) {
     const inactive = server.status === 'active' ? '' : '  [inactive: reactivate it in the console]';
     lines.push(`  ${app.name} (${app.mode})${inactive}`);
     lines.push(`    ${base}/mcp/server/${server.serverCode}/mcp`);
+  }
+  lines.push('', 'Toolsets (several apps behind one URL, docs/toolsets.md):');
+  for (const toolset of toolsets) {
+    lines.push(`  ${toolset.name}`, `    ${base}/mcp/server/${toolset.serverCode}/mcp`);
   }
   lines.push(
     '',

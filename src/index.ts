@@ -25,6 +25,8 @@ export {
   type ConsoleKey,
   type ConsolePageOptions,
   type ConsoleServer,
+  type ConsoleToolset,
+  type ConsoleToolsetApp,
   type ConsoleUsage,
   type ListApps,
   type McpConsoleOptions,
@@ -84,6 +86,13 @@ export {
   type ToolProviderStore,
 } from './store/providers/types.js';
 export type {
+  NewToolset,
+  ToolsetChanges,
+  ToolsetMember,
+  ToolsetRecord,
+  ToolsetStore,
+} from './store/toolsets/types.js';
+export type {
   KnexServerStore,
   NewServer,
   ResolverOptions,
@@ -118,6 +127,7 @@ export type {
   AuthInfo,
   AuthMode,
   Caller,
+  CanUseTool,
   DeclaredOutput,
   EndUser,
   FileInput,
@@ -127,11 +137,14 @@ export type {
   InputVariableType,
   LoadApp,
   NestedInputVariable,
+  ResolvedMember,
   ResolvedServer,
   ResolveOptions,
+  ServerKind,
   ServerRecord,
   TaskSupport,
   ToolAnnotations,
+  ToolUse,
   VerifyToken,
   VerifyTokenContext,
 } from './types/index.js';

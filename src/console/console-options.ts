@@ -36,11 +36,24 @@ export interface ConsoleErrorContext {
     | 'list-keys'
     | 'create-key'
     | 'rotate-key'
-    | 'revoke-key';
+    | 'revoke-key'
+    | ToolsetOperation;
   tenantId?: string;
   appId?: string;
   serverId?: string;
 }
+
+/** How many apps a toolset may list when `maxToolsetApps` is not given. */
+export const DEFAULT_MAX_TOOLSET_APPS = 100;
+
+/** The toolset routes, as the error hook names them (docs/toolsets.md). */
+export type ToolsetOperation =
+  | 'list-toolsets'
+  | 'create-toolset'
+  | 'get-toolset'
+  | 'update-toolset'
+  | 'rotate-toolset'
+  | 'delete-toolset';
 
 /** The host's apps in a tenant, in the order the console lists them. */
 export type ListApps = (tenantId: string) => Promise<HostApp[]> | HostApp[];
@@ -63,6 +76,8 @@ export interface McpConsoleOptions {
    * `true`, or its settings. The JSON API is unchanged. Default: `false`.
    */
   page?: boolean | ConsolePageOptions;
+  /** The most apps one toolset may list (`POST`/`PUT /toolsets`, docs/toolsets.md); more answers 400. Default: 100. */
+  maxToolsetApps?: number;
   /**
    * The MCP endpoint path of a server code, shown as the server's `url`; set it when `mcpServer` is
    * mounted under a prefix. Default: `(code) => '/mcp/server/' + code + '/mcp'`.
@@ -119,6 +134,7 @@ export const ConsoleOptionsSchema = z
     page: PageOption,
     mcpPath: fn<(serverCode: string) => string>().default(() => mcpPath),
     allowGetRefresh: z.boolean().default(false),
+    maxToolsetApps: z.int().positive().max(10_000).default(DEFAULT_MAX_TOOLSET_APPS),
     onError: fn<(error: unknown, context: ConsoleErrorContext) => void>().default(() =>
       logConsoleFailure('console'),
     ),

@@ -21,6 +21,7 @@ import { readJsonBody } from './read-body.js';
 import { methodNotAllowed } from './reply.js';
 import { type ConsoleServer, toConsoleServer } from './server-json.js';
 import { storeWithDeadline } from './store-deadline.js';
+import { mountToolsets } from './toolsets.js';
 import { serveUsageRoutes } from './usage-routes.js';
 
 export type { ConsoleApp, ConsoleAppInput } from './app-list.js';
@@ -34,6 +35,7 @@ export type {
 export type { ConsoleKey } from './key-bodies.js';
 export type { ConsolePageOptions } from './page/page-options.js';
 export type { ConsoleServer } from './server-json.js';
+export type { ConsoleToolset, ConsoleToolsetApp } from './toolset-json.js';
 export type { ConsoleAuditRecord, ConsoleUsage } from './usage-routes.js';
 
 type Handler = (call: ConsoleCall<ConsoleErrorContext>) => Promise<ConsoleReply<ConsoleServer | null>>;
@@ -218,6 +220,7 @@ export function mcpConsole(options: McpConsoleOptions): Router {
     .put(endpoint('update', 'edit', update))
     .delete(endpoint('unpublish', 'edit', unpublish))
     .all(methodNotAllowed('GET, POST, PUT, DELETE'));
+  mountToolsets(router, endpoint, config);
   const refreshMethods = config.allowGetRefresh ? 'GET, POST' : 'POST';
   const refreshRoute = router
     .route('/apps/:serverId/server/refresh')

@@ -54,6 +54,7 @@ export function createMcpCore(
     runApp: config.runApp,
     serverInfo: config.serverInfo,
     toolName: config.toolName,
+    ...(config.canUseTool && { canUseTool: config.canUseTool }),
     callTimeoutMs: config.callTimeoutMs,
     maxDataUrlBytes: config.maxDataUrlBytes,
     maxInlineResultBytes: config.maxInlineResultBytes,

@@ -14,7 +14,7 @@ import { DEFAULT_HUMAN_INPUT_TIMEOUT_MS, DEFAULT_MAX_WAITING_RUNS } from '../too
 import { DEFAULT_MAX_INLINE_RESULT_BYTES } from '../tool/call.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DATA_URL_BYTES } from '../tool/file-input.js';
 import { DEFAULT_MAX_RESULT_BYTES, MAX_MAX_RESULT_BYTES } from '../tool/result-size.js';
-import type { AuthOptions, HostApp } from '../types/index.js';
+import type { AuthOptions, CanUseTool, HostApp } from '../types/index.js';
 import { functionOption, methodsOption, parseFactoryOptions } from '../util/factory-options.js';
 import { ThrottledLog } from '../util/throttled-log.js';
 import { PACKAGE_VERSION } from '../versions.js';
@@ -31,6 +31,12 @@ export interface McpServerOptions {
   serverInfo?: { name: string; version: string };
   /** Overrides the tool name derived from the app name; the result is still made valid. Default: derived from `app.name`. */
   toolName?: (app: HostApp) => string;
+  /**
+   * Whether a caller may use a tool (docs/toolsets.md): asked for each tool of the server on each
+   * request; a tool it says no to is absent from `tools/list` and answers as an unknown tool, on
+   * toolsets and one-app servers alike. A hook that throws answers an internal error. Default: every tool.
+   */
+  canUseTool?: CanUseTool;
   /**
    * Browser origins allowed besides the request's own origin, each written as browsers send
    * `Origin`: `scheme://host[:port]`, no path (`https://app.example.com`, `http://localhost:5173`),
@@ -213,6 +219,7 @@ const OptionsSchema = z.strictObject({
     .strictObject({ name: z.string().min(1), version: z.string().min(1) })
     .default({ name: 'express-app-mcp', version: PACKAGE_VERSION }),
   toolName: fn<(app: HostApp) => string>('toolName').optional(),
+  canUseTool: fn<CanUseTool>('canUseTool').optional(),
   allowedOrigins: AllowedOriginsSchema.default([]),
   allowedHosts: AllowedHostsSchema.default([]),
   maxBodyBytes: z.int().positive().default(DEFAULT_MAX_BODY_BYTES),

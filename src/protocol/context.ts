@@ -11,10 +11,10 @@ import type { TaskStore } from '../store/tasks/types.js';
 import { DEFAULT_HUMAN_INPUT_TIMEOUT_MS } from '../tool/ask.js';
 import { callScope, subjectOf } from '../tool/inflight.js';
 import type { ToolNamer } from '../tool/tool.js';
-import type { RunApp } from '../types/index.js';
+import type { CanUseTool, ResolvedServer, RunApp } from '../types/index.js';
 import { Deadlines } from '../util/deadlines.js';
 import { lookupFailure, resolveWithAccess } from './access.js';
-import { type Asking, createAsking } from './asking.js';
+import { type Asking, createAsking } from './asking/asking.js';
 import type { RequestId } from './messages.js';
 import type { QuotaCheck } from './quota.js';
 import type { ErrorContext, ErrorReporter } from './report.js';
@@ -24,8 +24,10 @@ import { ResolveDeadline } from './resolve-deadline.js';
 import { Signer } from './signing.js';
 import { type ReplyStreams, replyStreams } from './stream/reply-stream.js';
 import type { Resumability } from './stream/resumability.js';
-import { checkServing, type ServingTarget } from './target.js';
+import { appIdOf, checkServing, type ServingTarget } from './target.js';
 import { TaskService } from './tasks/service.js';
+import { visibleTools } from './tool-access.js';
+import { createToolLists } from './tool-list.js';
 import { createToolMethods, type ToolMethods } from './tool-methods.js';
 
 export interface ServerInfo {
@@ -72,6 +74,8 @@ export interface CoreOptions<HostRequest> {
   usage?: UsageCounter;
   /** Checks each `tools/call` against its caller's daily quota (docs/usage.md); absent: no quotas. */
   quota?: QuotaCheck;
+  /** Which tools a caller may use (docs/toolsets.md); absent: every tool of the server. */
+  canUseTool?: CanUseTool;
 }
 
 /** The task options of `mcpServer`, and the store tasks live in. */
@@ -95,6 +99,8 @@ export const DEFAULT_TASK_OPTIONS = {
 /** What every era's `handle(request, ctx)` is given: the shared services, made once per core. */
 export interface EraContext<HostRequest> {
   serverInfo: ServerInfo;
+  /** What `initialize` and `server/discover` say of the target: a toolset by its own name (docs/toolsets.md). */
+  serverInfoOf(target: ServingTarget): ServerInfo;
   methods: ToolMethods<HostRequest>;
   /** How runs reach a person: questions on a call's stream, answers POSTed, 2026-07-28 rounds. */
   asking: Asking;
@@ -146,8 +152,17 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
   const asking = createAsking(new Signer(options.signingSecret), farmed, options.emit);
   const humanInputTimeoutMs = options.humanInputTimeoutMs ?? DEFAULT_HUMAN_INPUT_TIMEOUT_MS;
   const taskOptions = options.tasks ?? { store: memoryTaskStore(), ...DEFAULT_TASK_OPTIONS };
+  const lists = createToolLists(options.toolName, { maxDataUrlBytes: options.maxDataUrlBytes });
+  const listTools = (resolved: ResolvedServer) =>
+    lists.listOf(resolved.server, resolved.app, resolved.members);
+  const { canUseTool } = options;
   return {
     serverInfo: options.serverInfo,
+    serverInfoOf(target) {
+      return target.server.kind === 'toolset'
+        ? { ...options.serverInfo, name: target.server.name }
+        : options.serverInfo;
+    },
     methods: createToolMethods({ ...options, asking, humanInputTimeoutMs }),
     asking,
     report,
@@ -164,7 +179,8 @@ export function createEraContext<HostRequest>(options: CoreOptions<HostRequest>)
     async resolveTarget(request, id, countsToRateLimit = true) {
       const startedAt = performance.now();
       const { resolved, auth, key } = await resolveWithAccess(request, id, report, deadline);
-      const target = checkServing(resolved, id, auth, key);
+      const target = checkServing(resolved, id, listTools, auth, key);
+      if (canUseTool) target.tools = await visibleTools(target, canUseTool, id, report);
       const within = requestBudget(startedAt, resolveTimeoutMs, steps, miss);
       const { endUser } = target;
       target.endUser = (name) => within(endUser(name));
@@ -206,7 +222,7 @@ export function attempt<T>(work: () => T | Promise<T>): Promise<T> {
 const whereOf = (target: ServingTarget | undefined): ErrorContext => ({
   phase: 'dispatch',
   serverId: target?.server.id,
-  appId: target?.app.id,
+  appId: appIdOf(target),
 });
 
 /**
@@ -239,7 +255,7 @@ async function checkRate(
       target.caller.kind === 'key' ? callScope(target.server.id, subjectOf(target.caller)) : target.server.id;
     verdict = await rateCheck(rateKey, points);
   } catch (error) {
-    report(error, { phase: 'dispatch', serverId: target.server.id, appId: target.app.id });
+    report(error, { phase: 'dispatch', serverId: target.server.id, appId: appIdOf(target) });
     return points;
   }
   if (verdict.allowed === 0) throw new RetryLater('tooManyRequests', 'Too many requests', verdict.waitMs, id);

@@ -153,7 +153,7 @@ export function dispatchLegacy<HostRequest>(
   const { id, params } = call;
   switch (call.method) {
     case 'initialize':
-      return initialize(id, params, target, ctx.serverInfo);
+      return initialize(id, params, target, ctx.serverInfoOf(target));
     case 'ping':
       return {};
     case 'tools/list':

@@ -5,7 +5,7 @@ import type { DailyCallQuota, UsageStore } from '../store/usage/types.js';
 import { Deadlines } from '../util/deadlines.js';
 import type { RequestId } from './messages.js';
 import type { ErrorReporter } from './report.js';
-import type { ServingTarget } from './target.js';
+import { appIdOf, type ServingTarget } from './target.js';
 
 const DAY_MS = 86_400_000;
 
@@ -61,7 +61,7 @@ export function createQuotaCheck(options: DailyQuotaOptions): QuotaCheck {
     try {
       allowed = await counters.within(store.takeDailyCall(target.server.id, columns, day, quota));
     } catch (error) {
-      report(error, { phase: 'dispatch', serverId: target.server.id, appId: target.app.id });
+      report(error, { phase: 'dispatch', serverId: target.server.id, appId: appIdOf(target) });
       return;
     }
     if (allowed) return;

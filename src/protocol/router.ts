@@ -1,5 +1,5 @@
 import { McpError, toMcpError } from '../errors/mcp-error.js';
-import { acceptAnswer, clientResponseOf } from './answers.js';
+import { acceptAnswer, clientResponseOf } from './asking/answers.js';
 import { handleBatch } from './batch.js';
 import { attempt, type CoreOptions, createEraContext } from './context.js';
 import { isModernRequest } from './era.js';

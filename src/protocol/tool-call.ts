@@ -1,8 +1,8 @@
 import type { Asker, AskingRun } from '../tool/ask.js';
 import type { CallId } from '../tool/inflight.js';
 import type { CallObservation, RunObserver } from '../tool/observer.js';
-import type { WaitingQuestions } from './elicitation.js';
-import type { ParkedRuns, RoundsAsker } from './input-required.js';
+import type { WaitingQuestions } from './asking/elicitation.js';
+import type { ParkedRuns, RoundsAsker } from './asking/input-required.js';
 import type { RequestId } from './messages.js';
 import type { Signer } from './signing.js';
 import type { ServingTarget } from './target.js';

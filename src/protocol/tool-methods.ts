@@ -11,25 +11,23 @@ import type { ToolFeatures } from '../tool/features.js';
 import { type CallId, callScope, subjectOf } from '../tool/inflight.js';
 import type { CallObservation } from '../tool/observer.js';
 import { createToolRuns, type ToolRun } from '../tool/runs.js';
-import { type AppTool, createToolCache, type ToolNamer } from '../tool/tool.js';
 import type { EndUser, RunApp } from '../types/index.js';
 import { isPlainJsonObject } from '../util/plain-object.js';
 import { featuresOf, isModernVersion } from '../versions.js';
-import type { Asking } from './asking.js';
+import type { Asking } from './asking/asking.js';
 import { DEFAULT_CLIENT_NAME } from './client-name.js';
 import { CallToolParamsSchema, CancelledParamsSchema, describeIssues, type RequestId } from './messages.js';
-import { SerializedResult } from './reply.js';
+import type { SerializedResult } from './reply.js';
 import type { ErrorReporter } from './report.js';
-import type { ServingTarget } from './target.js';
+import { appIdOf, type ServingTarget } from './target.js';
 import type { ToolCall } from './tool-call.js';
+import type { ServedTool } from './tool-list.js';
 
 export type { ToolCall } from './tool-call.js';
 
 export interface ToolMethodOptions<HostRequest> {
   runApp: RunApp<HostRequest>;
-  toolName?: ToolNamer;
   callTimeoutMs: number;
-  maxDataUrlBytes: number;
   maxInlineResultBytes: number;
   /** Most bytes one `tools/call` result may take once serialized; default 16 MiB. */
   maxResultBytes?: number;
@@ -49,11 +47,11 @@ export interface ToolMethodOptions<HostRequest> {
 }
 
 /**
- * The tool methods both eras share, in JSON-RPC terms: listing, calling and cancelling a server's
- * one tool. The tool itself (its shape, its checks, its runs) lives in `tool/`.
+ * The tool methods both eras share, in JSON-RPC terms: listing, calling and cancelling the tools
+ * of a server (one, or a toolset's), each looked up in the target's list (`ToolList`). The tool
+ * itself (its shape, its checks, its runs) lives in `tool/`.
  */
 export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRequest>) {
-  const toolFor = createToolCache(options.toolName, { maxDataUrlBytes: options.maxDataUrlBytes });
   const { farm } = options;
   const runs = createToolRuns<HostRequest>({
     runApp: options.runApp,
@@ -75,8 +73,6 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
       },
     },
   });
-  /** The `tools/list` result of each descriptor, made and serialized once (descriptors are cached per tool and version). */
-  const listResults = new WeakMap<object, SerializedResult>();
   // A cancellation sent to any instance of the farm stops the run wherever it runs.
   options.farm?.onCancel((scope, requestId) => runs.cancel(scope, requestId));
   const observer = createCallObserver(
@@ -90,8 +86,9 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
    * Checks the arguments and starts the run. The end user is looked up while the run is made, and
    * the run starts once it is known; a lookup that fails fails the call.
    */
-  function run({ call, tool, args, features }: CheckedCall<HostRequest>, observed: CallObservation) {
+  function run({ call, served, args, features }: CheckedCall<HostRequest>, observed: CallObservation) {
     call.tasked?.observe(observed);
+    const { tool } = served;
     let inputs: RunInputs;
     let endUser: Promise<EndUser>;
     try {
@@ -113,7 +110,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
     const toolRun: ToolRun<HostRequest> = {
       id: call.id,
       tool,
-      app: target.app,
+      app: served.app,
       server: target.server,
       endUser,
       inputs: inputs.inputs,
@@ -137,11 +134,10 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
   /** The call's params and its tool, or the error that refuses the call before anything runs. */
   function checkCall(call: Pick<ToolCall<HostRequest>, 'id' | 'params' | 'target'>) {
     const params = isCallToolParams(call.params) ? call.params : parseCallParams(call);
-    const tool = toolFor(call.target.app, call.target.server);
-    if (params.name !== tool.name) {
-      throw new McpError('unknownTool', `Unknown tool: ${params.name}`, undefined, call.id);
-    }
-    return { params, tool };
+    const served = call.target.tools.find(params.name);
+    // A tool the caller may not use is not in its list: it is as unknown as a name never served.
+    if (!served) throw new McpError('unknownTool', `Unknown tool: ${params.name}`, undefined, call.id);
+    return { params, served };
   }
 
   return {
@@ -153,13 +149,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
     },
 
     listTools(target: ServingTarget, protocolVersion: string): SerializedResult {
-      const descriptor = toolFor(target.app, target.server).describe(featuresOf(protocolVersion));
-      let result = listResults.get(descriptor);
-      if (!result) {
-        result = new SerializedResult(Object.freeze({ tools: Object.freeze([descriptor]) }));
-        listResults.set(descriptor, result);
-      }
-      return result;
+      return target.tools.listResult(featuresOf(protocolVersion));
     },
 
     /**
@@ -170,18 +160,18 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
       let observing: CallObservation | Promise<CallObservation>;
       let checked: CheckedCall<HostRequest>;
       try {
-        const { params, tool } = checkCall(call);
-        const { server, app } = call.target;
+        const { params, served } = checkCall(call);
+        const { server } = call.target;
         // MCP 2026-07-28: a retry that carries the state of a run waiting for answers resumes it.
         if (call.params.requestState !== undefined && isModernVersion(call.protocolVersion))
           return options.asking.resume(call) as Promise<CallToolResult | InputRequired>;
-        checked = { call, tool, args: params.arguments ?? {}, features: featuresOf(call.protocolVersion) };
+        checked = { call, served, args: params.arguments ?? {}, features: featuresOf(call.protocolVersion) };
         observing = observer.start(
           {
             serverId: server.id,
             tenantId: server.tenantId,
-            appId: app.id,
-            tool: tool.name,
+            appId: served.app.id,
+            tool: served.name,
             protocolVersion: call.protocolVersion,
             requestId: call.id,
           },
@@ -202,13 +192,13 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
     cancel(target: ServingTarget, params: Record<string, unknown> | undefined): void {
       const parsed = CancelledParamsSchema.safeParse(params ?? {});
       if (!parsed.success) return;
-      const { server, app } = target;
+      const { server } = target;
       const scope = callScope(server.id, subjectOf(target.caller));
       if (runs.cancel(scope, parsed.data.requestId) || !options.farm) return;
       options.farm
         .publishCancel(scope, parsed.data.requestId)
         .catch((error: unknown) =>
-          options.report(error, { phase: 'dispatch', serverId: server.id, appId: app.id }),
+          options.report(error, { phase: 'dispatch', serverId: server.id, appId: appIdOf(target) }),
         );
     },
   };
@@ -217,7 +207,7 @@ export function createToolMethods<HostRequest>(options: ToolMethodOptions<HostRe
 /** A `tools/call` whose params passed and whose tool is known; its arguments still to check. */
 interface CheckedCall<HostRequest = unknown> {
   call: ToolCall<HostRequest>;
-  tool: AppTool;
+  served: ServedTool;
   args: Record<string, unknown>;
   features: ToolFeatures;
 }

@@ -21,7 +21,9 @@ import { StaleIfError } from './stale.js';
 import { storeOptionsSchema } from './store-options.js';
 import { tableNames } from './tables.js';
 import { knexTaskStore } from './tasks/knex-store.js';
+import { knexToolsets } from './toolsets/knex-store.js';
 import type { KnexServerStore, NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
+import { nextUpdatedAt } from './updated-at.js';
 import { auditedWrite, insertAudit, knexAuditLog } from './usage/knex-audit.js';
 import { knexUsageStore } from './usage/knex-usage.js';
 import type { AuditEntry } from './usage/types.js';
@@ -113,6 +115,13 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
 
   const servers = () => knex<ServerRow>(tables.servers);
   const codeStore = codeStorage(servers, hashCodes);
+  const toolsets = knexToolsets({
+    knex,
+    tables,
+    withFreshCode: (write) => withFreshCode(write),
+    codes: codeStore,
+    forget: (id) => codes?.forget(id),
+  });
 
   /** Retries `write` with a fresh code while the code, and only the code, collides. */
   async function withFreshCode<T>(write: (code: string) => Promise<T>): Promise<T> {
@@ -127,41 +136,34 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   }
 
   /**
-   * One UPDATE that also moves `updated_at` strictly forward: to now, or by 1 ms when the row
-   * already holds now or later (two writes in the same millisecond, or a clock that went back).
+   * One UPDATE that also moves `updated_at` strictly forward (`nextUpdatedAt`). A change of what a
+   * one-app server serves (`touches`) moves the toolsets that serve its app too.
    */
   async function change(
     id: string,
     values: Partial<ServerRow>,
     audit?: AuditEntry,
+    touches = true,
   ): Promise<ServerRecord | null> {
     // The old code is gone from this instance's cache from the moment the write starts.
     codes?.forget(id);
-    const now = Date.now();
-    const changed = await auditedWrite(
+    const row = await auditedWrite(
       knex,
       tables,
       audit,
-      (db) => changeRow(db, id, values, now),
-      (row) => row?.id ?? false,
+      (db) => changeRow(db, id, values),
+      (changed) => changed?.id ?? false,
     );
     // Forget again: a lookup that started before the UPDATE committed may have cached the old row.
     codes?.forget(id);
-    return changed ? toServer(changed) : null;
+    if (row && touches) await toolsets.touch(row);
+    return row ? toServer(row) : null;
   }
 
-  async function changeRow(db: Knex, id: string, values: Partial<ServerRow>, now: number) {
+  async function changeRow(db: Knex, id: string, values: Partial<ServerRow>): Promise<ServerRow | undefined> {
     const [row]: ServerRow[] = await db(tables.servers)
       .where({ id })
-      .update({
-        ...values,
-        updated_at: knex.raw('case when ?? < ? then ? else ?? + 1 end', [
-          'updated_at',
-          now,
-          now,
-          'updated_at',
-        ]),
-      })
+      .update({ ...values, updated_at: nextUpdatedAt(db) })
       .returning('*');
     return row;
   }
@@ -188,15 +190,21 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       try {
         // Insert and let the unique index reject a taken code; never check first (a check races).
         const row = await withFreshCode(async (code) => {
-          const candidate: ServerRow = { ...base, ...codeStore.stored(code) };
+          const candidate: ServerRow = {
+            ...base,
+            ...codeStore.stored(code),
+            kind: 'app',
+            all_published: false,
+          };
           const insert = (db: Knex) =>
             db(tables.servers)
               .insert(candidate)
               .then(() => candidate);
-          await auditedWrite(knex, tables, audit, insert, (row) => row.id);
-          return codeStore.withCode(toServer(candidate), code);
+          await auditedWrite(knex, tables, audit, insert, (inserted) => inserted.id);
+          return { candidate, code };
         });
-        return row;
+        await toolsets.touch(row.candidate);
+        return codeStore.withCode(toServer(row.candidate), row.code);
       } catch (error) {
         if (dialect.isUniqueViolation(error, appConstraint))
           throw new ServerExistsError(input.tenantId, input.appId);
@@ -205,7 +213,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
     },
 
     async getServerByApp(tenantId, appId) {
-      const row = await servers().where({ tenant_id: tenantId, app_id: appId }).first();
+      const row = await servers().where({ tenant_id: tenantId, app_id: appId, kind: 'app' }).first();
       return row ? toServer(row as ServerRow) : null;
     },
 
@@ -245,7 +253,7 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
     async rotateCode(id, audit?: AuditEntry) {
       // One UPDATE: the old code stops existing in the same statement that creates the new one.
       return withFreshCode(async (code) => {
-        const rotated = await change(id, codeStore.stored(code), audit);
+        const rotated = await change(id, codeStore.stored(code), audit, false);
         return rotated && codeStore.withCode(rotated, code);
       });
     },
@@ -258,17 +266,21 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
       codes?.forget(id);
       endUsers.forget(id);
       const deleted = await knex.transaction(async (trx) => {
-        const count = await trx(tables.servers).where({ id }).delete();
-        // The foreign key cascades on PostgreSQL; SQLite enforces it only with PRAGMA foreign_keys.
+        const row = (await trx(tables.servers).where({ id }).first()) as ServerRow | undefined;
+        if (!row) return undefined;
+        await trx(tables.servers).where({ id }).delete();
+        // The foreign keys cascade on PostgreSQL; SQLite enforces them only with PRAGMA foreign_keys.
         await trx(tables.endUsers).where({ server_id: id }).delete();
         await trx(tables.serverKeys).where({ server_id: id }).delete();
-        if (count > 0 && audit) await insertAudit(trx, tables, audit, id);
-        return count;
+        await trx(tables.toolsetMembers).where({ toolset_id: id }).delete();
+        if (audit) await insertAudit(trx, tables, audit, id);
+        return row;
       });
       codes?.forget(id);
       endUsers.forget(id);
       keys.forgetServer(id);
-      return deleted > 0;
+      if (deleted) await toolsets.touch(deleted);
+      return deleted !== undefined;
     },
 
     getOrCreateEndUser(server, name, subject = '') {
@@ -311,6 +323,9 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   }
 
   const guarded = requireMigrations(store, [tables.servers, tables.endUsers, tables.auditLog], storeResolver);
+  // Set on the guarded store itself: its resolver reads toolsets through it.
+  const guardedToolsets = guardMissingTables(toolsets.store, [tables.servers, tables.toolsetMembers]);
+  Object.defineProperty(guarded, 'toolsets', { value: guardedToolsets, enumerable: true });
   const tasks = guardMissingTables(knexTaskStore(knex, tables), [tables.tasks]);
   const usage = guardMissingTables(knexUsageStore(knex, tables), [tables.usage, tables.dailyCalls]);
   const audit = guardMissingTables(knexAuditLog(knex, tables), [tables.auditLog]);

@@ -9,6 +9,7 @@ import { cachedKeyStore } from './keys/key-store.js';
 import { memoryKeyRows } from './keys/memory-rows.js';
 import { resolverFactory, storeResolver, withResolverStore } from './resolver.js';
 import { memoryStoreOptionsSchema } from './store-options.js';
+import { memoryToolsets } from './toolsets/memory-store.js';
 import type { NewServer, ResolverOptions, ServerChanges, ServerStore } from './types.js';
 import { memoryUsage } from './usage/memory-usage.js';
 import type { AuditEntry } from './usage/types.js';
@@ -57,12 +58,17 @@ export function memoryServerStore(options?: MemoryServerStoreOptions): ServerSto
     for (const server of servers.values()) if (predicate(server)) return copy(server);
     return null;
   };
-  const change = (id: string, apply: (server: ServerRecord) => void) => {
+  // Strictly forward, as the Knex store moves it, even for two changes in one millisecond.
+  const move = (server: ServerRecord) => {
+    server.updatedAt = new Date(Math.max(Date.now(), server.updatedAt.getTime() + 1));
+  };
+  const toolsets = memoryToolsets({ servers, move });
+  const change = (id: string, apply: (server: ServerRecord) => void, touches = true) => {
     const server = servers.get(id);
     if (!server) return null;
     apply(server);
-    // Strictly forward, as the Knex store moves it, even for two changes in one millisecond.
-    server.updatedAt = new Date(Math.max(Date.now(), server.updatedAt.getTime() + 1));
+    move(server);
+    if (touches) toolsets.touch(server);
     return copy(server);
   };
 
@@ -75,7 +81,7 @@ export function memoryServerStore(options?: MemoryServerStoreOptions): ServerSto
 
   const store: ServerStore = {
     async createServer(input: NewServer, audit?: AuditEntry) {
-      if (find((s) => s.tenantId === input.tenantId && s.appId === input.appId)) {
+      if (find((s) => s.kind !== 'toolset' && s.tenantId === input.tenantId && s.appId === input.appId)) {
         throw new ServerExistsError(input.tenantId, input.appId);
       }
       const now = new Date();
@@ -87,14 +93,16 @@ export function memoryServerStore(options?: MemoryServerStoreOptions): ServerSto
         status: 'active',
         authMode: input.authMode ?? 'code',
         taskSupport: input.taskSupport ?? 'optional',
+        kind: 'app',
         createdAt: now,
         updatedAt: now,
       };
       servers.set(server.id, withAnnotations(server, input.annotations));
+      toolsets.touch(server);
       return recorded(audit, copy(server) as ServerRecord, server.id);
     },
     async getServerByApp(tenantId, appId) {
-      return find((s) => s.tenantId === tenantId && s.appId === appId);
+      return find((s) => s.kind !== 'toolset' && s.tenantId === tenantId && s.appId === appId);
     },
     async getServerById(id) {
       return copy(servers.get(id));
@@ -115,9 +123,13 @@ export function memoryServerStore(options?: MemoryServerStoreOptions): ServerSto
       return recorded(audit, changed, id);
     },
     async rotateCode(id, audit?: AuditEntry) {
-      const rotated = change(id, (server) => {
-        server.serverCode = generateServerCode();
-      });
+      const rotated = change(
+        id,
+        (server) => {
+          server.serverCode = generateServerCode();
+        },
+        false,
+      );
       return recorded(audit, rotated, id);
     },
     async deactivateServer(id) {
@@ -126,7 +138,12 @@ export function memoryServerStore(options?: MemoryServerStoreOptions): ServerSto
     async deleteServer(id, audit?: AuditEntry) {
       forgetEndUsers(id);
       keyRows.deleteServer(id);
-      return recorded(audit, servers.delete(id), id);
+      const server = servers.get(id);
+      if (!server) return false;
+      servers.delete(id);
+      toolsets.forget(id);
+      toolsets.touch(server);
+      return recorded(audit, true, id);
     },
     getOrCreateEndUser(server, name, subject = '') {
       // One promise per server and subject: concurrent first calls share it, so exactly one record exists.
@@ -144,6 +161,7 @@ export function memoryServerStore(options?: MemoryServerStoreOptions): ServerSto
     usage,
     audit: usage,
     keys,
+    toolsets: toolsets.store,
   };
   return withResolverStore(store, { resolver: store.resolver });
 }

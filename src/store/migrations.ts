@@ -6,6 +6,7 @@ import { serverAuthMode } from './migration-auth-mode.js';
 import { migrateOptionsSchema, rollbackOptionsSchema } from './store-options.js';
 import { type TableNames, tableNames } from './tables.js';
 import { createTasks, serverTaskSupport } from './tasks/migration.js';
+import { createToolsets } from './toolsets/migration.js';
 import { createAuditLog, createUsage } from './usage/migration.js';
 
 /** Options of `migrate`. */
@@ -216,6 +217,7 @@ const MIGRATIONS: Migration[] = [
       });
     },
   },
+  createToolsets,
   createServerKeys,
   hashedServerCodes,
   createUsage,

@@ -1,9 +1,10 @@
 import { ConfigurationError } from '../errors/package-errors.js';
-import type { LoadApp, ResolveServer } from '../types/index.js';
+import type { LoadApp, ResolvedMember, ResolveServer, ServerRecord } from '../types/index.js';
 import { parseFactoryOptions } from '../util/factory-options.js';
 import { cachedLoadApp } from './app-cache.js';
 import type { KeyStore } from './keys/types.js';
 import { resolverOptionsSchema } from './store-options.js';
+import { toolsetMembers } from './toolsets/resolve.js';
 import type { ResolverOptions, ServerStore } from './types.js';
 
 /**
@@ -37,7 +38,8 @@ export const isResolverFactory = (value: unknown): boolean =>
   typeof value === 'function' && (value as { [RESOLVER_FACTORY]?: unknown })[RESOLVER_FACTORY] === true;
 
 /**
- * The `resolveServer` every store offers: code -> server -> the caller's access -> app. An inactive
+ * The `resolveServer` every store offers: code -> server -> the caller's access -> app (a
+ * toolset's: its members, `toolsetMembers`). An inactive
  * server is returned without loading its app, since the endpoint refuses it before looking at the
  * app (docs/http-contract.md, row 13). Apps come through a short-lived cache (`appCacheTtlMs`), as
  * codes do through the store's.
@@ -59,6 +61,7 @@ export function storeResolver(
     'store.resolver',
   );
   const load = cachedLoadApp(loadApp, { ttlMs: appCacheTtlMs, maxEntries: appCacheMaxEntries });
+  let members: ((server: ServerRecord) => Promise<ResolvedMember[]>) | undefined;
   const resolve: ResolveServer = async (serverCode, _req, resolveOptions) => {
     const server = await store.getServerByCode(serverCode, resolveOptions);
     if (!server) return null;
@@ -66,8 +69,14 @@ export function storeResolver(
     // server's check answers at once, with no promise to wait for.
     const checking = resolveOptions?.checkServer?.(server);
     if (checking) await checking;
+    const endUser = (name: string, subject?: string) => store.getOrCreateEndUser(server, name, subject);
+    if (server.kind === 'toolset' && store.toolsets) {
+      if (server.status !== 'active') return { server, app: null, endUser };
+      members ??= toolsetMembers(store.toolsets, load, appCacheTtlMs);
+      return { server, app: null, members: await members(server), endUser };
+    }
     const app = server.status === 'active' ? await load(server.appId, server.tenantId) : null;
-    return { server, app, endUser: (name, subject) => store.getOrCreateEndUser(server, name, subject) };
+    return { server, app, endUser };
   };
   if (store.keys) Object.defineProperty(resolve, CALLER_KEYS, { value: store.keys });
   return resolve;

@@ -1,4 +1,4 @@
-import type { AuthMode, ServerRecord, TaskSupport } from '../types/index.js';
+import type { AuthMode, ServerKind, ServerRecord, TaskSupport } from '../types/index.js';
 import { withAnnotations } from './annotations.js';
 import { isHashedCode } from './code-hash.js';
 
@@ -19,6 +19,9 @@ export interface ServerRow {
   parameters: string;
   /** JSON text of the tool's hints; NULL when there are none. */
   annotations: string | null;
+  kind: ServerKind;
+  /** SQLite gives 0 or 1. */
+  all_published: boolean | number;
   /** `pg` returns bigint columns as strings, SQLite as numbers. */
   created_at: number | string;
   updated_at: number | string;
@@ -44,8 +47,10 @@ export function toServer(row: ServerRow): ServerRecord {
     authMode: row.auth_mode,
     taskSupport: row.task_support,
     parameters: JSON.parse(row.parameters) as Record<string, string>,
+    kind: row.kind,
     createdAt: new Date(Number(row.created_at)),
     updatedAt: new Date(Number(row.updated_at)),
   };
+  if (row.kind === 'toolset') server.allPublished = Boolean(row.all_published);
   return withAnnotations(server, row.annotations);
 }

@@ -23,6 +23,8 @@ export interface TableNames {
   serverKeys: string;
   /** The trigger, and its function, that announce every change of a key as a change of its server (PostgreSQL only). */
   keyChangeTrigger: string;
+  /** The apps of each toolset, in list order (docs/toolsets.md). */
+  toolsetMembers: string;
   /** The trigger, and its function, that announce every change of a server (PostgreSQL only). */
   serverChangeTrigger: string;
   /** PostgreSQL `NOTIFY` channels between the instances of a farm. */
@@ -53,6 +55,9 @@ export interface TableNames {
     taskSupport: string;
     serverKeyPrefix: string;
     serverKeyServerForeign: string;
+    serverKind: string;
+    toolsetMember: string;
+    toolsetMemberForeign: string;
   };
 }
 
@@ -74,6 +79,7 @@ export function tableNames(prefix: string): TableNames {
     auditLog: `${prefix}mcp_audit_log`,
     serverKeys: `${prefix}mcp_server_keys`,
     keyChangeTrigger: `${prefix}mcp_server_keys_notify_change`,
+    toolsetMembers: `${prefix}mcp_toolset_members`,
     serverChangeTrigger: `${servers}_notify_change`,
     channels: {
       serverChanged: `${servers}_changed`,
@@ -94,6 +100,9 @@ export function tableNames(prefix: string): TableNames {
       taskSupport: `${servers}_task_support_check`,
       serverKeyPrefix: `${prefix}mcp_server_keys_prefix_unique`,
       serverKeyServerForeign: `${prefix}mcp_server_keys_server_foreign`,
+      serverKind: `${servers}_kind_check`,
+      toolsetMember: `${prefix}mcp_toolset_members_app_unique`,
+      toolsetMemberForeign: `${prefix}mcp_toolset_members_toolset_foreign`,
     },
   };
 }

@@ -12,6 +12,7 @@ import type { Farm } from './farm/farm.js';
 import type { KeyStore } from './keys/types.js';
 import type { StreamEventStore } from './stream-events.js';
 import type { TaskStore } from './tasks/types.js';
+import type { ToolsetStore } from './toolsets/types.js';
 import type { AuditEntry, AuditLog, DailyCallQuota, UsageStore } from './usage/types.js';
 
 /** What a new server needs; the store draws its id and code. */
@@ -93,6 +94,8 @@ export interface ServerStore {
   readonly dailyCallQuota?: DailyCallQuota;
   /** The caller keys of `"key"` servers (docs/keys.md); both stores of the package have them. */
   readonly keys?: KeyStore;
+  /** Where toolsets live (docs/toolsets.md); the Knex and memory stores have it. */
+  readonly toolsets?: ToolsetStore;
 }
 
 /** The Knex store, with the one connection of its own it may open. */

@@ -25,14 +25,30 @@ export interface AppTool {
 
 export type ToolNamer = (app: HostApp) => string;
 
+/**
+ * How a tool shows, beside its app: a one-app server's record, or a toolset member's fields
+ * (docs/toolsets.md). `id` and `updatedAt` are its revision, which the tool cache compares.
+ */
+export interface ToolFace
+  extends Pick<ServerRecord, 'id' | 'description' | 'parameters' | 'annotations' | 'taskSupport'> {
+  updatedAt?: Date;
+  /** The name settled for it (a toolset's, made unique); absent: the one a one-app server gives. */
+  toolName?: string;
+}
+
+/** The name a one-app server gives its app's tool (docs/http-contract.md, "The tool"). */
+export function defaultToolName(app: HostApp, toolName: ToolNamer | undefined): string {
+  // An override is trusted for intent, not for syntax: it is made valid the same way.
+  return toToolName(toolName ? toolName(app) : app.name);
+}
+
 function buildTool(
   app: HostApp,
-  server: ServerRecord,
+  server: ToolFace,
   toolName: ToolNamer | undefined,
   limits: FileInputLimits,
 ): AppTool {
-  // An override is trusted for intent, not for syntax: it is made valid the same way.
-  const name = toToolName(toolName ? toolName(app) : app.name);
+  const name = server.toolName ?? defaultToolName(app, toolName);
   const conversations = keepsConversations(app);
   const ownDescription = server.description || app.description || '';
   const description = conversations ? describeConversations(ownDescription) : ownDescription;
@@ -111,10 +127,11 @@ const TOOLS_PER_APP = 1000;
 export function createToolCache(
   toolName?: ToolNamer,
   limits: FileInputLimits = DEFAULT_FILE_INPUT_LIMITS,
-): (app: HostApp, server: ServerRecord) => AppTool {
+): (app: HostApp, server: ToolFace) => AppTool {
   interface Built {
     updatedAt: number | undefined;
     description: string;
+    toolName: string | undefined;
     tool: AppTool;
   }
   // Per app object, the latest revision seen of each of its servers, in the order they were built.
@@ -127,13 +144,18 @@ export function createToolCache(
       byApp.set(app, builds);
     }
     const built = builds.get(server.id);
-    if (built && Object.is(built.updatedAt, updatedAt) && built.description === server.description)
+    if (
+      built &&
+      Object.is(built.updatedAt, updatedAt) &&
+      built.description === server.description &&
+      built.toolName === server.toolName
+    )
       return built.tool;
     const tool = buildTool(app, server, toolName, limits);
     // Re-inserted, a server moves to the end: the first key is the one built longest ago.
     builds.delete(server.id);
     if (builds.size >= TOOLS_PER_APP) builds.delete(builds.keys().next().value as string);
-    builds.set(server.id, { updatedAt, description: server.description, tool });
+    builds.set(server.id, { updatedAt, description: server.description, toolName: server.toolName, tool });
     return tool;
   };
 }

@@ -111,7 +111,10 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/** The published MCP face of one app: one row, one code. */
+/**
+ * The published MCP face of one app (one row, one code), or of a toolset: several of the tenant's
+ * apps behind one code (`kind: "toolset"`, docs/toolsets.md).
+ */
 export interface ServerRecord {
   id: string;
   tenantId: string;
@@ -140,8 +143,34 @@ export interface ServerRecord {
    * client asks (2025-11-25) or supports it (2026-07-28); `"required"`, only as a task. Absent: `"optional"`.
    */
   taskSupport?: TaskSupport;
+  /**
+   * `"app"`: one app, one tool; `"toolset"`: one tool per member app (docs/toolsets.md). Records the
+   * package's stores read always carry it, and runs always see it; absent in a host's own record: `"app"`.
+   */
+  kind?: ServerKind;
+  /** A toolset whose tools are the tenant's published apps, following what it publishes (docs/toolsets.md). */
+  allPublished?: boolean;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** What a server serves: one app's tool, or a toolset's tools (docs/toolsets.md). */
+export type ServerKind = 'app' | 'toolset';
+
+/**
+ * One tool of a toolset as the resolver hands it to the endpoint: the member's app and how its
+ * tool shows, each field as a one-app server has it (docs/toolsets.md).
+ */
+export interface ResolvedMember {
+  /** `null` (gone) or not `available`: the member is left out of the list; the other tools keep working. */
+  app: HostApp | null;
+  /** The tool's name (MCP naming rule); absent: the name a one-app server would give, made unique with `_2`, `_3`, … */
+  toolName?: string;
+  description: string;
+  parameters: Record<string, string>;
+  annotations?: ToolAnnotations;
+  /** Absent: `"optional"`. */
+  taskSupport?: TaskSupport;
 }
 
 /** How a server's callers are let in. */
@@ -159,8 +188,13 @@ export interface EndUser {
 /** What `resolveServer` returns for a known code. */
 export interface ResolvedServer {
   server: ServerRecord;
-  /** `null` when the app behind the server no longer exists. */
+  /** `null` when the app behind the server no longer exists; always `null` for a toolset. */
   app: HostApp | null;
+  /**
+   * A toolset's tools, in list order (`server.kind === "toolset"`); absent for a one-app server.
+   * Members whose app is gone or unavailable may be given: the endpoint leaves them out.
+   */
+  members?: ResolvedMember[];
   /**
    * Returns the server's end user, creating it on first use; concurrent first calls must yield
    * one record. On an `"oauth"` server there is one per `subject` (the signed-in user), named by it.

@@ -39,6 +39,7 @@ describeEach(storeKinds)('the store contract on $name', (kind) => {
         status: 'active',
         authMode: 'code',
         taskSupport: 'optional',
+        kind: 'app',
         parameters: { text: 'The text to analyse' },
         createdAt: expect.any(Date),
         updatedAt: expect.any(Date),

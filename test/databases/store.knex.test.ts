@@ -42,6 +42,7 @@ const MIGRATIONS = [
   '0009_create_tasks',
   '0010_server_task_support',
   '0011_stream_request_ids',
+  '0012_create_toolsets',
   '0013_create_server_keys',
   '0014_hashed_server_codes',
   '0015_create_usage',

@@ -172,7 +172,7 @@ export function mcpRemote(home: string, url: string, args: string[] = [], env: R
 export interface ExampleDatabase {
   name: 'sqlite' | 'postgres';
   url: string;
-  /** How many servers the example wrote into the database. */
+  /** How many one-app servers the example wrote into the database (its toolsets are rows too, of kind `toolset`). */
   countServers(): Promise<number>;
   destroy(): Promise<void>;
 }
@@ -200,7 +200,7 @@ export const databaseKinds: ExampleDatabaseKind[] = [
             useNullAsDefault: true,
           });
           try {
-            const [row] = await knex('mcp_servers').count({ n: '*' });
+            const [row] = await knex('mcp_servers').where({ kind: 'app' }).count({ n: '*' });
             return Number(row?.n);
           } finally {
             await knex.destroy();
@@ -225,7 +225,11 @@ const postgres = (connection: string): ExampleDatabaseKind => ({
       name: 'postgres',
       url: url.href,
       async countServers() {
-        const [row] = await admin.withSchema(schema).table('mcp_servers').count({ n: '*' });
+        const [row] = await admin
+          .withSchema(schema)
+          .table('mcp_servers')
+          .where({ kind: 'app' })
+          .count({ n: '*' });
         return Number(row?.n);
       },
       async destroy() {

@@ -145,7 +145,7 @@ function dispatch<HostRequest>(
   ctx: EraContext<HostRequest>,
 ): Record<string, unknown> | SerializedResult | Promise<Record<string, unknown>> {
   const { target } = call;
-  const meta = { [META_SERVER_INFO]: ctx.serverInfo };
+  const meta = { [META_SERVER_INFO]: ctx.serverInfoOf(target) };
   switch (call.method) {
     case 'server/discover': {
       const discovered: Record<string, unknown> = {
@@ -156,7 +156,7 @@ function dispatch<HostRequest>(
       return { ...COMPLETE, ...discovered, ttlMs: LIST_TTL_MS, cacheScope: CACHE_SCOPE, _meta: meta };
     }
     case 'tools/list':
-      // Exactly one tool per server, so the order is the same on every request (2026-07-28 SHOULD).
+      // Member order (a toolset's), the same on every request (2026-07-28 SHOULD).
       return ctx.methods
         .listTools(target, call.version)
         .between(COMPLETE, { ttlMs: LIST_TTL_MS, cacheScope: CACHE_SCOPE, _meta: meta });

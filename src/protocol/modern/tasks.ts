@@ -78,7 +78,7 @@ export function modernTaskCall<HostRequest>(
   call: ModernTaskRequest<HostRequest>,
   ctx: EraContext<HostRequest>,
 ): Promise<EndpointReply> | undefined {
-  const support = taskSupportOf(call.target);
+  const support = taskSupportOf(call.target, call.params);
   if (!declaresTasks(call.envelope)) {
     if (support === 'required') throw tasksExtensionRequired('this tool runs only as a task, and', call.id);
     return undefined;
@@ -106,7 +106,7 @@ async function serverDirected<HostRequest>(
   ctx: EraContext<HostRequest>,
 ): Promise<Record<string, unknown>> {
   ctx.methods.checkCall(call);
-  const meta = { [META_SERVER_INFO]: ctx.serverInfo };
+  const meta = { [META_SERVER_INFO]: ctx.serverInfoOf(call.target) };
   let tasked = false;
   const started = startTaskRun(ctx, {
     id: call.id,
@@ -199,7 +199,7 @@ async function answerTaskMethod<HostRequest>(
   const { id } = call;
   const taskId = taskIdOf(call.params, id);
   const owner = await ownerOf(call.target, call.clientName);
-  const meta = { [META_SERVER_INFO]: ctx.serverInfo };
+  const meta = { [META_SERVER_INFO]: ctx.serverInfoOf(call.target) };
   if (call.method === 'tasks/cancel') {
     if (!(await ctx.tasks.cancel(taskId, owner, call.target.within))) throw taskNotFound(id);
     return { resultType: COMPLETE, _meta: meta };

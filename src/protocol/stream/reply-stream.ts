@@ -13,7 +13,7 @@ import {
 } from '../reply.js';
 import type { ErrorReporter } from '../report.js';
 import type { EndpointRequest } from '../request.js';
-import type { ServingTarget } from '../target.js';
+import { appIdOf, type ServingTarget } from '../target.js';
 import { EventStream, type StreamProducer } from './event-stream.js';
 import { EVENT_STREAM_HEADERS, KEEP_ALIVE, type StreamItem, type StreamMessage } from './events.js';
 import { ProgressNotes, progressTokenOf } from './progress.js';
@@ -153,8 +153,12 @@ export class ReplyStream implements RunObserver, StreamProducer, LaterReply {
     try {
       this.#answer(reply);
     } catch (error) {
-      const { server, app } = this.target;
-      this.#streams.report(error, { phase: 'dispatch', serverId: server.id, appId: app.id });
+      const where = {
+        phase: 'dispatch',
+        serverId: this.target.server.id,
+        appId: appIdOf(this.target),
+      } as const;
+      this.#streams.report(error, where);
     }
   }
 
@@ -237,8 +241,11 @@ export class ReplyStream implements RunObserver, StreamProducer, LaterReply {
       this.#answer(reply);
       return;
     }
-    const { server, app } = this.target;
-    const where = { phase: 'dispatch', serverId: server.id, appId: app.id } as const;
+    const where = {
+      phase: 'dispatch',
+      serverId: this.target.server.id,
+      appId: appIdOf(this.target),
+    } as const;
     const recording = new Recording(out, resumability, this.resumable.primes, report, where, this, this.id);
     this.#recording = recording;
     recording.open();

@@ -56,7 +56,7 @@ export function isPlainLegacyCall(
   protocolVersion: string,
   target: ServingTarget,
 ) {
-  if (taskSupportOf(target) === 'required') return false;
+  if (taskSupportOf(target, params) === 'required') return false;
   return !hasLegacyTasks(protocolVersion) || params.task === undefined || params.task === null;
 }
 
@@ -70,7 +70,7 @@ export function legacyTaskCall<HostRequest>(
   call: LegacyTaskRequest<HostRequest>,
   ctx: EraContext<HostRequest>,
 ): Promise<EndpointReply> | undefined {
-  const support = taskSupportOf(call.target);
+  const support = taskSupportOf(call.target, call.params);
   const tasks = hasLegacyTasks(call.protocolVersion);
   const task = tasks ? taskParamsOf(call.params, call.id) : undefined;
   if (task === undefined) {

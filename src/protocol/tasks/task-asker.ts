@@ -1,6 +1,6 @@
 import type { Asker, AskingRun, ClientAnswer, Question, Round } from '../../tool/ask.js';
-import type { TakesAnswers } from '../elicitation.js';
-import { RoundsAsker, type RoundsCall, type TaskLink } from '../input-required.js';
+import type { TakesAnswers } from '../asking/elicitation.js';
+import { RoundsAsker, type RoundsCall, type TaskLink } from '../asking/input-required.js';
 import type { AskingParts } from '../tool-call.js';
 import type { AnsweringTask, TaskInputs } from './inputs.js';
 

@@ -7,9 +7,9 @@ import { callScope, subjectOf } from '../../tool/inflight.js';
 import type { AppProgress, CallObservation, RunObserver } from '../../tool/observer.js';
 import type { TaskSupport } from '../../types/index.js';
 import { elicitsOnStream, isModernVersion } from '../../versions.js';
+import type { RoundsAsker, TaskLink } from '../asking/input-required.js';
 import { DEFAULT_CLIENT_NAME } from '../client-name.js';
 import type { EraContext } from '../context.js';
-import type { RoundsAsker, TaskLink } from '../input-required.js';
 import type { RequestId } from '../messages.js';
 import { type EndpointReply, jsonReply, resultResponse } from '../reply.js';
 import { sessionMayAsk } from '../session-id.js';
@@ -18,8 +18,12 @@ import { type AskingParts, ignoreClose, type TaskAsking, type ToolCall } from '.
 import type { TaskOutcome, TaskRun, TaskService } from './service.js';
 import { LegacyTaskQuestions, ModernTaskAsker } from './task-asker.js';
 
-/** A server's task support; absent means `"optional"` (docs/tasks.md). */
-export const taskSupportOf = (target: ServingTarget): TaskSupport => target.server.taskSupport ?? 'optional';
+/**
+ * The task support of the tool a `tools/call` names (docs/tasks.md); an unknown name is
+ * `"optional"`, and the call then answers as an unknown tool.
+ */
+export const taskSupportOf = (target: ServingTarget, params: Record<string, unknown>): TaskSupport =>
+  target.tools.find(params.name)?.taskSupport ?? 'optional';
 
 /** Whose task it is: the server's, and the end user's the request is made for. */
 export async function ownerOf(target: ServingTarget, clientName: string | undefined): Promise<TaskOwner> {

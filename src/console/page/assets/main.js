@@ -4,6 +4,7 @@ import { appsView } from './apps-view.js';
 import { byId, h, replace } from './dom.js';
 import { providersView } from './providers-view.js';
 import { signInView } from './sign-in.js';
+import { toolsetsView } from './toolsets-view.js';
 
 /**
  * The console page: the apps and their MCP servers (`#/apps`, `#/apps/<id>`), the audit log
@@ -28,6 +29,7 @@ onSignedOut(() => {
   signedOut = true;
 });
 
+nav.append(h('a', { href: '#/toolsets' }, 'Toolsets'));
 if (providersBase) {
   nav.append(h('a', { href: '#/providers' }, 'Tool providers'));
 }
@@ -57,7 +59,8 @@ async function route(focus) {
   const [section, id] = location.hash.replace(/^#\/?/, '').split('/');
   const onProviders = section === 'providers' && providersBase !== undefined;
   const onActivity = section === 'activity';
-  const here = onProviders ? '#/providers' : onActivity ? '#/activity' : '#/apps';
+  const onToolsets = section === 'toolsets';
+  const here = onProviders ? '#/providers' : onActivity ? '#/activity' : onToolsets ? '#/toolsets' : '#/apps';
   for (const link of nav.querySelectorAll('a')) {
     const current = link.getAttribute('href') === here;
     link.toggleAttribute('aria-current', current);
@@ -67,6 +70,7 @@ async function route(focus) {
   try {
     if (onProviders) await providersView(main, providersBase);
     else if (onActivity) await activityView(main);
+    else if (onToolsets) await toolsetsView(main, id ? decodeURIComponent(id) : undefined, focus);
     else await appsView(main, id ? decodeURIComponent(id) : undefined, focus);
     rejected = false;
     nav.hidden = false;

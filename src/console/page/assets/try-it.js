@@ -63,8 +63,11 @@ async function listTool(url, body, labels) {
   }
 }
 
-/** @param {string} url @param {any} tool @param {Map<string, string>} labels */
-function toolForm(url, tool, labels) {
+/**
+ * The form that calls one tool of a server, its progress and its result.
+ * @param {string} url @param {any} tool @param {Map<string, string>} [labels]
+ */
+export function toolForm(url, tool, labels) {
   const form = schemaForm(tool.inputSchema ?? {}, labels);
   const call = h('button', { type: 'submit', class: 'primary' }, 'Call');
   const cancel = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Cancel');

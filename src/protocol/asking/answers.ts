@@ -1,9 +1,9 @@
-import type { ClientAnswer } from '../tool/ask.js';
-import { isJsonObject } from '../util/plain-object.js';
-import type { EraContext } from './context.js';
-import type { RequestId } from './messages.js';
-import { ACCEPTED, type EndpointReply } from './reply.js';
-import type { EndpointRequest } from './request.js';
+import type { ClientAnswer } from '../../tool/ask.js';
+import { isJsonObject } from '../../util/plain-object.js';
+import type { EraContext } from '../context.js';
+import type { RequestId } from '../messages.js';
+import { ACCEPTED, type EndpointReply } from '../reply.js';
+import type { EndpointRequest } from '../request.js';
 
 /** A client's JSON-RPC response to a request of ours (an answer to `elicitation/create`). */
 export interface ClientResponse {

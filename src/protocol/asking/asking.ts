@@ -1,10 +1,16 @@
-import type { EmitEvent } from '../observe/events.js';
-import type { Farm } from '../store/farm/farm.js';
-import type { StreamEventStore } from '../store/stream-events.js';
-import type { AskChannel, Asker, AskingRun, ClientAnswer, Question } from '../tool/ask.js';
-import { subjectOf } from '../tool/inflight.js';
-import { isJsonObject } from '../util/plain-object.js';
-import { isModernVersion } from '../versions.js';
+import type { EmitEvent } from '../../observe/events.js';
+import type { Farm } from '../../store/farm/farm.js';
+import type { StreamEventStore } from '../../store/stream-events.js';
+import type { AskChannel, Asker, AskingRun, ClientAnswer, Question } from '../../tool/ask.js';
+import { subjectOf } from '../../tool/inflight.js';
+import { isJsonObject } from '../../util/plain-object.js';
+import { isModernVersion } from '../../versions.js';
+import type { RequestId } from '../messages.js';
+import type { ErrorReporter } from '../report.js';
+import type { Signer } from '../signing.js';
+import { ReplyStream } from '../stream/reply-stream.js';
+import type { ServingTarget } from '../target.js';
+import type { ToolCall } from '../tool-call.js';
 import { ElicitationAsker, WaitingQuestions } from './elicitation.js';
 import { InputRelay } from './input-relay.js';
 import {
@@ -15,12 +21,6 @@ import {
   type RoundsCall,
   readRequestState,
 } from './input-required.js';
-import type { RequestId } from './messages.js';
-import type { ErrorReporter } from './report.js';
-import type { Signer } from './signing.js';
-import { ReplyStream } from './stream/reply-stream.js';
-import type { ServingTarget } from './target.js';
-import type { ToolCall } from './tool-call.js';
 
 /** How the runs of one core reach a person, in both eras (docs/asking-a-person.md). */
 export interface Asking extends AskChannel<ToolCall<unknown>> {

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { McpError } from '../errors/mcp-error.js';
-import { type Asker, type AskingRun, InputRequired, type Question, type Round } from '../tool/ask.js';
-import type { ServerRecord } from '../types/index.js';
-import { isJsonObject } from '../util/plain-object.js';
-import { META_CLIENT_CAPABILITIES, metaOf } from './era.js';
-import type { RequestId } from './messages.js';
-import { declaresFormElicitation } from './session-id.js';
-import type { Signer } from './signing.js';
+import { McpError } from '../../errors/mcp-error.js';
+import { type Asker, type AskingRun, InputRequired, type Question, type Round } from '../../tool/ask.js';
+import type { ServerRecord } from '../../types/index.js';
+import { isJsonObject } from '../../util/plain-object.js';
+import { META_CLIENT_CAPABILITIES, metaOf } from '../era.js';
+import type { RequestId } from '../messages.js';
+import { declaresFormElicitation } from '../session-id.js';
+import type { Signer } from '../signing.js';
 
 /** The runs of this process that wait for a later `tools/call` with answers, by run id. */
 export class ParkedRuns {

@@ -1,9 +1,12 @@
-import type { Farm } from '../store/farm/farm.js';
-import { newStreamId, type StreamEventStore } from '../store/stream-events.js';
-import { type ClientAnswer, InputRequired, type Round } from '../tool/ask.js';
-import { callScope, subjectOf } from '../tool/inflight.js';
-import type { AppProgress, RunObserver } from '../tool/observer.js';
-import { isJsonObject, parseJsonObject } from '../util/plain-object.js';
+import type { Farm } from '../../store/farm/farm.js';
+import { newStreamId, type StreamEventStore } from '../../store/stream-events.js';
+import { type ClientAnswer, InputRequired, type Round } from '../../tool/ask.js';
+import { callScope, subjectOf } from '../../tool/inflight.js';
+import type { AppProgress, RunObserver } from '../../tool/observer.js';
+import { isJsonObject, parseJsonObject } from '../../util/plain-object.js';
+import type { RequestId } from '../messages.js';
+import type { ErrorReporter } from '../report.js';
+import { ignoreClose, type ToolCall } from '../tool-call.js';
 import type { WaitingQuestions } from './elicitation.js';
 import {
   invalidRequestState,
@@ -12,9 +15,6 @@ import {
   type RoundsAsker,
   type StateOfRun,
 } from './input-required.js';
-import type { RequestId } from './messages.js';
-import type { ErrorReporter } from './report.js';
-import { ignoreClose, type ToolCall } from './tool-call.js';
 
 /** How long a retry waits for the instance that runs its run to take it, before it names no run. */
 const TAKE_WITHIN_MS = 3000;

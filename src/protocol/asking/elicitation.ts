@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Asker, ClientAnswer, Question } from '../tool/ask.js';
-import type { ServerRecord } from '../types/index.js';
-import { elicitsOnStream, titledElicitation } from '../versions.js';
-import { sessionMayAsk } from './session-id.js';
-import type { Signer } from './signing.js';
-import type { ReplyStream } from './stream/reply-stream.js';
+import type { Asker, ClientAnswer, Question } from '../../tool/ask.js';
+import type { ServerRecord } from '../../types/index.js';
+import { elicitsOnStream, titledElicitation } from '../../versions.js';
+import { sessionMayAsk } from '../session-id.js';
+import type { Signer } from '../signing.js';
+import type { ReplyStream } from '../stream/reply-stream.js';
 
 /** Where a POSTed answer goes: the asker that put the question (on a call's stream, or a task's). */
 export interface TakesAnswers {
