@@ -2,6 +2,7 @@ import type { Request, Router } from 'express';
 import type { KeyStore } from '../store/keys/types.js';
 import type { ServerStore } from '../store/types.js';
 import type { ServerRecord } from '../types/index.js';
+import { auditEntry } from './audit.js';
 import { validateBody } from './bodies.js';
 import type { ConsoleErrorContext } from './console-options.js';
 import type { ConsoleCall, ConsoleReply } from './endpoint.js';
@@ -48,11 +49,21 @@ export function mountKeyRoutes(router: Router, store: ServerStore, endpoint: End
   const create = async (call: ConsoleCall<ConsoleErrorContext>): Promise<ConsoleReply<ConsoleKey>> => {
     const body = validateBody(NewKeyBodySchema, await readJsonBody(call.req, call.res));
     const { server, keys } = await serverKeys(call);
-    const issued = await keys.create(server.id, {
+    const details = {
+      server_id: server.id,
       name: body.name,
-      expiresAt: body.expires_at ? new Date(body.expires_at * 1000) : null,
-      dailyCallQuota: body.daily_call_quota ?? null,
-    });
+      expires_at: body.expires_at ?? null,
+      daily_call_quota: body.daily_call_quota ?? null,
+    };
+    const issued = await keys.create(
+      server.id,
+      {
+        name: body.name,
+        expiresAt: body.expires_at ? new Date(body.expires_at * 1000) : null,
+        dailyCallQuota: body.daily_call_quota ?? null,
+      },
+      auditEntry(call.access, 'key.create', details),
+    );
     return { status: 201, body: toConsoleKey(issued.key, issued.secret) };
   };
 
@@ -60,14 +71,23 @@ export function mountKeyRoutes(router: Router, store: ServerStore, endpoint: End
     const body = validateBody(RotateKeyBodySchema, await readJsonBody(call.req, call.res));
     const { server, keys } = await serverKeys(call);
     const keyId = param(call.req, 'keyId');
-    const issued = await keys.rotate(server.id, keyId, (body.grace_seconds ?? 0) * 1000);
+    const graceSeconds = body.grace_seconds ?? 0;
+    const audit = auditEntry(
+      call.access,
+      'key.rotate',
+      { server_id: server.id, grace_seconds: graceSeconds },
+      keyId,
+    );
+    const issued = await keys.rotate(server.id, keyId, graceSeconds * 1000, audit);
     if (!issued) throw keyNotFound();
     return { status: 200, body: toConsoleKey(issued.key, issued.secret) };
   };
 
   const revoke = async (call: ConsoleCall<ConsoleErrorContext>): Promise<ConsoleReply<never>> => {
     const { server, keys } = await serverKeys(call);
-    if (!(await keys.revoke(server.id, param(call.req, 'keyId')))) throw keyNotFound();
+    const keyId = param(call.req, 'keyId');
+    const audit = auditEntry(call.access, 'key.revoke', { server_id: server.id }, keyId);
+    if (!(await keys.revoke(server.id, keyId, audit))) throw keyNotFound();
     return { status: 204 };
   };
 

@@ -57,7 +57,7 @@ const fields = {
   description,
   apps: z.array(Member, { error: 'must be a list of apps' }).nullish(),
   all_published: z.boolean({ error: 'must be true or false' }).nullish(),
-  auth_mode: z.enum(['code', 'oauth'], { error: 'must be code or oauth' }).nullish(),
+  auth_mode: z.enum(['code', 'oauth', 'key'], { error: 'must be code, oauth or key' }).nullish(),
   status: z.enum(['active', 'inactive'], { error: 'must be active or inactive' }).nullish(),
 };
 

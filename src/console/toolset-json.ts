@@ -18,13 +18,16 @@ export interface ConsoleToolset {
   id: string;
   name: string;
   description: string;
-  server_code: string;
+  /** The code; `null` where the store keeps codes hashed (docs/keys.md), except in the reply that makes it. */
+  server_code: string | null;
+  /** The code's first four characters; only where the store keeps codes hashed. */
+  code_hint?: string;
   status: 'active' | 'inactive';
   auth_mode: AuthMode;
   all_published: boolean;
   apps: ConsoleToolsetApp[];
-  /** The MCP endpoint path for the code. */
-  url: string;
+  /** The MCP endpoint path for the code; `null` when `server_code` is. */
+  url: string | null;
   /** Unix seconds. */
   created_at: number;
   updated_at: number;
@@ -49,12 +52,13 @@ export function toConsoleToolset(
     id: toolset.id,
     name: toolset.name,
     description: toolset.description,
-    server_code: toolset.serverCode,
+    server_code: toolset.serverCode || null,
+    ...(toolset.codeHint === undefined ? {} : { code_hint: toolset.codeHint }),
     status: toolset.status,
     auth_mode: toolset.authMode ?? 'code',
     all_published: toolset.allPublished,
     apps: toolset.members.map(toConsoleApp),
-    url: mcpPath(toolset.serverCode),
+    url: toolset.serverCode ? mcpPath(toolset.serverCode) : null,
     created_at: unixSeconds(toolset.createdAt),
     updated_at: unixSeconds(toolset.updatedAt),
   };

@@ -9,6 +9,7 @@ import type {
 import type { ServerStore } from '../store/types.js';
 import { formVariables } from '../tool/input-form.js';
 import type { LoadApp } from '../types/index.js';
+import { auditEntry, changedFields } from './audit.js';
 import { validateBody } from './bodies.js';
 import type { ConsoleAccess, ConsoleErrorContext } from './console-options.js';
 import type { ConsoleCall, ConsoleReply, consoleEndpoint } from './endpoint.js';
@@ -110,7 +111,14 @@ export function mountToolsets(router: Router, endpoint: Endpoint, config: Toolse
       authMode: body.auth_mode ?? 'code',
       status: body.status ?? 'active',
     };
-    const toolset = await toolsets.create(input);
+    const details = {
+      name: input.name,
+      auth_mode: input.authMode,
+      status: input.status,
+      all_published: allPublished,
+      apps: input.members.map((member) => member.appId),
+    };
+    const toolset = await toolsets.create(input, auditEntry(call.access, 'toolset.create', details));
     call.context.serverId = toolset.id;
     return { status: 201, body: show(toolset) };
   };
@@ -135,22 +143,47 @@ export function mountToolsets(router: Router, endpoint: Endpoint, config: Toolse
     // An `all_published` toolset lists no apps of its own: it follows what the tenant publishes.
     if (allPublished) changes.members = [];
     else if (body.apps) changes.members = await membersOf(body.apps, call.access);
-    const updated = await toolsets.update(current.id, changes);
+    const details = changedFields(
+      {
+        name: current.name,
+        description: current.description,
+        status: current.status,
+        auth_mode: current.authMode,
+        all_published: current.allPublished,
+        apps: current.members.map((member) => member.appId),
+      },
+      {
+        name: changes.name,
+        description: changes.description,
+        status: changes.status,
+        auth_mode: changes.authMode,
+        all_published: changes.allPublished,
+        apps: changes.members?.map((member) => member.appId),
+      },
+    );
+    const audit = auditEntry(call.access, 'toolset.update', details, current.id);
+    const updated = await toolsets.update(current.id, changes, audit);
     if (!updated) throw toolsetNotFound();
     return { status: 200, body: show(updated) };
   };
 
   const refresh = async (call: ConsoleCall<ConsoleErrorContext>): Promise<ConsoleReply<ConsoleToolset>> => {
     const current = await ownToolset(call);
-    if (!(await store.rotateCode(current.id))) throw toolsetNotFound();
+    const audit = auditEntry(call.access, 'toolset.rotate', { name: current.name }, current.id);
+    const server = await store.rotateCode(current.id, audit);
+    if (!server) throw toolsetNotFound();
     const rotated = await toolsets.get(current.id);
     if (!rotated) throw toolsetNotFound();
-    return { status: 200, body: show(rotated) };
+    // A store that keeps codes hashed knows the new code only in the record rotateCode returned.
+    const withCode: ToolsetRecord = { ...rotated, serverCode: server.serverCode };
+    if (server.codeHint !== undefined) withCode.codeHint = server.codeHint;
+    return { status: 200, body: show(withCode) };
   };
 
   const remove = async (call: ConsoleCall<ConsoleErrorContext>): Promise<ConsoleReply<never>> => {
     const current = await ownToolset(call);
-    if (!(await store.deleteServer(current.id))) throw toolsetNotFound();
+    const audit = auditEntry(call.access, 'toolset.delete', { name: current.name }, current.id);
+    if (!(await store.deleteServer(current.id, audit))) throw toolsetNotFound();
     return { status: 204 };
   };
 

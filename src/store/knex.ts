@@ -92,11 +92,16 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
   };
   const codes =
     cacheTtlMs > 0 ? new CodeCache({ ttlMs: cacheTtlMs, maxEntries: cacheMaxEntries, staleIfErrorMs }) : null;
-  const keys = cachedKeyStore(knexKeyRows(knex, dialect, tables), {
-    ...(keyPepper === undefined ? {} : { pepper: keyPepper }),
-    cacheTtlMs,
-    cacheMaxEntries,
-  });
+  const keys = cachedKeyStore(
+    knexKeyRows(knex, dialect, tables, (audit, write, targetOf) =>
+      auditedWrite(knex, tables, audit, write, targetOf),
+    ),
+    {
+      ...(keyPepper === undefined ? {} : { pepper: keyPepper }),
+      cacheTtlMs,
+      cacheMaxEntries,
+    },
+  );
   // On PostgreSQL every instance hears every server change (a key's too) and drops it from its caches at once.
   const { farm, streams } = knexFarm(knex, dialect, tables, {
     forget(serverId) {
@@ -168,9 +173,10 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
     return row;
   }
 
-  const { forgetServer: _forget, expireAll: _expire, ...keyMethods } = keys;
+  const { forgetServer: _forget, expireAll: _expire, dailyCallQuota, ...keyMethods } = keys;
   const store: ServerStore = {
-    keys: guardMissingTables(keyMethods, [tables.serverKeys]),
+    // Every method but the quota, which reads memory only, answers a missing table clearly.
+    keys: { ...guardMissingTables(keyMethods, [tables.serverKeys]), dailyCallQuota },
     async createServer(input: NewServer, audit?: AuditEntry) {
       const now = Date.now();
       const base = {
@@ -336,6 +342,8 @@ export function knexServerStore(knex: Knex, options?: KnexServerStoreOptions): K
     tasks,
     usage,
     audit,
+    // A key's quota, from the row its last verification read (docs/usage.md, "Quotas").
+    dailyCallQuota: (_serverId, caller) => (caller.kind === 'key' ? keys.dailyCallQuota(caller.id) : null),
     close: () => farm?.close() ?? Promise.resolve(),
   };
   // `mcpServer` finds the usage counts through the resolver it is given (docs/usage.md).

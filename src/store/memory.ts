@@ -35,7 +35,7 @@ export interface MemoryServerStoreOptions {
 export function memoryServerStore(options?: MemoryServerStoreOptions): ServerStore {
   const { keyPepper } = parseFactoryOptions(memoryStoreOptionsSchema, options ?? {}, 'memoryServerStore');
   const servers = new Map<string, ServerRecord>();
-  const keyRows = memoryKeyRows();
+  const keyRows = memoryKeyRows((audit, keyId) => recorded(audit, true, keyId));
   // Rows in this process need no cache: every read is already one.
   const {
     forgetServer: _forget,
@@ -62,7 +62,7 @@ export function memoryServerStore(options?: MemoryServerStoreOptions): ServerSto
   const move = (server: ServerRecord) => {
     server.updatedAt = new Date(Math.max(Date.now(), server.updatedAt.getTime() + 1));
   };
-  const toolsets = memoryToolsets({ servers, move });
+  const toolsets = memoryToolsets({ servers, move, record: (audit, id) => recorded(audit, true, id) });
   const change = (id: string, apply: (server: ServerRecord) => void, touches = true) => {
     const server = servers.get(id);
     if (!server) return null;
@@ -161,6 +161,7 @@ export function memoryServerStore(options?: MemoryServerStoreOptions): ServerSto
     usage,
     audit: usage,
     keys,
+    dailyCallQuota: (_serverId, caller) => (caller.kind === 'key' ? keys.dailyCallQuota(caller.id) : null),
     toolsets: toolsets.store,
   };
   return withResolverStore(store, { resolver: store.resolver });

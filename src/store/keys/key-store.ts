@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import type { AuditEntry } from '../usage/types.js';
 import { LastUsed } from './last-used.js';
 import { type KeyRow, type KeyRows, msOf, toCallerKey } from './rows.js';
 import { generateKeyPrefix, generateKeySecret, hashSecret, prefixOf, sameHash } from './secrets.js';
 import type { CallerKey, IssuedKey, KeyStore, NewKey } from './types.js';
+
+/** How many keys' quotas an instance keeps in memory at most. */
+const QUOTAS_KEPT = 10_000;
 
 /** Options of the key logic both stores share. */
 export interface KeyStoreOptions {
@@ -67,7 +71,10 @@ export function cachedKeyStore(rows: KeyRows, options: KeyStoreOptions): CachedK
     return current || (previous && graceUntil !== null && graceUntil > at);
   }
 
-  async function issue(serverId: string, input: NewKey): Promise<IssuedKey> {
+  /** Each verified key's daily call quota, by key id. */
+  const quotas = new Map<string, number | null>();
+
+  async function issue(serverId: string, input: NewKey, audit?: AuditEntry): Promise<IssuedKey> {
     for (let attempt = 1; ; attempt++) {
       const prefix = generateKeyPrefix();
       const secret = generateKeySecret(prefix);
@@ -86,7 +93,7 @@ export function cachedKeyStore(rows: KeyRows, options: KeyStoreOptions): CachedK
         daily_call_quota: input.dailyCallQuota ?? null,
       };
       try {
-        await rows.insert(row);
+        await rows.insert(row, audit);
         return { key: toCallerKey(row), secret };
       } catch (error) {
         // Never the secret in an error: the insert binds only its hash.
@@ -107,26 +114,31 @@ export function cachedKeyStore(rows: KeyRows, options: KeyStoreOptions): CachedK
       return row && toCallerKey(row);
     },
 
-    async rotate(serverId, keyId, graceMs) {
+    async rotate(serverId, keyId, graceMs, audit) {
       const current = await rows.get(serverId, keyId);
       if (!current || current.revoked_at !== null) return null;
       const secret = generateKeySecret(current.prefix);
       forget(current.prefix);
       const at = now();
-      const updated = await rows.update(serverId, keyId, {
-        secret_hash: hashSecret(secret, pepper),
-        previous_hash: graceMs > 0 ? current.secret_hash : null,
-        grace_until: graceMs > 0 ? at + graceMs : null,
-      });
+      const updated = await rows.update(
+        serverId,
+        keyId,
+        {
+          secret_hash: hashSecret(secret, pepper),
+          previous_hash: graceMs > 0 ? current.secret_hash : null,
+          grace_until: graceMs > 0 ? at + graceMs : null,
+        },
+        audit,
+      );
       forget(current.prefix);
       return updated && { key: toCallerKey(updated), secret };
     },
 
-    async revoke(serverId, keyId) {
+    async revoke(serverId, keyId, audit) {
       const current = await rows.get(serverId, keyId);
       if (!current) return false;
       forget(current.prefix);
-      if (current.revoked_at === null) await rows.update(serverId, keyId, { revoked_at: now() });
+      if (current.revoked_at === null) await rows.update(serverId, keyId, { revoked_at: now() }, audit);
       forget(current.prefix);
       return true;
     },
@@ -139,8 +151,14 @@ export function cachedKeyStore(rows: KeyRows, options: KeyStoreOptions): CachedK
       const at = now();
       if (!opens(row, hashSecret(secret, pepper), at)) return null;
       lastUsed.seen(row.id);
-      return toCallerKey(row);
+      const key = toCallerKey(row);
+      // Bounded as the key cache is: a key verified again is remembered again.
+      if (quotas.size >= QUOTAS_KEPT && !quotas.has(key.id)) quotas.clear();
+      quotas.set(key.id, key.dailyCallQuota);
+      return key;
     },
+
+    dailyCallQuota: (keyId) => quotas.get(keyId) ?? null,
 
     flush: () => lastUsed.flush(),
 

@@ -1,3 +1,4 @@
+import type { AuditEntry } from '../usage/types.js';
 import type { CallerKey } from './types.js';
 
 /** A row of the keys table, as the drivers give it (`pg` returns bigint columns as strings). */
@@ -21,13 +22,18 @@ export interface KeyRow {
 /** How rows are read and written: the Knex store's queries, or the memory store's maps. */
 export interface KeyRows {
   /** Inserts a row; rejects with an error `isPrefixTaken` recognises when the prefix is in use. */
-  insert(row: KeyRow): Promise<void>;
+  insert(row: KeyRow, audit?: AuditEntry): Promise<void>;
   isPrefixTaken(error: unknown): boolean;
   list(serverId: string): Promise<KeyRow[]>;
   get(serverId: string, keyId: string): Promise<KeyRow | null>;
   byPrefix(prefix: string): Promise<KeyRow | null>;
   /** Updates the server's key and returns the row as it is now; `null` when there is none. */
-  update(serverId: string, keyId: string, values: Partial<KeyRow>): Promise<KeyRow | null>;
+  update(
+    serverId: string,
+    keyId: string,
+    values: Partial<KeyRow>,
+    audit?: AuditEntry,
+  ): Promise<KeyRow | null>;
   /** Sets `last_used_at` of each key id to its time. */
   touch(times: ReadonlyMap<string, number>): Promise<void>;
 }

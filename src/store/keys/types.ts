@@ -1,3 +1,4 @@
+import type { AuditEntry } from '../usage/types.js';
 /**
  * A caller key of a `"key"` server (docs/keys.md): who holds it, never the secret nor its hash.
  * Dates are `null` when not set.
@@ -42,7 +43,7 @@ export interface NewKey {
  */
 export interface KeyStore {
   /** Makes a key for the server; the secret is in the result only. */
-  create(serverId: string, input: NewKey): Promise<IssuedKey>;
+  create(serverId: string, input: NewKey, audit?: AuditEntry): Promise<IssuedKey>;
   /** The server's keys, oldest first, revoked ones included. */
   list(serverId: string): Promise<CallerKey[]>;
   /** One key of the server, or `null`. */
@@ -51,9 +52,12 @@ export interface KeyStore {
    * A new secret for the key; the previous one keeps working for `graceMs` (0: not at all).
    * `null` when the server has no such key, or it is revoked.
    */
-  rotate(serverId: string, keyId: string, graceMs: number): Promise<IssuedKey | null>;
-  /** Revokes the key at once; `false` when the server has no such key. */
-  revoke(serverId: string, keyId: string): Promise<boolean>;
+  rotate(serverId: string, keyId: string, graceMs: number, audit?: AuditEntry): Promise<IssuedKey | null>;
+  /**
+   * Revokes the key at once; `false` when the server has no such key. Each write records `audit`
+   * with it, in one transaction (docs/usage.md, "Audit log").
+   */
+  revoke(serverId: string, keyId: string, audit?: AuditEntry): Promise<boolean>;
   /**
    * The server's live key whose secret (or, within a grace, previous secret) this is; `null` for
    * an unknown, revoked or expired key or another server's. Compares hashes in constant time.
@@ -61,4 +65,9 @@ export interface KeyStore {
   verify(serverId: string, secret: string): Promise<CallerKey | null>;
   /** Writes the buffered `lastUsedAt` times now (they are written by themselves within seconds). */
   flush(): Promise<void>;
+  /**
+   * The daily call quota of a key this instance has verified, from the row it read (docs/usage.md,
+   * "Quotas"): answered from memory, with no query, on every call. `null`: none, or not seen yet.
+   */
+  dailyCallQuota(keyId: string): number | null;
 }

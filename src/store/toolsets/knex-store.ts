@@ -4,6 +4,8 @@ import type { ServerRecord } from '../../types/index.js';
 import { type ServerRow, toServer } from '../server-rows.js';
 import type { TableNames } from '../tables.js';
 import { nextUpdatedAt } from '../updated-at.js';
+import { insertAudit } from '../usage/knex-audit.js';
+import type { AuditEntry } from '../usage/types.js';
 import { type MemberRow, memberRows, toMember, toolsetAppId } from './rows.js';
 import type { NewToolset, ToolsetChanges, ToolsetRecord, ToolsetStore } from './types.js';
 
@@ -54,7 +56,7 @@ export function knexToolsets({ knex, tables, withFreshCode, codes, forget }: Kne
   }
 
   const store: ToolsetStore = {
-    async create(input: NewToolset) {
+    async create(input: NewToolset, audit?: AuditEntry) {
       const id = randomUUID();
       const now = Date.now();
       const base = {
@@ -78,6 +80,7 @@ export function knexToolsets({ knex, tables, withFreshCode, codes, forget }: Kne
           await trx(tables.servers).insert({ ...base, ...codes.stored(fresh) });
           const rows = memberRows(id, input.members);
           if (rows.length > 0) await trx(tables.toolsetMembers).insert(rows);
+          if (audit) await insertAudit(trx, tables, audit, id);
           return fresh;
         }),
       );
@@ -94,7 +97,7 @@ export function knexToolsets({ knex, tables, withFreshCode, codes, forget }: Kne
       return withMembers(rows as ServerRow[]);
     },
 
-    async update(id, changes: ToolsetChanges) {
+    async update(id, changes: ToolsetChanges, audit?: AuditEntry) {
       forget(id);
       const values: Partial<ServerRow> = {};
       if (changes.name !== undefined) values.name = changes.name;
@@ -113,6 +116,7 @@ export function knexToolsets({ knex, tables, withFreshCode, codes, forget }: Kne
           const rows = memberRows(id, changes.members);
           if (rows.length > 0) await trx(tables.toolsetMembers).insert(rows);
         }
+        if (audit) await insertAudit(trx, tables, audit, id);
         return get(id, trx);
       });
       forget(id);

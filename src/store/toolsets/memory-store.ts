@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerRecord } from '../../types/index.js';
 import { generateServerCode } from '../codes.js';
 import { copyServer } from '../copy-server.js';
+import type { AuditEntry } from '../usage/types.js';
 import { copyMember, toolsetAppId } from './rows.js';
 import type { NewToolset, ToolsetChanges, ToolsetMember, ToolsetRecord, ToolsetStore } from './types.js';
 
@@ -10,10 +11,12 @@ export interface MemoryToolsetParts {
   servers: Map<string, ServerRecord>;
   /** Moves a record's `updatedAt` strictly forward. */
   move(server: ServerRecord): void;
+  /** Records a write's audit entry once the write is made (docs/usage.md, "Audit log"). */
+  record(audit: AuditEntry | undefined, targetId: string): void;
 }
 
 /** The toolsets of `memoryServerStore`: server records of kind `"toolset"`, their apps beside them. */
-export function memoryToolsets({ servers, move }: MemoryToolsetParts) {
+export function memoryToolsets({ servers, move, record }: MemoryToolsetParts) {
   const members = new Map<string, ToolsetMember[]>();
   const show = (server: ServerRecord): ToolsetRecord => ({
     ...(copyServer(server) as ToolsetRecord),
@@ -27,7 +30,7 @@ export function memoryToolsets({ servers, move }: MemoryToolsetParts) {
   };
 
   const store: ToolsetStore = {
-    async create(input: NewToolset) {
+    async create(input: NewToolset, audit?: AuditEntry) {
       const id = randomUUID();
       const now = new Date();
       const server: ServerRecord = {
@@ -48,6 +51,7 @@ export function memoryToolsets({ servers, move }: MemoryToolsetParts) {
       };
       servers.set(id, server);
       members.set(id, input.members.map(copyMember));
+      record(audit, id);
       return show(server);
     },
     async get(id) {
@@ -59,7 +63,7 @@ export function memoryToolsets({ servers, move }: MemoryToolsetParts) {
         .filter((server) => server.kind === 'toolset' && server.tenantId === tenantId)
         .map(show);
     },
-    async update(id, changes: ToolsetChanges) {
+    async update(id, changes: ToolsetChanges, audit?: AuditEntry) {
       const server = find(id);
       if (!server) return null;
       if (changes.name !== undefined) server.name = changes.name;
@@ -69,6 +73,7 @@ export function memoryToolsets({ servers, move }: MemoryToolsetParts) {
       if (changes.allPublished !== undefined) server.allPublished = changes.allPublished;
       if (changes.members !== undefined) members.set(id, changes.members.map(copyMember));
       move(server);
+      record(audit, id);
       return show(server);
     },
     async appServers(tenantId) {

@@ -1,4 +1,5 @@
 import type { AuthMode, ServerRecord, TaskSupport, ToolAnnotations } from '../../types/index.js';
+import type { AuditEntry } from '../usage/types.js';
 
 /**
  * One app of a toolset and how its tool shows (docs/toolsets.md). Each field absent takes what
@@ -53,13 +54,14 @@ export interface ToolsetChanges {
  * endpoint's caches and a farm's other instances follow.
  */
 export interface ToolsetStore {
-  create(input: NewToolset): Promise<ToolsetRecord>;
+  /** Makes a toolset with a fresh code; `audit` is recorded with it (docs/usage.md, "Audit log"). */
+  create(input: NewToolset, audit?: AuditEntry): Promise<ToolsetRecord>;
   /** A toolset by id, or `null` (none, or a one-app server). */
   get(id: string): Promise<ToolsetRecord | null>;
   /** The tenant's toolsets, oldest first. */
   list(tenantId: string): Promise<ToolsetRecord[]>;
   /** Applies changes and moves `updatedAt`; `null` when there is no such toolset. */
-  update(id: string, changes: ToolsetChanges): Promise<ToolsetRecord | null>;
+  update(id: string, changes: ToolsetChanges, audit?: AuditEntry): Promise<ToolsetRecord | null>;
   /** The tenant's one-app servers, whatever their status: what members are served from. */
   appServers(tenantId: string): Promise<ServerRecord[]>;
 }
