@@ -97,7 +97,11 @@ describe('a caller with a daily call quota', () => {
 
 describe('the quota check, for a caller key', () => {
   const target = (caller: Caller) =>
-    ({ server: { id: 'server-1' }, app: ECHO_APP, caller }) as unknown as ServingTarget;
+    ({
+      server: { id: 'server-1', kind: 'app' },
+      tools: { tools: [{ app: ECHO_APP }] },
+      caller,
+    }) as unknown as ServingTarget;
   const key = (id: string): Caller => ({ kind: 'key', id, name: `key ${id}` });
 
   it('counts per key id: one key spent leaves another of the same server its calls', async () => {

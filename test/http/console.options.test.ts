@@ -116,7 +116,7 @@ describe('console options and failures', () => {
     expectInternalError(await consoleAs(app, 'editor-a').get('any'));
     expect(reports).toHaveLength(1);
     expect(String(reports[0]?.error)).toContain(
-      'authorize must return { tenantId: string, canEdit: boolean } or null',
+      'authorize must return { tenantId: string, canEdit: boolean, actor?: string } or null',
     );
   });
 

@@ -15,6 +15,7 @@ import { type HostApp, knexServerStore, mcpConsole, mcpServer } from '../../src/
 import { chromiumMissing, launchChromium, openPage, VIEWPORTS } from '../helpers/browser.js';
 import { createMigrated, databases, type TestDatabase } from '../helpers/databases.js';
 import { type Host, hostVariants, serveApp } from '../helpers/hosts.js';
+import { skippedTitle } from '../helpers/postgres-skips.js';
 
 const missing = chromiumMissing();
 const sqlite = databases.find((kind) => kind.name === 'sqlite')!;
@@ -23,7 +24,8 @@ const APPS: HostApp[] = [
   { id: 'hashed', name: 'Hashed', mode: 'workflow', inputForm: [] },
 ];
 
-describe.skipIf(missing)('the Keys panel of the console page, in Chromium', () => {
+const TITLE = 'the Keys panel of the console page, in Chromium';
+describe.skipIf(missing)(missing ? skippedTitle(TITLE, missing) : TITLE, () => {
   let db: TestDatabase;
   let host: Host;
   let browser: Browser;
