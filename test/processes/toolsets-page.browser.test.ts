@@ -127,6 +127,14 @@ describe.skipIf(missing !== undefined)(missing === undefined ? TITLE : skippedTi
     });
   });
 
+  it('shows the toolset’s caller keys and its usage of the last 24 hours, as a server’s page does', async () => {
+    await openToolset('Writing tools');
+    const keys = page.getByRole('region', { name: 'Caller keys' });
+    await keys.waitFor();
+    expect(await keys.getByRole('button', { name: 'Require caller keys' }).isVisible()).toBe(true);
+    expect(await page.getByRole('region', { name: 'Usage, last 24 hours' }).isVisible()).toBe(true);
+  });
+
   it('Try it calls any of the toolset’s tools, picked from the list', async () => {
     await openToolset('Writing tools');
     const pick = tryIt().getByRole('combobox', { name: 'Tool' });

@@ -1,11 +1,13 @@
 import { get, send } from './api.js';
 import { confirmAction } from './dialog.js';
 import { h, replace, uid } from './dom.js';
+import { keysPanel } from './keys-panel.js';
 import { mcpRequest } from './mcp.js';
 import { snippetsFor } from './snippets.js';
 import { tabList } from './tabs.js';
 import { copy, toast } from './toast.js';
 import { toolForm } from './try-it.js';
+import { usagePanel } from './usage-panel.js';
 
 /**
  * Toolsets (docs/toolsets.md): several apps behind one URL. The list with a form that makes one
@@ -157,6 +159,14 @@ function toolsetDetail(toolset, names) {
     location.hash = '#/toolsets';
   };
   const slug = toolset.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  /** Turns caller keys on (`key`) or off (`code`). @param {string} mode */
+  const setAuthMode = async (mode) => {
+    await send('PUT', `toolsets/${toolset.id}`, { auth_mode: mode });
+    toast(
+      mode === 'key' ? 'Caller keys required: the URL alone no longer works' : 'The URL alone works again',
+    );
+    reload();
+  };
   return h(
     'div',
     {},
@@ -196,6 +206,9 @@ function toolsetDetail(toolset, names) {
       ),
     ),
     toolset.all_published ? null : renameForm(toolset, names, reload),
+    // Caller keys and usage work for a toolset as for a one-app server (docs/keys.md, docs/usage.md).
+    toolset.auth_mode !== 'oauth' && keysPanel({ id: slug }, toolset, url, setAuthMode),
+    usagePanel(toolset.id),
     tryTools(url, toolset.status === 'active'),
   );
 }
