@@ -204,9 +204,7 @@ try {
   const seconds = Math.round((Date.now() - started) / 1000);
   writeFileSync(
     new URL('./results.json', import.meta.url),
-    `${JSON.stringify({ date: new Date().toISOString(), seconds, machine, settings, results, memory, streaming, soak: soaked, tasks, usage, ratios }, null, 2)}\n`,
-    `${JSON.stringify({ date: new Date().toISOString(), seconds, machine, settings, results, memory, streaming, soak: soaked, tasks, keys, ratios }, null, 2)}\n`,
-    `${JSON.stringify({ date: new Date().toISOString(), seconds, machine, settings, results, memory, streaming, soak: soaked, tasks, toolsets, ratios }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), seconds, machine, settings, results, memory, streaming, soak: soaked, tasks, usage, keys, toolsets, ratios }, null, 2)}\n`,
   );
 
   console.log(
