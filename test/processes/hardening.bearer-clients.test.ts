@@ -7,23 +7,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HostApp } from '../../src/index.js';
-import { type DemoHost, startEchoHost } from '../helpers/apps.js';
+import { type DemoHost, ECHO_APP, startEchoHost } from '../helpers/apps.js';
 import { inspector, mcpRemote } from '../helpers/processes.js';
-
-const ECHO: HostApp = {
-  id: 'echo',
-  name: 'Echo',
-  mode: 'completion',
-  inputForm: [{ type: 'text-input', variable: 'text', required: true }],
-};
 
 let apps: DemoHost;
 let home: string;
 let url: string;
 let header: string;
 beforeAll(async () => {
-  apps = await startEchoHost([ECHO]);
+  apps = await startEchoHost([ECHO_APP]);
   home = await mkdtemp(join(tmpdir(), 'bearer-clients-'));
   url = `http://localhost:${apps.host.port}/mcp/server/mcp`;
   header = `Authorization: Bearer ${apps.codes.echo}`;

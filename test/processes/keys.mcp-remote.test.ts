@@ -6,23 +6,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HostApp } from '../../src/index.js';
-import { type DemoHost, startEchoHost } from '../helpers/apps.js';
+import { type DemoHost, ECHO_APP, startEchoHost } from '../helpers/apps.js';
 import { mcpRemote } from '../helpers/processes.js';
-
-const ECHO: HostApp = {
-  id: 'echo',
-  name: 'Echo',
-  mode: 'completion',
-  inputForm: [{ type: 'text-input', variable: 'text', required: true }],
-};
 
 let apps: DemoHost;
 let home: string;
 let url: string;
 let secret: string;
 beforeAll(async () => {
-  apps = await startEchoHost([ECHO]);
+  apps = await startEchoHost([ECHO_APP]);
   await apps.store.updateServer(apps.servers.echo!.id, { authMode: 'key' });
   ({ secret } = await apps.store.keys!.create(apps.servers.echo!.id, { name: 'desktop' }));
   home = await mkdtemp(join(tmpdir(), 'keys-mcp-remote-'));
