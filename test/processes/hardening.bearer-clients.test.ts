@@ -55,27 +55,15 @@ describe('clients that send the code as a bearer header', () => {
     const remote = mcpRemote(home, url, ['--header', 'Authorization:${MCP_AUTH}'], {
       MCP_AUTH: `Bearer ${apps.codes.echo}`,
     });
-    const { child, exited } = remote.run;
     try {
-      const initialized = await remote.request(1, 'initialize', {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'claude-ai', version: '0.1.0' },
-      });
-      expect((initialized.result as { protocolVersion?: string } | undefined)?.protocolVersion).toBe(
-        '2025-06-18',
-      );
-      remote.notify('notifications/initialized');
+      expect(await remote.handshake()).toBe('2025-06-18');
       expect(await remote.request(2, 'tools/call', { name: 'Echo', arguments: { text: 'hi' } })).toEqual({
         jsonrpc: '2.0',
         id: 2,
         result: echoed('hi'),
       });
     } finally {
-      // mcp-remote runs in its own process group, so npx and the mcp-remote it starts stop together.
-      child.stdin?.end();
-      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
-      await exited;
+      await remote.stop();
     }
   });
 });
