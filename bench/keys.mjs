@@ -5,7 +5,7 @@
  * key/code ratios; the target is 0.9 or more.
  */
 import { HEADERS } from './fixture.mjs';
-import { load, METHODS, median, startServer } from './lib.mjs';
+import { load, METHODS, measureInTurns, startServer } from './lib.mjs';
 
 export async function measureKeyCall({ duration, rounds, connections, warmup }, log) {
   const servers = {
@@ -28,29 +28,14 @@ export async function measureKeyCall({ duration, rounds, connections, warmup }, 
       body: METHODS['tools/call'],
     });
     if (refused.status !== 401) throw new Error(`the "key" server answered ${refused.status} without a key`);
-    for (const name of Object.keys(servers)) await measure(name, warmup);
-    const runs = { key: [], code: [] };
-    for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? ['key', 'code'] : ['code', 'key'];
-      for (const name of order) {
-        const cpuBefore = await servers[name].cpu();
-        const run = await measure(name, duration);
-        run.cpuPerRequest = ((await servers[name].cpu()) - cpuBefore) / run.total;
-        runs[name].push(run);
-      }
-    }
+    const { figures, ratio } = await measureInTurns(
+      ['key', 'code'],
+      { duration, rounds, warmup },
+      measure,
+      (name) => servers[name].cpu(),
+    );
     log('caller keys measured');
-    const summary = (list) => ({
-      rps: Math.round(median(list.map((run) => run.rps))),
-      p50: median(list.map((run) => run.p50)),
-      p99: median(list.map((run) => run.p99)),
-      cpuMicros: Math.round(median(list.map((run) => run.cpuPerRequest))),
-    });
-    return {
-      key: summary(runs.key),
-      code: summary(runs.code),
-      ratio: Number(median(runs.key.map((run, round) => run.rps / runs.code[round].rps)).toFixed(2)),
-    };
+    return { key: figures.key, code: figures.code, ratio: ratio('key', 'code') };
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));
   }

@@ -109,3 +109,32 @@ export function median(values) {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
+
+/**
+ * Targets measured in turns, like the main rows: a warm-up each, then `rounds` rounds, each
+ * starting one target later, with the server CPU each request cost (`cpuOf(name)` reads the CPU
+ * of the target's server). Gives each target's median figures, and `ratio(key, base)`: the median
+ * of the rounds' throughput ratios of two targets.
+ */
+export async function measureInTurns(names, { duration, rounds, warmup }, measure, cpuOf) {
+  for (const name of names) await measure(name, warmup);
+  const runs = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (let turn = 0; turn < names.length; turn++) {
+      const name = names[(turn + round) % names.length];
+      const cpuBefore = await cpuOf(name);
+      const run = await measure(name, duration);
+      run.cpuPerRequest = ((await cpuOf(name)) - cpuBefore) / run.total;
+      runs[name].push(run);
+    }
+  }
+  const summary = (list) => ({
+    rps: Math.round(median(list.map((run) => run.rps))),
+    p50: median(list.map((run) => run.p50)),
+    p99: median(list.map((run) => run.p99)),
+    cpuMicros: Math.round(median(list.map((run) => run.cpuPerRequest))),
+  });
+  const ratio = (key, base) =>
+    Number(median(runs[key].map((run, round) => run.rps / runs[base][round].rps)).toFixed(2));
+  return { figures: Object.fromEntries(names.map((name) => [name, summary(runs[name])])), ratio };
+}

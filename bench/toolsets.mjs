@@ -7,7 +7,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { ARGUMENTS, HEADERS, TOOL_NAME, TOOLSET_SIZE } from './fixture.mjs';
-import { load, median, startServer } from './lib.mjs';
+import { load, measureInTurns, startServer } from './lib.mjs';
 
 const LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
 const callOf = (name) =>
@@ -42,32 +42,18 @@ export async function measureToolsets({ duration, rounds, connections, warmup },
     };
     const measure = (key, seconds) =>
       load(targets[key].url, { methods: [], bodies: [targets[key].body], connections, duration: seconds });
-    for (const key of Object.keys(targets)) await measure(key, warmup);
-    const runs = { list: [], floor: [], call: [], oneApp: [] };
-    const order = Object.keys(targets);
-    for (let round = 0; round < rounds; round++) {
-      for (let turn = 0; turn < order.length; turn++) {
-        const key = order[(turn + round) % order.length];
-        const cpuBefore = await targets[key].server.cpu();
-        const run = await measure(key, duration);
-        run.cpuPerRequest = ((await targets[key].server.cpu()) - cpuBefore) / run.total;
-        runs[key].push(run);
-      }
-    }
+    const { figures, ratio } = await measureInTurns(
+      Object.keys(targets),
+      { duration, rounds, warmup },
+      measure,
+      (key) => targets[key].server.cpu(),
+    );
     log('toolsets measured');
-    const summary = (list) => ({
-      rps: Math.round(median(list.map((run) => run.rps))),
-      p50: median(list.map((run) => run.p50)),
-      p99: median(list.map((run) => run.p99)),
-      cpuMicros: Math.round(median(list.map((run) => run.cpuPerRequest))),
-    });
-    const ratio = (key, base) =>
-      Number(median(runs[key].map((run, round) => run.rps / runs[base][round].rps)).toFixed(2));
     return {
-      list: summary(runs.list),
-      floor: summary(runs.floor),
-      call: summary(runs.call),
-      oneApp: summary(runs.oneApp),
+      list: figures.list,
+      floor: figures.floor,
+      call: figures.call,
+      oneApp: figures.oneApp,
       listRatio: ratio('list', 'floor'),
       callRatio: ratio('call', 'oneApp'),
       listBytes: JSON.stringify(listed).length,

@@ -4,7 +4,7 @@
  * same server with `usage: false`, loaded in turns in the same run; the ratio is the median of the
  * per-round ratios (target ≥ 0.95).
  */
-import { load, median, startServer } from './lib.mjs';
+import { load, measureInTurns, startServer } from './lib.mjs';
 
 export async function measureUsage({ duration, rounds, connections, warmup }, log) {
   const servers = {
@@ -14,29 +14,14 @@ export async function measureUsage({ duration, rounds, connections, warmup }, lo
   const measure = (key, seconds) =>
     load(servers[key].urls, { methods: ['tools/call'], connections, duration: seconds });
   try {
-    for (const key of Object.keys(servers)) await measure(key, warmup);
-    const runs = { on: [], off: [] };
-    for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? ['on', 'off'] : ['off', 'on'];
-      for (const key of order) {
-        const cpuBefore = await servers[key].cpu();
-        const run = await measure(key, duration);
-        run.cpuPerRequest = ((await servers[key].cpu()) - cpuBefore) / run.total;
-        runs[key].push(run);
-      }
-    }
+    const { figures, ratio } = await measureInTurns(
+      ['on', 'off'],
+      { duration, rounds, warmup },
+      measure,
+      (name) => servers[name].cpu(),
+    );
     log('usage measured');
-    const summary = (list) => ({
-      rps: Math.round(median(list.map((run) => run.rps))),
-      p50: median(list.map((run) => run.p50)),
-      p99: median(list.map((run) => run.p99)),
-      cpuMicros: Math.round(median(list.map((run) => run.cpuPerRequest))),
-    });
-    return {
-      on: summary(runs.on),
-      off: summary(runs.off),
-      ratio: Number(median(runs.on.map((run, round) => run.rps / runs.off[round].rps)).toFixed(2)),
-    };
+    return { on: figures.on, off: figures.off, ratio: ratio('on', 'off') };
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));
   }

@@ -7,12 +7,14 @@ import { ConsoleError, type FieldErrors } from './errors.js';
 /** Dify's limit on a server's description; counted in characters (code points), not UTF-16 units. */
 export const MAX_DESCRIPTION_LENGTH = 255;
 
-const requiredOr =
+/** A field's message: "is required" when it is absent, `message` when it has the wrong type. */
+export const requiredOr =
   (message: string) =>
   (issue: { input: unknown }): string =>
     issue.input === undefined ? 'is required' : message;
 
-const description = z
+/** A description field: a string of at most `MAX_DESCRIPTION_LENGTH` characters, or null/absent. */
+export const description = z
   .string({ error: 'must be a string' })
   .refine(
     (text) => codePointLength(text) <= MAX_DESCRIPTION_LENGTH,

@@ -2,23 +2,10 @@ import { z } from 'zod';
 import { TOOL_NAME_PATTERN } from '../tool/name.js';
 import { codePointLength } from '../util/code-points.js';
 import { AnnotationsField } from './annotations.js';
-import { MAX_DESCRIPTION_LENGTH } from './bodies.js';
+import { description, requiredOr } from './bodies.js';
 
 /** The longest toolset name, in characters: what an MCP client shows as the server's name. */
 export const MAX_TOOLSET_NAME_LENGTH = 255;
-
-const requiredOr =
-  (message: string) =>
-  (issue: { input: unknown }): string =>
-    issue.input === undefined ? 'is required' : message;
-
-const description = z
-  .string({ error: 'must be a string' })
-  .refine(
-    (text) => codePointLength(text) <= MAX_DESCRIPTION_LENGTH,
-    `must be at most ${MAX_DESCRIPTION_LENGTH} characters`,
-  )
-  .nullish();
 
 const name = z
   .string({ error: requiredOr('must be a string') })

@@ -159,6 +159,22 @@ const echoInputs = (run: AppRun): AppResult =>
     ? { outputs: { inputs: run.inputs } }
     : { answer: JSON.stringify({ query: run.query, inputs: run.inputs }) };
 
+/** A workflow app with one required text variable, for a world that publishes several alike. */
+export const textWorkflow = (id: string, name: string): HostApp => ({
+  id,
+  name,
+  mode: 'workflow',
+  inputForm: [{ type: 'text-input', variable: 'text', required: true }],
+});
+
+/** A completion app with one required text variable: with `startEchoHost`, a tool that echoes its text. */
+export const ECHO_APP: HostApp = {
+  id: 'echo',
+  name: 'Echo',
+  mode: 'completion',
+  inputForm: [{ type: 'text-input', variable: 'text', required: true }],
+};
+
 /** A host that publishes a test's own apps, each run answering with its own inputs. */
 export const startEchoHost = (
   apps: readonly HostApp[],

@@ -20,20 +20,14 @@ import {
   mcpServer,
   type ServerRecord,
 } from '../../src/index.js';
+import { textWorkflow } from './apps.js';
 import { createMigrated, type DatabaseKind, type TestDatabase } from './databases.js';
 import { type Host, hostVariants, serveApp } from './hosts.js';
 
 export const TENANT = 'acme';
 export const OTHER_TENANT = 'globex';
 
-const echoApp = (id: string, name: string): HostApp => ({
-  id,
-  name,
-  mode: 'workflow',
-  inputForm: [{ type: 'text-input', variable: 'text', required: true }],
-});
-
-export const KEY_APPS = { notes: echoApp('notes', 'Notes'), open: echoApp('open', 'Open Notes') };
+export const KEY_APPS = { notes: textWorkflow('notes', 'Notes'), open: textWorkflow('open', 'Open Notes') };
 
 const ACCESS: Record<string, ConsoleAccess> = {
   admin: { tenantId: TENANT, canEdit: true },

@@ -24,23 +24,17 @@ import {
   migrate,
   type ServerStore,
 } from '../../src/index.js';
+import { textWorkflow } from './apps.js';
 import { type AuthorizationServer, MCP_SCOPE, startAuthorizationServer } from './authorization-server.js';
 import type { DatabaseKind, TestDatabase } from './databases.js';
 import { type Host, hostVariants, loadPackage, startHost } from './hosts.js';
 
 export const TENANT = 'acme';
 
-const echoApp = (id: string, name: string): HostApp => ({
-  id,
-  name,
-  mode: 'workflow',
-  inputForm: [{ type: 'text-input', variable: 'text', required: true }],
-});
-
 export const APPS = {
-  notes: echoApp('notes', 'Notes'),
-  ledger: echoApp('ledger', 'Ledger'),
-  open: echoApp('open', 'Open Notes'),
+  notes: textWorkflow('notes', 'Notes'),
+  ledger: textWorkflow('ledger', 'Ledger'),
+  open: textWorkflow('open', 'Open Notes'),
 };
 
 export interface OAuthWorld {

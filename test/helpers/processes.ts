@@ -156,15 +156,36 @@ export function mcpRemote(home: string, url: string, args: string[] = [], env: R
     }
     if (typeof message.id === 'number') replies.get(message.id)?.(message);
   });
+  function request(id: number, method: string, params: Record<string, unknown>) {
+    const reply = new Promise<Record<string, unknown>>((resolve) => replies.set(id, resolve));
+    run.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    return reply;
+  }
   return {
     run,
     notify(method: string) {
       run.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
     },
-    request(id: number, method: string, params: Record<string, unknown>) {
-      const reply = new Promise<Record<string, unknown>>((resolve) => replies.set(id, resolve));
-      run.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-      return reply;
+    request,
+    /**
+     * The handshake Claude Desktop makes: `initialize` (id 1) at 2025-06-18, then
+     * `notifications/initialized`; the protocol version the server answered.
+     */
+    async handshake(): Promise<string | undefined> {
+      const initialized = await request(1, 'initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'claude-ai', version: '0.1.0' },
+      });
+      run.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      return (initialized.result as { protocolVersion?: string } | undefined)?.protocolVersion;
+    },
+    /** Stops it: mcp-remote runs in its own process group, so npx and the mcp-remote it starts stop together. */
+    async stop() {
+      const { child, exited } = run;
+      child.stdin?.end();
+      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+      await exited;
     },
   };
 }

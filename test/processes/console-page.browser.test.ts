@@ -14,33 +14,27 @@ import { textStats } from '../../example-app/apps.js';
 import {
   chromiumMissing,
   focusedName,
-  launchChromium,
   openPage,
   pngSize,
   screenshot,
   VIEWPORTS,
   type Watched,
 } from '../helpers/browser.js';
-import { freePort } from '../helpers/common.js';
+import { signIn, startExamplePage } from '../helpers/example-page.js';
 import { skippedTitle } from '../helpers/postgres-skips.js';
 import { PINNED_INSPECTOR } from '../helpers/printed-commands.js';
 import {
   CONSOLE_TOKEN,
-  databaseKinds,
   type ExampleDatabase,
   type Launched,
-  launch,
   parseStartup,
-  READY,
   START_TIMEOUT_MS,
   type Started,
   stopAll,
-  waitFor,
 } from '../helpers/processes.js';
 import { PNG_BASE64 } from '../helpers/sample-files.js';
 
 const missing = chromiumMissing();
-const sqlite = databaseKinds.find((kind) => kind.name === 'sqlite')!;
 
 /** An element's text, as the page wrote it. */
 const textOf = async (locator: Locator) => (await locator.textContent()) ?? '';
@@ -110,24 +104,12 @@ describe.skipIf(missing !== undefined)(missing === undefined ? TITLE : skippedTi
     await expect.poll(() => page.getByRole('heading', { level: 2, name }).count()).toBe(1);
   }
 
-  async function signIn(target: Page) {
-    await target.goto(consoleUrl());
-    await target.getByLabel('Console token').fill(CONSOLE_TOKEN);
-    await target.getByRole('button', { name: 'Sign in' }).click();
-    await target.getByRole('navigation', { name: 'Apps' }).waitFor();
-  }
-
   beforeAll(async () => {
-    database = await sqlite.create();
-    const port = await freePort();
-    base = `http://localhost:${port}`;
-    app = launch('npm', ['start'], { PORT: String(port), DATABASE_URL: database.url, CONSOLE_TOKEN });
-    await waitFor(app, READY);
+    ({ app, base, browser, desktop } = await startExamplePage((created) => {
+      database = created;
+    }));
     started = parseStartup(app.output());
-    browser = await launchChromium();
-    desktop = await openPage(browser, VIEWPORTS.desktop);
     page = desktop.page;
-    await desktop.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   }, START_TIMEOUT_MS + 30_000);
 
   afterAll(async () => {
@@ -473,7 +455,7 @@ describe.skipIf(missing !== undefined)(missing === undefined ? TITLE : skippedTi
   it('reads well 360 px wide: one column, nothing wider than the screen', async () => {
     const phone = await openPage(browser, VIEWPORTS.phone);
     try {
-      await signIn(phone.page);
+      await signIn(phone.page, base);
       const view = phone.page;
       const fits = () => view.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
       expect(await fits()).toBe(true);

@@ -7,23 +7,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HostApp } from '../../src/index.js';
-import { type DemoHost, startEchoHost } from '../helpers/apps.js';
+import { type DemoHost, ECHO_APP, startEchoHost } from '../helpers/apps.js';
 import { inspector, mcpRemote } from '../helpers/processes.js';
-
-const ECHO: HostApp = {
-  id: 'echo',
-  name: 'Echo',
-  mode: 'completion',
-  inputForm: [{ type: 'text-input', variable: 'text', required: true }],
-};
 
 let apps: DemoHost;
 let home: string;
 let url: string;
 let header: string;
 beforeAll(async () => {
-  apps = await startEchoHost([ECHO]);
+  apps = await startEchoHost([ECHO_APP]);
   home = await mkdtemp(join(tmpdir(), 'bearer-clients-'));
   url = `http://localhost:${apps.host.port}/mcp/server/mcp`;
   header = `Authorization: Bearer ${apps.codes.echo}`;
@@ -63,27 +55,15 @@ describe('clients that send the code as a bearer header', () => {
     const remote = mcpRemote(home, url, ['--header', 'Authorization:${MCP_AUTH}'], {
       MCP_AUTH: `Bearer ${apps.codes.echo}`,
     });
-    const { child, exited } = remote.run;
     try {
-      const initialized = await remote.request(1, 'initialize', {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'claude-ai', version: '0.1.0' },
-      });
-      expect((initialized.result as { protocolVersion?: string } | undefined)?.protocolVersion).toBe(
-        '2025-06-18',
-      );
-      remote.notify('notifications/initialized');
+      expect(await remote.handshake()).toBe('2025-06-18');
       expect(await remote.request(2, 'tools/call', { name: 'Echo', arguments: { text: 'hi' } })).toEqual({
         jsonrpc: '2.0',
         id: 2,
         result: echoed('hi'),
       });
     } finally {
-      // mcp-remote runs in its own process group, so npx and the mcp-remote it starts stop together.
-      child.stdin?.end();
-      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
-      await exited;
+      await remote.stop();
     }
   });
 });

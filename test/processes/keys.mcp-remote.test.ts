@@ -6,23 +6,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HostApp } from '../../src/index.js';
-import { type DemoHost, startEchoHost } from '../helpers/apps.js';
+import { type DemoHost, ECHO_APP, startEchoHost } from '../helpers/apps.js';
 import { mcpRemote } from '../helpers/processes.js';
-
-const ECHO: HostApp = {
-  id: 'echo',
-  name: 'Echo',
-  mode: 'completion',
-  inputForm: [{ type: 'text-input', variable: 'text', required: true }],
-};
 
 let apps: DemoHost;
 let home: string;
 let url: string;
 let secret: string;
 beforeAll(async () => {
-  apps = await startEchoHost([ECHO]);
+  apps = await startEchoHost([ECHO_APP]);
   await apps.store.updateServer(apps.servers.echo!.id, { authMode: 'key' });
   ({ secret } = await apps.store.keys!.create(apps.servers.echo!.id, { name: 'desktop' }));
   home = await mkdtemp(join(tmpdir(), 'keys-mcp-remote-'));
@@ -42,17 +34,8 @@ describe('mcp-remote with a caller key', () => {
     const remote = mcpRemote(home, url, ['--header', 'Authorization:${MCP_KEY}'], {
       MCP_KEY: `Bearer ${secret}`,
     });
-    const { child, exited } = remote.run;
     try {
-      const initialized = await remote.request(1, 'initialize', {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'claude-ai', version: '0.1.0' },
-      });
-      expect((initialized.result as { protocolVersion?: string } | undefined)?.protocolVersion).toBe(
-        '2025-06-18',
-      );
-      remote.notify('notifications/initialized');
+      expect(await remote.handshake()).toBe('2025-06-18');
       const text = JSON.stringify({ query: '', inputs: { text: 'hi' } });
       expect(await remote.request(2, 'tools/call', { name: 'Echo', arguments: { text: 'hi' } })).toEqual({
         jsonrpc: '2.0',
@@ -61,10 +44,7 @@ describe('mcp-remote with a caller key', () => {
       });
       expect(apps.runs.at(-1)?.caller).toMatchObject({ kind: 'key', name: 'desktop' });
     } finally {
-      // mcp-remote runs in its own process group, so npx and the mcp-remote it starts stop together.
-      child.stdin?.end();
-      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
-      await exited;
+      await remote.stop();
     }
   });
 });

@@ -10,8 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HostApp } from '../../src/index.js';
-import { type DemoHost, startEchoHost } from '../helpers/apps.js';
+import { type DemoHost, ECHO_APP, startEchoHost } from '../helpers/apps.js';
 import {
   inspectorCommands,
   PINNED_INSPECTOR,
@@ -32,13 +31,6 @@ type SnippetsModule = {
 };
 const SNIPPETS = join(ROOT, 'src', 'console', 'page', 'assets', 'snippets.js');
 const snippets = (await import(SNIPPETS)) as SnippetsModule;
-
-const ECHO: HostApp = {
-  id: 'echo',
-  name: 'Echo',
-  mode: 'completion',
-  inputForm: [{ type: 'text-input', variable: 'text', required: true }],
-};
 
 /** The files whose commands a reader copies: the README, the guides, the example app. */
 function printedSources(): { file: string; text: string }[] {
@@ -104,7 +96,7 @@ describe('the page’s Inspector commands against a live host', () => {
   let home: string;
   let shown: Snippet[];
   beforeAll(async () => {
-    apps = await startEchoHost([ECHO]);
+    apps = await startEchoHost([ECHO_APP]);
     home = await mkdtemp(join(tmpdir(), 'printed-commands-'));
     const url = `http://localhost:${apps.host.port}/mcp/server/${apps.codes.echo}/mcp`;
     shown = snippets.snippetsFor({ appId: 'echo', url, code: apps.codes.echo! });

@@ -8,23 +8,18 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, launchChromium, openPage, VIEWPORTS } from '../helpers/browser.js';
-import { freePort } from '../helpers/common.js';
+import { chromiumMissing, type Watched } from '../helpers/browser.js';
+import { signIn, startExamplePage } from '../helpers/example-page.js';
 import { skippedTitle } from '../helpers/postgres-skips.js';
 import {
   CONSOLE_TOKEN,
-  databaseKinds,
   type ExampleDatabase,
   type Launched,
-  launch,
-  READY,
   START_TIMEOUT_MS,
   stopAll,
-  waitFor,
 } from '../helpers/processes.js';
 
 const missing = chromiumMissing();
-const sqlite = databaseKinds.find((kind) => kind.name === 'sqlite')!;
 
 /** The tools a URL lists, as an MCP client sees them, or the HTTP status when it answers none. */
 async function toolNames(url: string): Promise<string[] | number> {
@@ -75,20 +70,13 @@ describe.skipIf(missing !== undefined)(missing === undefined ? TITLE : skippedTi
   }
 
   beforeAll(async () => {
-    database = await sqlite.create();
-    const port = await freePort();
-    base = `http://localhost:${port}`;
-    app = launch('npm', ['start'], { PORT: String(port), DATABASE_URL: database.url, CONSOLE_TOKEN });
-    await waitFor(app, READY);
+    let desktop: Watched;
+    ({ app, base, browser, desktop } = await startExamplePage((created) => {
+      database = created;
+    }));
     urls = toolsetUrls(app.output());
-    browser = await launchChromium();
-    const opened = await openPage(browser, VIEWPORTS.desktop);
-    page = opened.page;
-    await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-    await page.goto(`${base}/console/api/`);
-    await page.getByLabel('Console token').fill(CONSOLE_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Apps' }).waitFor();
+    page = desktop.page;
+    await signIn(page, base);
   }, START_TIMEOUT_MS + 30_000);
 
   afterAll(async () => {
