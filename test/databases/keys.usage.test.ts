@@ -1,8 +1,9 @@
 /**
- * Caller keys meet usage, quotas and the audit log (docs/usage.md, docs/keys.md): a key's
- * `daily_call_quota` is counted farm-wide and answered 429 once spent while another key goes on;
- * every key and toolset write of the console is recorded with its target, in the write's own
- * transaction, and no record holds a secret.
+ * Caller keys meet toolsets, usage, quotas and the audit log (docs/keys.md, docs/toolsets.md,
+ * docs/usage.md): a key's `daily_call_quota` is counted farm-wide and answered 429 once spent while
+ * another key goes on; every key and toolset write of the console is recorded with its target, in
+ * the write's own transaction, and no record holds a secret; a toolset takes keys as a one-app
+ * server does, and keeps its code hashed on a store that hashes codes.
  */
 import supertest from 'supertest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -61,6 +62,39 @@ describeEach(databases)('caller keys with quotas and the audit log on $name', (d
     expect(everything).not.toContain(rotated.body.key);
   });
 
+  it('a toolset in "key" mode takes keys made for it: 401 without one, its tools with one, usage by key', async () => {
+    const created = await supertest(world.app)
+      .post('/console/api/toolsets')
+      .set('Authorization', 'Bearer admin')
+      .send({
+        name: 'Keyed notes',
+        auth_mode: 'key',
+        apps: [{ app_id: KEY_APPS.notes.id }, { app_id: KEY_APPS.open.id }],
+      });
+    expect(created.status).toBe(201);
+    expect(created.body.auth_mode).toBe('key');
+    const key = await world.makeKey(created.body.id, { name: 'toolset-caller' });
+    const list = (headers: Record<string, string>) =>
+      world.host.post(created.body.server_code, request(40, 'tools/list'), { ...V, ...headers });
+    const refused = await list({});
+    expect(refused.status).toBe(401);
+    expect(refused.headers['www-authenticate']).toBe('Bearer realm="mcp"');
+    const listed = await list({ authorization: `Bearer ${key.secret}` });
+    expect(listed.status).toBe(200);
+    expect(listed.json.result.tools.map((tool: { name: string }) => tool.name)).toEqual([
+      'Notes',
+      'Open_Notes',
+    ]);
+    const called = await world.host.post(
+      created.body.server_code,
+      request(41, 'tools/call', { name: 'Open_Notes', arguments: { text: 'via toolset' } }),
+      { ...V, authorization: `Bearer ${key.secret}` },
+    );
+    expect(called.status).toBe(200);
+    expect(world.runs.at(-1)?.caller).toEqual({ kind: 'key', id: key.id, name: 'toolset-caller' });
+    expect(world.runs.at(-1)?.server.kind).toBe('toolset');
+  });
+
   it('toolset writes are recorded: create, update, rotate and delete, each with the toolset', async () => {
     const admin = (test: supertest.Test) => test.set('Authorization', 'Bearer admin');
     const created = await admin(supertest(world.app).post('/console/api/toolsets')).send({
@@ -96,5 +130,48 @@ describeEach(databases)('caller keys with quotas and the audit log on $name', (d
     const records = JSON.stringify(await audit());
     for (const code of [created.body.server_code, rotated.body.server_code])
       expect(records).not.toContain(code);
+  });
+});
+
+describeEach(databases)('a toolset on a store that keeps codes hashed, on $name', (database) => {
+  let world: KeyWorld;
+  beforeAll(async () => {
+    world = await startKeyWorld({ database, store: { hashCodes: true } });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+  const admin = (test: supertest.Test) => test.set('Authorization', 'Bearer admin');
+
+  it('shows its code only in the replies that make it, and serves it; no table holds it', async () => {
+    const created = await admin(supertest(world.app).post('/console/api/toolsets')).send({
+      name: 'Hashed notes',
+      apps: [{ app_id: KEY_APPS.open.id }],
+    });
+    expect(created.status).toBe(201);
+    const code = created.body.server_code as string;
+    expect(code).toMatch(/^[A-Za-z0-9]{16}$/);
+    expect(created.body.code_hint).toBe(code.slice(0, 4));
+    const read = await admin(supertest(world.app).get(`/console/api/toolsets/${created.body.id}`));
+    expect(read.status).toBe(200);
+    expect([read.body.server_code, read.body.url, read.body.code_hint]).toEqual([
+      null,
+      null,
+      code.slice(0, 4),
+    ]);
+    const rotated = await admin(
+      supertest(world.app).post(`/console/api/toolsets/${created.body.id}/refresh`),
+    );
+    expect(rotated.status).toBe(200);
+    const fresh = rotated.body.server_code as string;
+    expect(fresh).toMatch(/^[A-Za-z0-9]{16}$/);
+    expect(fresh).not.toBe(code);
+    const listed = await world.host.post(fresh, request(1, 'tools/list'), V);
+    expect(listed.status).toBe(200);
+    expect(listed.json.result.tools.map((tool: { name: string }) => tool.name)).toEqual(['Open_Notes']);
+    expect((await world.host.post(code, request(2, 'tools/list'), V)).status).toBe(404);
+    const everything = await dumpAllTables(world.knex);
+    expect(everything).not.toContain(code);
+    expect(everything).not.toContain(fresh);
   });
 });
