@@ -14,6 +14,8 @@ import { expectRpcReply, request, rpcError } from '../helpers/rpc.js';
 const SPENT =
   'Daily call quota spent: this caller has made all the calls its quota allows for today (UTC); try again after midnight UTC';
 const V = { 'mcp-protocol-version': '2025-11-25' };
+const toolNames = (body: unknown) =>
+  (body as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name);
 const call = (id: number) => request(id, 'tools/call', { name: 'Notes', arguments: { text: 'hi' } });
 
 describeEach(databases)('caller keys with quotas and the audit log on $name', (database) => {
@@ -81,10 +83,7 @@ describeEach(databases)('caller keys with quotas and the audit log on $name', (d
     expect(refused.headers['www-authenticate']).toBe('Bearer realm="mcp"');
     const listed = await list({ authorization: `Bearer ${key.secret}` });
     expect(listed.status).toBe(200);
-    expect(listed.json.result.tools.map((tool: { name: string }) => tool.name)).toEqual([
-      'Notes',
-      'Open_Notes',
-    ]);
+    expect(toolNames(listed.json)).toEqual(['Notes', 'Open_Notes']);
     const called = await world.host.post(
       created.body.server_code,
       request(41, 'tools/call', { name: 'Open_Notes', arguments: { text: 'via toolset' } }),
@@ -168,7 +167,7 @@ describeEach(databases)('a toolset on a store that keeps codes hashed, on $name'
     expect(fresh).not.toBe(code);
     const listed = await world.host.post(fresh, request(1, 'tools/list'), V);
     expect(listed.status).toBe(200);
-    expect(listed.json.result.tools.map((tool: { name: string }) => tool.name)).toEqual(['Open_Notes']);
+    expect(toolNames(listed.json)).toEqual(['Open_Notes']);
     expect((await world.host.post(code, request(2, 'tools/list'), V)).status).toBe(404);
     const everything = await dumpAllTables(world.knex);
     expect(everything).not.toContain(code);
