@@ -66,6 +66,7 @@ export {
   type CallerKey,
   type IssuedKey,
   type KeyStore,
+  type KnexServerStore,
   type KnexServerStoreOptions,
   knexServerStore,
   type MemoryServerStoreOptions,
@@ -73,8 +74,17 @@ export {
   memoryServerStore,
   migrate,
   type NewKey,
+  type NewServer,
+  type NewToolset,
+  type ResolverOptions,
   type RollbackOptions,
   rollback,
+  type ServerChanges,
+  type ServerStore,
+  type ToolsetChanges,
+  type ToolsetMember,
+  type ToolsetRecord,
+  type ToolsetStore,
 } from './store/index.js';
 export { EncryptionKeyError } from './store/providers/encryption.js';
 export { type KnexToolProviderStoreOptions, knexToolProviderStore } from './store/providers/knex-store.js';
@@ -85,20 +95,6 @@ export {
   ToolProviderExistsError,
   type ToolProviderStore,
 } from './store/providers/types.js';
-export type {
-  NewToolset,
-  ToolsetChanges,
-  ToolsetMember,
-  ToolsetRecord,
-  ToolsetStore,
-} from './store/toolsets/types.js';
-export type {
-  KnexServerStore,
-  NewServer,
-  ResolverOptions,
-  ServerChanges,
-  ServerStore,
-} from './store/types.js';
 export {
   AUDIT_ACTIONS,
   type AuditAction,
