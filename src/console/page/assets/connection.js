@@ -11,19 +11,9 @@ import { copy } from './toast.js';
  * @param {{ setStatus(status: string): void, rotate(): void, tryIt(): void, unpublish(): void }} actions
  */
 export function connectionCard(app, server, actions) {
-  // A store that keeps codes hashed shows the URL only in the reply that made the code (docs/keys.md).
-  const hashed = server.url === null;
-  const url = hashed ? '' : new URL(server.url, location.origin).href;
-  const urlId = uid('server-url');
-  const field = h('input', {
-    id: urlId,
-    type: 'text',
-    readonly: true,
-    value: url,
-    class: 'code url',
-    spellcheck: 'false',
-  });
-  field.addEventListener('focus', () => field.select());
+  const { url, block } = urlBlock(server);
+  const hashed = url === null;
+  const titleId = uid('connection');
   const active = server.status === 'active';
   const access =
     server.auth_mode === 'oauth'
@@ -33,28 +23,14 @@ export function connectionCard(app, server, actions) {
         : 'Anyone with this URL can call the tool: share it like a password.';
   return h(
     'section',
-    { class: 'card', 'aria-labelledby': `${urlId}-title` },
+    { class: 'card', 'aria-labelledby': titleId },
     h(
       'div',
       { class: 'card-head' },
-      h('h3', { id: `${urlId}-title` }, 'Connection'),
+      h('h3', { id: titleId }, 'Connection'),
       h('span', { class: `badge ${active ? 'success' : 'muted'}` }, active ? 'Active' : 'Inactive'),
     ),
-    hashed
-      ? h(
-          'p',
-          { class: 'hint hashed' },
-          `The code (it starts with ${server.code_hint}) is kept hashed: its URL was shown once, when the code was made. Rotate to get a new URL.`,
-        )
-      : [
-          h('label', { for: urlId, class: 'label' }, 'MCP server URL'),
-          h(
-            'div',
-            { class: 'url-row' },
-            field,
-            h('button', { type: 'button', class: 'secondary', onclick: () => copy(url, field) }, 'Copy URL'),
-          ),
-        ],
+    block,
     h(
       'p',
       { class: 'hint' },
@@ -88,16 +64,59 @@ export function connectionCard(app, server, actions) {
       h('span', { class: 'spacer' }),
       h('button', { type: 'button', class: 'ghost danger-text', onclick: actions.unpublish }, 'Unpublish'),
     ),
-    !hashed && h('h4', {}, 'Connect a client'),
-    !hashed &&
-      tabList(
-        'Connect a client',
-        snippetsFor({ appId: app.id, url, code: server.server_code }).map((snippet) => ({
-          label: snippet.label,
-          panel: snippetView(snippet),
-        })),
-      ),
+    url !== null && connectSnippets(app.id, url, server.server_code),
   );
+}
+
+/**
+ * A server's or a toolset's URL with "Copy URL"; where the store keeps codes hashed (docs/keys.md)
+ * there is none after the reply that made the code, and the block says so (`url` is then `null`).
+ * @param {any} server
+ * @returns {{ url: string | null, block: any }}
+ */
+export function urlBlock(server) {
+  if (server.url === null) {
+    const hint = `The code (it starts with ${server.code_hint}) is kept hashed: its URL was shown once, when the code was made. Rotate to get a new URL.`;
+    return { url: null, block: h('p', { class: 'hint hashed' }, hint) };
+  }
+  const url = new URL(server.url, location.origin).href;
+  const urlId = uid('server-url');
+  const field = h('input', {
+    id: urlId,
+    type: 'text',
+    readonly: true,
+    value: url,
+    class: 'code url',
+    spellcheck: 'false',
+  });
+  field.addEventListener('focus', () => field.select());
+  const block = [
+    h('label', { for: urlId, class: 'label' }, 'MCP server URL'),
+    h(
+      'div',
+      { class: 'url-row' },
+      field,
+      h('button', { type: 'button', class: 'secondary', onclick: () => copy(url, field) }, 'Copy URL'),
+    ),
+  ];
+  return { url, block };
+}
+
+/**
+ * "Connect a client": a tab per client with its snippet for this URL.
+ * @param {string} appId @param {string} url @param {string} code
+ */
+export function connectSnippets(appId, url, code) {
+  return [
+    h('h4', {}, 'Connect a client'),
+    tabList(
+      'Connect a client',
+      snippetsFor({ appId, url, code }).map((snippet) => ({
+        label: snippet.label,
+        panel: snippetView(snippet),
+      })),
+    ),
+  ];
 }
 
 /** @param {import('./snippets.js').Snippet} snippet */

@@ -1,11 +1,10 @@
 import { get, send } from './api.js';
+import { connectSnippets, urlBlock } from './connection.js';
 import { confirmAction } from './dialog.js';
 import { h, replace, uid } from './dom.js';
 import { keysPanel } from './keys-panel.js';
 import { mcpRequest } from './mcp.js';
-import { snippetsFor } from './snippets.js';
-import { tabList } from './tabs.js';
-import { copy, toast } from './toast.js';
+import { toast } from './toast.js';
 import { toolForm } from './try-it.js';
 import { usagePanel } from './usage-panel.js';
 
@@ -124,16 +123,8 @@ function createForm(apps) {
 
 /** @param {any} toolset @param {Map<string, string>} names */
 function toolsetDetail(toolset, names) {
-  const url = new URL(toolset.url, location.origin).href;
-  const urlId = uid('server-url');
-  const field = h('input', {
-    id: urlId,
-    type: 'text',
-    readonly: true,
-    value: url,
-    class: 'code url',
-    spellcheck: 'false',
-  });
+  const { url, block } = urlBlock(toolset);
+  const titleId = uid('toolset-connection');
   const reload = () => window.dispatchEvent(new HashChangeEvent('hashchange'));
   const rotate = async () => {
     const sure = await confirmAction({
@@ -173,15 +164,9 @@ function toolsetDetail(toolset, names) {
     h('h2', { tabindex: '-1' }, toolset.name),
     h(
       'section',
-      { class: 'card', 'aria-labelledby': `${urlId}-title` },
-      h('div', { class: 'card-head' }, h('h3', { id: `${urlId}-title` }, 'Connection')),
-      h('label', { for: urlId, class: 'label' }, 'MCP server URL'),
-      h(
-        'div',
-        { class: 'url-row' },
-        field,
-        h('button', { type: 'button', class: 'secondary', onclick: () => copy(url, field) }, 'Copy URL'),
-      ),
+      { class: 'card', 'aria-labelledby': titleId },
+      h('div', { class: 'card-head' }, h('h3', { id: titleId }, 'Connection')),
+      block,
       h('p', { class: 'hint' }, 'Anyone with this URL can call its tools: share it like a password.'),
       h(
         'div',
@@ -190,26 +175,13 @@ function toolsetDetail(toolset, names) {
         h('span', { class: 'spacer' }),
         h('button', { type: 'button', class: 'ghost danger-text', onclick: remove }, 'Delete'),
       ),
-      h('h4', {}, 'Connect a client'),
-      tabList(
-        'Connect a client',
-        snippetsFor({ appId: slug, url, code: toolset.server_code }).map((snippet) => ({
-          label: snippet.label,
-          panel: h('textarea', {
-            class: 'code snippet',
-            readonly: true,
-            rows: Math.min(12, snippet.text.split('\n').length),
-            'aria-label': `${snippet.label} snippet`,
-            value: snippet.text,
-          }),
-        })),
-      ),
+      url !== null && connectSnippets(slug, url, toolset.server_code),
     ),
     toolset.all_published ? null : renameForm(toolset, names, reload),
     // Caller keys and usage work for a toolset as for a one-app server (docs/keys.md, docs/usage.md).
     toolset.auth_mode !== 'oauth' && keysPanel({ id: slug }, toolset, url, setAuthMode),
     usagePanel(toolset.id),
-    tryTools(url, toolset.status === 'active'),
+    url !== null && tryTools(url, toolset.status === 'active'),
   );
 }
 
