@@ -1,6 +1,6 @@
 import { RetryLater } from '../errors/retry-later.js';
 import { StoreTimeout } from '../errors/unavailable.js';
-import { callerColumns } from '../store/usage/buffer.js';
+import { callerColumns, callerKeyOf } from '../store/usage/buffer.js';
 import type { DailyCallQuota, UsageStore } from '../store/usage/types.js';
 import { Deadlines } from '../util/deadlines.js';
 import type { RequestId } from './messages.js';
@@ -52,14 +52,15 @@ export function createQuotaCheck(options: DailyQuotaOptions): QuotaCheck {
   async function take(target: ServingTarget, id: RequestId | null, quota: number): Promise<void> {
     const at = now();
     const day = utcDay(at);
-    const columns = callerColumns(target.caller);
-    const key = `${target.server.id}\n${columns.kind}\n${columns.id}`;
+    const key = `${target.server.id}\n${callerKeyOf(target.caller)}`;
     const known = spent.get(key);
     // A quota raised since the day was spent is asked again.
     if (known && known.day === day && known.quota >= quota) throw quotaSpent(at, id);
     let allowed: boolean;
     try {
-      allowed = await counters.within(store.takeDailyCall(target.server.id, columns, day, quota));
+      allowed = await counters.within(
+        store.takeDailyCall(target.server.id, callerColumns(target.caller), day, quota),
+      );
     } catch (error) {
       report(error, { phase: 'dispatch', serverId: target.server.id, appId: appIdOf(target) });
       return;

@@ -17,6 +17,10 @@ const HOUR_MS = 3_600_000;
 const CODE_COLUMNS: CallerColumns = Object.freeze({ kind: 'code', id: '', name: null }) as CallerColumns;
 
 /** The columns a caller is counted under. */
+/** A caller as one string, for the keys of in-memory maps: `code`, or its kind and id. */
+export const callerKeyOf = (caller: Caller): string =>
+  caller.kind === 'code' ? 'code' : caller.kind === 'key' ? `k\n${caller.id}` : `o\n${caller.subject}`;
+
 export function callerColumns(caller: Caller): CallerColumns {
   if (caller.kind === 'code') return CODE_COLUMNS;
   if (caller.kind === 'oauth') return { kind: 'oauth', id: caller.subject, name: null };
@@ -73,9 +77,7 @@ export class UsageBuffer {
     asks: number,
   ): void {
     const hour = Math.floor(startedAt / HOUR_MS) * 3600;
-    const who =
-      caller.kind === 'code' ? 'code' : caller.kind === 'key' ? `k\n${caller.id}` : `o\n${caller.subject}`;
-    const key = `${serverId}\n${hour}\n${tool}\n${who}`;
+    const key = `${serverId}\n${hour}\n${tool}\n${callerKeyOf(caller)}`;
     let counts = this.#counts.get(key);
     if (counts === undefined) {
       if (this.#counts.size >= this.#options.maxKeys && !this.#flushEarly()) {
