@@ -28,7 +28,22 @@ export interface ConsoleServer {
   url: string | null;
 }
 
-const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+export const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/**
+ * A record's code as the console shows it, for servers and toolsets alike: a store that keeps codes
+ * hashed knows a code only in the record that made it, and gives its hint otherwise (docs/keys.md).
+ */
+export function codeFieldsOf(
+  server: ServerRecord,
+  mcpPath: (serverCode: string) => string,
+): Pick<ConsoleServer, 'server_code' | 'code_hint' | 'url'> {
+  return {
+    server_code: server.serverCode || null,
+    ...(server.codeHint === undefined ? {} : { code_hint: server.codeHint }),
+    url: server.serverCode ? mcpPath(server.serverCode) : null,
+  };
+}
 
 export function toConsoleServer(
   server: ServerRecord,
@@ -37,9 +52,7 @@ export function toConsoleServer(
   return {
     id: server.id,
     name: server.name,
-    // A store that keeps codes hashed knows a code only in the record that made it.
-    server_code: server.serverCode || null,
-    ...(server.codeHint === undefined ? {} : { code_hint: server.codeHint }),
+    ...codeFieldsOf(server, mcpPath),
     description: server.description,
     status: server.status,
     auth_mode: server.authMode ?? 'code',
@@ -48,6 +61,5 @@ export function toConsoleServer(
     annotations: pickAnnotations(server.annotations) ?? {},
     created_at: unixSeconds(server.createdAt),
     updated_at: unixSeconds(server.updatedAt),
-    url: server.serverCode ? mcpPath(server.serverCode) : null,
   };
 }

@@ -1,6 +1,7 @@
 import type { ToolsetMember, ToolsetRecord } from '../store/toolsets/types.js';
 import { pickAnnotations } from '../tool/annotations.js';
 import type { AuthMode, TaskSupport, ToolAnnotations } from '../types/index.js';
+import { codeFieldsOf, unixSeconds } from './server-json.js';
 
 /** One app of a toolset as the console shows it; `null`: the app's own server's (docs/toolsets.md). */
 export interface ConsoleToolsetApp {
@@ -33,8 +34,6 @@ export interface ConsoleToolset {
   updated_at: number;
 }
 
-const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
-
 const toConsoleApp = (member: ToolsetMember): ConsoleToolsetApp => ({
   app_id: member.appId,
   tool_name: member.toolName ?? null,
@@ -52,13 +51,11 @@ export function toConsoleToolset(
     id: toolset.id,
     name: toolset.name,
     description: toolset.description,
-    server_code: toolset.serverCode || null,
-    ...(toolset.codeHint === undefined ? {} : { code_hint: toolset.codeHint }),
+    ...codeFieldsOf(toolset, mcpPath),
     status: toolset.status,
     auth_mode: toolset.authMode ?? 'code',
     all_published: toolset.allPublished,
     apps: toolset.members.map(toConsoleApp),
-    url: toolset.serverCode ? mcpPath(toolset.serverCode) : null,
     created_at: unixSeconds(toolset.createdAt),
     updated_at: unixSeconds(toolset.updatedAt),
   };
